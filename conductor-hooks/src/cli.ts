@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// symposium-conductor: runs an ACP proxy chain in front of an agent, with the
+// editor-context proxy first whenever SYMPOSIUM_EDITOR_STATE_FILE is set.
+
+import * as path from "node:path";
+import {
+  DEFAULT_PROXY_DIALECT,
+  debugLogger,
+  packageVersion,
+  parseDialect,
+  stderrLogger,
+  type ProxyDialect,
+} from "../../editor-context-proxy/src/index.js";
+import { ConfigError, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
+import { runConfigurationAgent } from "./configuration-agent.js";
+import type { ComponentSpec } from "./connections.js";
+import { runConductor } from "./conductor.js";
+import { runDemoAgent } from "./demo-agent.js";
+import type { ChainMode } from "./router.js";
+
+const NAME = "symposium-conductor";
+const log = stderrLogger(NAME);
+
+const USAGE = `Usage:
+  ${NAME} agent [options] <component>... <agent>   a chain of proxies in front of <agent>
+  ${NAME} proxy [options] <component>...           a chain that is itself a proxy, under another conductor
+  ${NAME} run [options] [--config FILE]           the chain in ~/.symposium/config.jsonc (or $SYMPOSIUM_CONFIG);
+                                                  with no file, a setup agent that writes one
+  ${NAME} demo-agent                              the built-in offline agent that shows what it receives
+  ${NAME} --help | --version
+
+Each component is one argument: a command line, split into words and run without a shell.
+When SYMPOSIUM_EDITOR_STATE_FILE is set, the editor-context proxy runs first, in process.
+
+Options:
+  --proxy-dialect _proxy|proxy   how to speak to proxy components (default ${DEFAULT_PROXY_DIALECT}: sacp and
+                                 Symposium's Rust conductor; proxy: the Proxy Chains RFD / TypeScript SDK)
+  --trace FILE                   append one JSON line per message per hop to FILE
+Logs go to stderr (SYMPOSIUM_LOG=debug for more).`;
+
+interface ChainOptions {
+  dialect: ProxyDialect;
+  tracePath?: string;
+  configPath?: string;
+  positional: string[];
+}
+
+class UsageError extends Error {}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "--help":
+    case "-h":
+      return print(USAGE);
+    case "--version":
+    case "-V":
+      return print(packageVersion());
+    case "demo-agent":
+      await runDemoAgent(defaultConfigPath(), packageVersion());
+      return 0;
+    case "configuration-agent": {
+      const options = parseChainOptions(rest);
+      await runConfigurationAgent({ configPath: options.configPath ?? defaultConfigPath(), demoAgentCommand: selfCommand("demo-agent"), version: packageVersion() });
+      return 0;
+    }
+    case "agent":
+    case "proxy":
+      return runChain(command, parseChainOptions(rest), (options) => componentsFromArguments(command, options.positional));
+    case "run":
+      return runChain("agent", parseChainOptions(rest), componentsFromConfig);
+    default:
+      throw new UsageError(command === undefined ? "a command is required" : `unknown command '${command}'`);
+  }
+}
+
+async function runChain(mode: ChainMode, options: ChainOptions, components: (options: ChainOptions) => ComponentSpec[]): Promise<number> {
+  return runConductor({
+    mode,
+    components: components(options),
+    dialect: options.dialect,
+    env: process.env,
+    ...(options.tracePath ? { tracePath: options.tracePath } : {}),
+    input: process.stdin,
+    output: process.stdout,
+    log,
+    debug: debugLogger(NAME),
+  });
+}
+
+function componentsFromArguments(mode: "agent" | "proxy", commandLines: string[]): ComponentSpec[] {
+  if (commandLines.length === 0) throw new UsageError(mode === "agent" ? "agent needs at least the agent's command" : "proxy needs at least one component");
+  return commandLines.map((commandLine, index) => {
+    const isAgent = mode === "agent" && index === commandLines.length - 1;
+    const command = splitCommandLine(commandLine, isAgent ? "agent" : `component ${index + 1}`);
+    return { name: isAgent ? "agent" : `proxy ${index + 1} (${shortCommand(command)})`, command };
+  });
+}
+
+function componentsFromConfig(options: ChainOptions): ComponentSpec[] {
+  if (options.positional.length > 0) throw new UsageError(`run takes no components (got '${options.positional[0]}')`);
+  const configPath = options.configPath ?? defaultConfigPath();
+  const config = loadConfig(configPath);
+  if (config === null) {
+    log(`no configuration at ${configPath}: starting the setup agent`);
+    return [{ name: "setup", command: selfCommand("configuration-agent", "--config", configPath) }];
+  }
+  return chainFromConfig(config, configPath);
+}
+
+function parseChainOptions(args: string[]): ChainOptions {
+  const options: ChainOptions = { dialect: DEFAULT_PROXY_DIALECT, positional: [] };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const value = (): string => {
+      const next = args[++index];
+      if (next === undefined) throw new UsageError(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === "--proxy-dialect") {
+      const dialect = parseDialect(value());
+      if (dialect === null) throw new UsageError("--proxy-dialect is _proxy or proxy");
+      options.dialect = dialect;
+    } else if (arg === "--trace") options.tracePath = value();
+    else if (arg === "--config") options.configPath = value();
+    else if (arg === "--") options.positional.push(...args.slice(index + 1)), (index = args.length);
+    else if (arg.startsWith("--")) throw new UsageError(`unknown option '${arg}'`);
+    else options.positional.push(arg);
+  }
+  return options;
+}
+
+/** "node /long/path/cli.js --flag" → "node cli.js --flag", for names in logs and errors. */
+function shortCommand(command: string[]): string {
+  const text = command.map((word) => path.basename(word)).join(" ");
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** How to start this same program with other arguments (for the built-in agents). */
+function selfCommand(...args: string[]): string[] {
+  return [process.execPath, path.resolve(process.argv[1]!), ...args];
+}
+
+function print(text: string): number {
+  process.stdout.write(`${text}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (status) => process.stdout.write("", () => process.exit(status)),
+  (error: unknown) => {
+    if (error instanceof UsageError) log(`${error.message}\n${USAGE}`);
+    else if (error instanceof ConfigError) log(error.message);
+    else log(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exit(2);
+  },
+);

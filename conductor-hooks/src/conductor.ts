@@ -1,0 +1,141 @@
+// Assembles and runs one chain: starts the components, wires them to the
+// router, and ends them all (no orphans) when the client leaves, on
+// SIGTERM/SIGINT, or when any component dies.
+
+import { constants as osConstants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from "@agentclientprotocol/sdk";
+import {
+  describeSpawnError,
+  isRunning,
+  killProcessTree,
+  type Logger,
+  type ProxyDialect,
+} from "../../editor-context-proxy/src/index.js";
+import { ProcessConnection, StdioConnection, type ComponentSpec } from "./connections.js";
+import { editorContextHook } from "./editor-context-hook.js";
+import { Router, type ChainMode, type ChainNode } from "./router.js";
+import { Trace } from "./trace.js";
+
+export interface ConductorOptions {
+  mode: ChainMode;
+  /** Proxies in order; in agent mode the last one is the agent. */
+  components: ComponentSpec[];
+  dialect: ProxyDialect;
+  env: NodeJS.ProcessEnv;
+  tracePath?: string;
+  input: Readable;
+  output: Writable;
+  log: Logger;
+  debug: Logger;
+}
+
+/** Timeline of an orderly stop, from the moment it starts (all within 2 s). */
+const STOP_SIGTERM_AFTER_MS = 300;
+const STOP_SIGKILL_AFTER_MS = 1_000;
+const STOP_GIVE_UP_AFTER_MS = 1_500;
+
+export function runConductor(options: ConductorOptions): Promise<number> {
+  return new Promise((resolve) => new ChainRun(options, resolve).start());
+}
+
+class ChainRun {
+  private readonly trace: Trace | null;
+  private readonly upstream: StdioConnection;
+  private readonly processes: ProcessConnection[] = [];
+  private router!: Router;
+  private stopping = false;
+
+  constructor(
+    private readonly options: ConductorOptions,
+    private readonly done: (status: number) => void,
+  ) {
+    this.trace = options.tracePath ? new Trace(options.tracePath) : null;
+    this.upstream = new StdioConnection(options.input, options.output, this.trace, () => this.stop("the client's output closed", 0));
+  }
+
+  start(): void {
+    const nodes: ChainNode[] = [];
+    const hook = editorContextHook(this.options.env, this.options.debug);
+    if (hook !== null) nodes.push({ kind: "in-process", component: hook });
+    this.options.components.forEach((spec, index) => {
+      const isAgent = this.options.mode === "agent" && index === this.options.components.length - 1;
+      nodes.push({ kind: "process", connection: this.startComponent(spec, isAgent, nodes.length) });
+    });
+    this.router = new Router({
+      nodes,
+      upstream: this.upstream,
+      mode: this.options.mode,
+      dialect: this.options.dialect,
+      trace: this.trace,
+      log: this.options.log,
+    });
+    this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
+    void this.upstream
+      .listen({
+        onLine: (line) => this.router.fromUpstream(line),
+        onOversizedLine: (bytes) => this.router.oversized(this.upstream, bytes, DEFAULT_MAX_MESSAGE_BYTES),
+      })
+      .then(() => this.stop("the client closed its input", 0));
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      process.once(signal, () => this.stop(`received ${signal}`, 128 + (osConstants.signals[signal] ?? 0)));
+    }
+  }
+
+  private startComponent(spec: ComponentSpec, isAgent: boolean, position: number): ProcessConnection {
+    const connection: ProcessConnection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, {
+      onLine: (line) => this.router.fromComponent(position, line),
+      onOversizedLine: (bytes) => this.router.oversized(connection, bytes, DEFAULT_MAX_MESSAGE_BYTES),
+      onExit: (code, signal) => this.componentEnded(spec.name, code === null ? `was killed by ${signal}` : `exited with code ${code}`),
+      onSpawnError: (error) => this.componentEnded(spec.name, `could not start: ${describeSpawnError(spec.command[0]!, error)}`),
+    });
+    this.processes.push(connection);
+    return connection;
+  }
+
+  private componentEnded(name: string, what: string): void {
+    if (this.stopping) return;
+    const message = `component '${name}' ${what}`;
+    this.options.log(message);
+    this.router.failAllPending(new RequestError(-32603, message, { component: name }));
+    this.stop(message, 1);
+  }
+
+  /** Ends every component: input closed first, then SIGTERM, then SIGKILL, to their whole process groups. */
+  private stop(reason: string, status: number): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.options.debug(`stopping: ${reason}`);
+    for (const component of this.processes) component.endInput();
+    const killAll = (signal: NodeJS.Signals) => this.processes.forEach((component) => killProcessTree(component.child, signal));
+    const timers = [
+      setTimeout(() => killAll("SIGTERM"), STOP_SIGTERM_AFTER_MS),
+      setTimeout(() => killAll("SIGKILL"), STOP_SIGKILL_AFTER_MS),
+    ];
+    let finished = false;
+    const finish = async (): Promise<void> => {
+      if (finished) return;
+      finished = true;
+      timers.forEach(clearTimeout);
+      // Grandchildren may outlive a component that exited on EOF: end its group too.
+      killAll("SIGTERM");
+      await this.trace?.close();
+      this.done(status);
+    };
+    const deadline = setTimeout(() => void finish(), STOP_GIVE_UP_AFTER_MS);
+    const waitForExits = (): void => {
+      if (finished) return;
+      if (this.processes.some((component) => isRunning(component.child))) {
+        setTimeout(waitForExits, 20);
+        return;
+      }
+      clearTimeout(deadline);
+      void finish();
+    };
+    waitForExits();
+  }
+}
+
+function describeNode(node: ChainNode): string {
+  return node.kind === "process" ? node.connection.name : `${node.component.name} (in process)`;
+}

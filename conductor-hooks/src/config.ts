@@ -1,0 +1,125 @@
+// ~/.symposium/config.jsonc (contract 5): JSON with comments, parsed with
+// jsonc-parser; `agent` is split into words as a shell would (shell-quote),
+// but never run through a shell and never variable-expanded, as the Rust
+// conductor's shell-words does.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { parse as parseShellWords } from "shell-quote";
+import { isObject } from "../../editor-context-proxy/src/index.js";
+import type { ComponentSpec } from "./connections.js";
+
+export const CONFIG_ENV = "SYMPOSIUM_CONFIG";
+
+/** Proxies built into Symposium's Rust conductor (symposium-acp-agent). */
+export const RUST_BUILTIN_PROXIES = ["sparkle", "ferris", "cargo"] as const;
+
+export interface ProxyEntry {
+  name: string;
+  enabled: boolean;
+  command?: string;
+}
+
+export interface SymposiumConfig {
+  agent: string;
+  proxies: ProxyEntry[];
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env[CONFIG_ENV] || path.join(os.homedir(), ".symposium", "config.jsonc");
+}
+
+/** Reads the config file; null when it does not exist. */
+export function loadConfig(file: string): SymposiumConfig | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  return parseConfig(text, file);
+}
+
+export function parseConfig(text: string, file: string): SymposiumConfig {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined) {
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new ConfigError(`${file}:${line}:${column}: ${describeParseError(printParseErrorCode(first.error))}`);
+  }
+  if (!isObject(value)) throw new ConfigError(`${file}: the configuration must be a JSON object`);
+  if (typeof value.agent !== "string" || value.agent.trim() === "") {
+    throw new ConfigError(`${file}: "agent" must be the command line of your agent, e.g. "npx -y @zed-industries/claude-code-acp"`);
+  }
+  return { agent: value.agent, proxies: parseProxies(value.proxies, file) };
+}
+
+function parseProxies(value: unknown, file: string): ProxyEntry[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ConfigError(`${file}: "proxies" must be a list of { "name", "enabled" } entries`);
+  return value.map((entry, index) => {
+    if (!isObject(entry) || typeof entry.name !== "string" || entry.name === "") {
+      throw new ConfigError(`${file}: proxies[${index}] needs a "name"`);
+    }
+    if (entry.command !== undefined && typeof entry.command !== "string") {
+      throw new ConfigError(`${file}: proxies[${index}].command must be a command line string`);
+    }
+    return { name: entry.name, enabled: entry.enabled !== false, ...(entry.command ? { command: entry.command } : {}) };
+  });
+}
+
+/** The components a config describes: enabled proxies in order, then the agent. */
+export function chainFromConfig(config: SymposiumConfig, file: string): ComponentSpec[] {
+  const proxies = config.proxies
+    .filter((entry) => entry.enabled)
+    .map((entry) => {
+      if (entry.command === undefined) throw new ConfigError(unrunnableProxy(entry.name, file));
+      return { name: entry.name, command: splitCommandLine(entry.command, `proxy '${entry.name}'`) };
+    });
+  return [...proxies, { name: "agent", command: splitCommandLine(config.agent, "agent") }];
+}
+
+function unrunnableProxy(name: string, file: string): string {
+  const builtin = (RUST_BUILTIN_PROXIES as readonly string[]).includes(name);
+  const what = builtin
+    ? `'${name}' is built into Symposium's Rust conductor (symposium-acp-agent), and this conductor cannot run it`
+    : `this conductor does not know a proxy named '${name}'`;
+  return (
+    `${file}: ${what}. Either set "enabled": false for it, give it a "command" that starts it as an ACP proxy, ` +
+    `or run the Rust conductor instead (in VS Code: set symposium.acpAgentPath to symposium-acp-agent).`
+  );
+}
+
+/** Splits a command line into words like a POSIX shell, refusing what only a shell could do. */
+export function splitCommandLine(commandLine: string, what: string): string[] {
+  const words = parseShellWords(commandLine, (name) => `$${name}`).map((entry) => {
+    if (typeof entry === "string") return entry;
+    if ("op" in entry && entry.op === "glob") return entry.pattern;
+    if ("comment" in entry) return null;
+    throw new ConfigError(
+      `${what}: '${"op" in entry ? entry.op : "?"}' is shell syntax; the command is run directly, without a shell. ` +
+        `Wrap it in a script if you need pipes or redirection.`,
+    );
+  });
+  const result = words.filter((word): word is string => word !== null);
+  if (result.length === 0) throw new ConfigError(`${what}: the command line is empty`);
+  return result;
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+
+function describeParseError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}

@@ -1,0 +1,18 @@
+// The seed's hook: the editor-context proxy is the chain's first component,
+// in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty.
+// Unset, it is not in the chain at all, so CLI use pays nothing.
+
+import { EditorContextInjector, STATE_FILE_ENV, type Logger } from "../../editor-context-proxy/src/index.js";
+import type { InProcessComponent } from "./router.js";
+
+export const EDITOR_CONTEXT_COMPONENT = "editor-context";
+
+export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProcessComponent | null {
+  const stateFile = env[STATE_FILE_ENV];
+  if (!stateFile) return null;
+  const injector = new EditorContextInjector({
+    stateFile,
+    onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
+  });
+  return { name: EDITOR_CONTEXT_COMPONENT, rewriteDownstream: (message) => injector.rewrite(message) };
+}

@@ -1,0 +1,230 @@
+// Routes messages along the chain: client ⇄ component 0 ⇄ … ⇄ agent
+// (contract 4). Each line is parsed once; a message that keeps its encoding
+// and its id (a plain notification) is forwarded as the bytes that came in.
+//
+// Encodings by receiver: a proxy gets messages from its predecessor plain
+// (`initialize` becomes `<dialect>/initialize`) and messages from its
+// successor in a `<dialect>/successor` envelope; the agent and the client get
+// everything plain. In proxy mode the chain's successor is the outer
+// conductor, reached through envelopes on our own stdio.
+//
+// Request ids are remapped per connection; $/cancel_request is hop-local and
+// follows the remapping one hop.
+
+import { PROTOCOL_METHODS, RequestError } from "@agentclientprotocol/sdk";
+import {
+  dialectMethods,
+  errorResponse,
+  isObject,
+  messageKind,
+  oversizedLineError,
+  parseLine,
+  proxyMethodRole,
+  requestId,
+  type ProxyDialect,
+  type WireMessage,
+} from "../../editor-context-proxy/src/index.js";
+import type { Connection, ForwardedRequest } from "./connections.js";
+import type { Trace } from "./trace.js";
+
+/** A component that runs inside the conductor and may rewrite messages going down. */
+export interface InProcessComponent {
+  name: string;
+  rewriteDownstream(message: WireMessage): WireMessage | null;
+}
+
+export type ChainNode = { kind: "process"; connection: Connection } | { kind: "in-process"; component: InProcessComponent };
+
+export type ChainMode = "agent" | "proxy";
+
+type Direction = "down" | "up";
+
+export interface RouterOptions {
+  nodes: ChainNode[];
+  upstream: Connection;
+  mode: ChainMode;
+  /** Dialect spoken to proxy components. */
+  dialect: ProxyDialect;
+  trace: Trace | null;
+  log: (message: string) => void;
+}
+
+export class Router {
+  private readonly nodes: ChainNode[];
+  private readonly upstream: Connection;
+  /** In proxy mode, the dialect the outer conductor initialised us with. */
+  private upstreamDialect: ProxyDialect;
+
+  constructor(private readonly options: RouterOptions) {
+    this.nodes = options.nodes;
+    this.upstream = options.upstream;
+    this.upstreamDialect = options.dialect;
+  }
+
+  /** A line from our stdio. */
+  fromUpstream(line: Buffer): void {
+    const message = this.receive(this.upstream, line);
+    if (message === null) return;
+    const role = proxyMethodRole(message.method);
+    if (this.options.mode === "proxy" && role?.role === "successor") {
+      this.routeInner(this.upstream, message, this.nodes.length, "up");
+      return;
+    }
+    if (role?.role === "initialize") {
+      this.upstreamDialect = role.dialect;
+      this.route(this.upstream, { ...message, method: "initialize" }, null, -1, "down");
+      return;
+    }
+    this.route(this.upstream, message, line, -1, "down");
+  }
+
+  /** A line from the process at chain position `index`. */
+  fromComponent(index: number, line: Buffer): void {
+    const node = this.nodes[index];
+    if (node?.kind !== "process") return;
+    const message = this.receive(node.connection, line);
+    if (message === null) return;
+    if (node.connection.role === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
+      this.routeInner(node.connection, message, index, "down");
+      return;
+    }
+    this.route(node.connection, message, line, index, "up");
+  }
+
+  oversized(from: Connection, byteLength: number, limit: number): void {
+    from.send(errorResponse(null, oversizedLineError(byteLength, limit)));
+  }
+
+  /** Answers every request still waiting anywhere in the chain with `error`. */
+  failAllPending(error: RequestError): void {
+    const connections = [this.upstream, ...this.processConnections()];
+    for (const connection of connections) {
+      for (const [id, request] of connection.pending) {
+        connection.pending.delete(id);
+        this.answer(request, error);
+      }
+    }
+  }
+
+  processConnections(): Connection[] {
+    return this.nodes.flatMap((node) => (node.kind === "process" ? [node.connection] : []));
+  }
+
+  /** Parses a line, answers malformed ones, and routes responses and cancellations. */
+  private receive(from: Connection, line: Buffer): WireMessage | null {
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      this.options.trace?.record(from.name, "in", JSON.stringify(line.toString()));
+      from.send(errorResponse(null, parsed.error));
+      return null;
+    }
+    this.options.trace?.record(from.name, "in", line);
+    const message = parsed.message;
+    if (messageKind(message) === "response") {
+      this.routeResponse(from, message);
+      return null;
+    }
+    if (message.method === PROTOCOL_METHODS.cancel_request) {
+      this.routeCancel(from, message);
+      return null;
+    }
+    return message;
+  }
+
+  private routeInner(from: Connection, envelope: WireMessage, position: number, direction: Direction): void {
+    const inner = envelope.params;
+    if (!isObject(inner) || typeof inner.method !== "string") {
+      if ("id" in envelope) {
+        from.send(errorResponse(requestId(envelope), RequestError.invalidParams(undefined, "envelope params need a string `method`").toErrorResponse()));
+      }
+      return;
+    }
+    const message: WireMessage = {
+      jsonrpc: "2.0",
+      ...("id" in envelope ? { id: envelope.id } : {}),
+      method: inner.method,
+      ...("params" in inner ? { params: inner.params } : {}),
+    };
+    this.route(from, message, null, position, direction);
+  }
+
+  /**
+   * Moves `message` from chain position `position` one process further in
+   * `direction`, through any in-process components on the way. `raw` is the
+   * message's original line while it is still byte-identical to it.
+   */
+  private route(from: Connection, message: WireMessage, raw: Buffer | null, position: number, direction: Direction): void {
+    let current = message;
+    let bytes = raw;
+    let target = position + (direction === "down" ? 1 : -1);
+    for (; target >= 0 && target < this.nodes.length; target += direction === "down" ? 1 : -1) {
+      const node = this.nodes[target]!;
+      if (node.kind === "process") break;
+      if (direction === "down") {
+        const rewritten = node.component.rewriteDownstream(current);
+        if (rewritten !== null) {
+          current = rewritten;
+          bytes = null;
+        }
+      }
+    }
+    const node = this.nodes[target];
+    const to = node?.kind === "process" ? node.connection : this.upstream;
+    const enveloped = (direction === "up" && to.role === "proxy") || (direction === "down" && to.role === "upstream");
+    this.deliver(from, to, current, enveloped ? null : bytes, enveloped);
+  }
+
+  private deliver(from: Connection, to: Connection, message: WireMessage, raw: Buffer | null, enveloped: boolean): void {
+    const isRequest = "id" in message;
+    let outgoing = message;
+    if (!enveloped && to.role === "proxy" && message.method === "initialize") {
+      outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
+      raw = null;
+    }
+    if (enveloped) {
+      const dialect = to.role === "upstream" ? this.upstreamDialect : this.options.dialect;
+      outgoing = {
+        jsonrpc: "2.0",
+        method: dialectMethods(dialect).successor,
+        params: { method: message.method, ...("params" in message ? { params: message.params } : {}) },
+      };
+    }
+    if (!isRequest) {
+      to.send(raw ?? JSON.stringify(outgoing));
+      return;
+    }
+    const id = to.nextId();
+    const forwarded: ForwardedRequest = { origin: from, originId: requestId(message), method: String(message.method) };
+    to.pending.set(id, forwarded);
+    from.forwarded.set(idKey(message.id), { target: to, id });
+    to.send(JSON.stringify({ ...outgoing, id }));
+  }
+
+  private routeResponse(from: Connection, response: WireMessage): void {
+    const id = typeof response.id === "number" ? response.id : Number.NaN;
+    const request = from.pending.get(id);
+    if (request === undefined) {
+      this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
+      return;
+    }
+    from.pending.delete(id);
+    request.origin.forwarded.delete(idKey(request.originId));
+    request.origin.send(JSON.stringify({ ...response, id: request.originId }));
+  }
+
+  private routeCancel(from: Connection, message: WireMessage): void {
+    const params = isObject(message.params) ? message.params : {};
+    const forwarded = from.forwarded.get(idKey(params.requestId));
+    if (forwarded === undefined) return; // already answered: nothing to cancel
+    forwarded.target.send(JSON.stringify({ ...message, params: { ...params, requestId: forwarded.id } }));
+  }
+
+  private answer(request: ForwardedRequest, error: RequestError): void {
+    request.origin.forwarded.delete(idKey(request.originId));
+    request.origin.send(errorResponse(request.originId, error.toErrorResponse()));
+  }
+}
+
+function idKey(id: unknown): string {
+  return typeof id === "string" ? `s:${id}` : `n:${String(id)}`;
+}

@@ -1,0 +1,105 @@
+// Running under a conductor (contract 4): the conductor speaks to us on stdio.
+// Messages from the client arrive plain and are forwarded to our successor in
+// an envelope; envelopes from the successor are opened and sent on toward the
+// client. Responses and $/cancel_request are echoed unchanged: every request we
+// send reuses the id of the request we received (ids from one sender are
+// unique), so the answer to ours is, byte for byte, the answer to theirs.
+
+import type { Readable, Writable } from "node:stream";
+import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_METHODS, RequestError } from "@agentclientprotocol/sdk";
+import { errorResponse, isObject, messageKind, oversizedLineError, parseLine, requestId, type WireMessage } from "./jsonrpc.js";
+import type { Logger } from "./log.js";
+import { LineWriter, readLines } from "./ndjson.js";
+import { DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect } from "./proxy-dialect.js";
+import type { EditorContextInjector } from "./injector.js";
+
+export const NO_SUCCESSOR_HELP =
+  "symposium-editor-context is an ACP proxy with no agent behind it. Run it under a conductor " +
+  "(which initialises it with proxy/initialize or _proxy/initialize), or let it start the agent: " +
+  "symposium-editor-context -- <agent command> [args...]";
+
+export interface ChainedProxyOptions {
+  injector: EditorContextInjector;
+  input: Readable;
+  output: Writable;
+  log: Logger;
+  maxMessageBytes?: number;
+}
+
+/** Serves one conductor connection until its input ends. */
+export async function runChainedProxy(options: ChainedProxyOptions): Promise<void> {
+  const out = new LineWriter(options.output);
+  const router = new ChainedProxyRouter(options.injector, (line) => out.writeLine(line), options.log);
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  await readLines(options.input, maxBytes, {
+    onLine: (line) => router.receive(line),
+    onOversizedLine: (bytes) => out.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes))),
+  });
+}
+
+export class ChainedProxyRouter {
+  private dialect: ProxyDialect = DEFAULT_PROXY_DIALECT;
+
+  constructor(
+    private readonly injector: EditorContextInjector,
+    private readonly send: (line: string | Buffer) => void,
+    private readonly log: Logger,
+  ) {}
+
+  receive(line: Buffer): void {
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      this.send(errorResponse(null, parsed.error));
+      return;
+    }
+    const message = parsed.message;
+    const kind = messageKind(message);
+    if (kind === "response" || message.method === PROTOCOL_METHODS.cancel_request) {
+      this.send(line);
+      return;
+    }
+    const role = proxyMethodRole(message.method);
+    if (role?.role === "initialize") {
+      this.dialect = role.dialect;
+      this.toSuccessor(message, { ...message, method: "initialize" });
+    } else if (role?.role === "successor") {
+      this.fromSuccessor(message);
+    } else if (message.method === "initialize" && kind === "request") {
+      this.send(errorResponse(requestId(message), RequestError.methodNotFound("initialize").toErrorResponse()));
+      this.log(NO_SUCCESSOR_HELP);
+    } else {
+      this.toSuccessor(message, this.injector.rewrite(message) ?? message);
+    }
+  }
+
+  /** Wraps `inner` in an envelope that carries `outer`'s id, if it has one. */
+  private toSuccessor(outer: WireMessage, inner: WireMessage): void {
+    const envelope: WireMessage = {
+      jsonrpc: "2.0",
+      ...("id" in outer ? { id: outer.id } : {}),
+      method: dialectMethods(this.dialect).successor,
+      params: { method: inner.method, ...("params" in inner ? { params: inner.params } : {}) },
+    };
+    this.send(JSON.stringify(envelope));
+  }
+
+  private fromSuccessor(envelope: WireMessage): void {
+    const inner = envelope.params;
+    if (!isObject(inner) || typeof inner.method !== "string") {
+      if ("id" in envelope) {
+        const error = RequestError.invalidParams(undefined, "envelope params need a string `method`").toErrorResponse();
+        this.send(errorResponse(requestId(envelope), error));
+      } else {
+        this.log(`dropped a malformed ${String(envelope.method)} notification`);
+      }
+      return;
+    }
+    const message: WireMessage = {
+      jsonrpc: "2.0",
+      ...("id" in envelope ? { id: envelope.id } : {}),
+      method: inner.method,
+      ...("params" in inner ? { params: inner.params } : {}),
+    };
+    this.send(JSON.stringify(message));
+  }
+}

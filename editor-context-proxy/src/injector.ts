@@ -1,0 +1,49 @@
+// The core every way of running the proxy shares: given a client→agent
+// message, return it with a fresh <editor-context> block in front of its
+// prompt, or return null to forward it unchanged.
+
+import { AGENT_METHODS } from "@agentclientprotocol/sdk";
+import { formatEditorContext, type FormatOptions } from "./context-block.js";
+import { isObject, type WireMessage } from "./jsonrpc.js";
+import { STATE_FILE_ENV, StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
+
+export interface EditorContextInjectorOptions extends StateFileReaderOptions, FormatOptions {
+  /** State file path; defaults to $SYMPOSIUM_EDITOR_STATE_FILE. */
+  stateFile?: string;
+  /** Told why a prompt went out without context (for a log). */
+  onSkip?: (reason: string) => void;
+}
+
+export class EditorContextInjector {
+  private readonly reader: StateFileReader;
+
+  constructor(private readonly options: EditorContextInjectorOptions = {}) {
+    const stateFile = options.stateFile ?? process.env[STATE_FILE_ENV];
+    this.reader = new StateFileReader(stateFile || undefined, options);
+  }
+
+  get stateFile(): string | undefined {
+    return this.reader.path;
+  }
+
+  /** The block a prompt sent now would carry, or why there would be none. */
+  currentBlock(): { ok: true; block: string; read: StateReadResult } | { ok: false; reason: string } {
+    const read = this.reader.read();
+    if (!read.ok) return read;
+    return { ok: true, block: formatEditorContext(read.state, this.options), read };
+  }
+
+  /** A copy of `message` with the block prepended, or null when it is not a prompt or there is no context. */
+  rewrite(message: WireMessage): WireMessage | null {
+    if (message.method !== AGENT_METHODS.session_prompt || !("id" in message)) return null;
+    const params = message.params;
+    if (!isObject(params) || !Array.isArray(params.prompt)) return null;
+    const current = this.currentBlock();
+    if (!current.ok) {
+      this.options.onSkip?.(current.reason);
+      return null;
+    }
+    const block = { type: "text", text: current.block };
+    return { ...message, params: { ...params, prompt: [block, ...params.prompt] } };
+  }
+}

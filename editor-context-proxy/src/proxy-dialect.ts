@@ -1,0 +1,38 @@
+// The two spellings of the ACP proxy-chain methods (contract 4): the RFD's and
+// TypeScript SDK's `proxy/*`, and `_proxy/*` as Rust sacp conductors speak it.
+
+import { PROXY_METHODS } from "@agentclientprotocol/sdk/unstable";
+
+export type ProxyDialect = "proxy" | "_proxy";
+
+export const PROXY_DIALECTS: readonly ProxyDialect[] = ["proxy", "_proxy"];
+
+/** What today's published proxies and conductors speak. */
+export const DEFAULT_PROXY_DIALECT: ProxyDialect = "_proxy";
+
+export interface DialectMethods {
+  initialize: string;
+  successor: string;
+}
+
+export function dialectMethods(dialect: ProxyDialect): DialectMethods {
+  return dialect === "proxy"
+    ? { initialize: PROXY_METHODS.proxy_initialize, successor: PROXY_METHODS.proxy_successor }
+    : { initialize: "_proxy/initialize", successor: "_proxy/successor" };
+}
+
+export type ProxyMethodRole = { dialect: ProxyDialect; role: "initialize" | "successor" };
+
+/** Recognises a proxy-chain method in either dialect. */
+export function proxyMethodRole(method: unknown): ProxyMethodRole | null {
+  for (const dialect of PROXY_DIALECTS) {
+    const methods = dialectMethods(dialect);
+    if (method === methods.initialize) return { dialect, role: "initialize" };
+    if (method === methods.successor) return { dialect, role: "successor" };
+  }
+  return null;
+}
+
+export function parseDialect(value: string): ProxyDialect | null {
+  return (PROXY_DIALECTS as readonly string[]).includes(value) ? (value as ProxyDialect) : null;
+}

@@ -1,0 +1,143 @@
+// Reads the state file safely, on the hot path of every prompt.
+//
+// Synchronous on purpose: the read is a few microseconds on a local file, and
+// doing it inline keeps message order trivially intact (a session/cancel can
+// never overtake the prompt it cancels). It never blocks and never reads
+// unboundedly: the file is opened non-blocking (a FIFO opens at once), checked
+// with fstat before a byte is read (FIFOs, devices, directories and large
+// files are refused), and read with a fixed upper bound.
+
+import * as fs from "node:fs";
+import { parseEditorState, type EditorState } from "./editor-state.js";
+
+export const STATE_FILE_ENV = "SYMPOSIUM_EDITOR_STATE_FILE";
+export const DEFAULT_MAX_AGE_MS = 30_000;
+export const DEFAULT_MAX_STATE_BYTES = 4 * 1024 * 1024;
+
+export type StateReadResult =
+  | { ok: true; state: EditorState; ageMs: number }
+  | { ok: false; reason: string };
+
+export interface StateFileReaderOptions {
+  /** Skip a file last written longer ago than this (contract 1: 30 s). */
+  maxAgeMs?: number;
+  maxBytes?: number;
+  now?: () => number;
+}
+
+// O_NONBLOCK does not exist on Windows; there a named pipe is not a path in
+// the file system namespace the tracker writes to, so plain read-only is safe.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+interface CacheEntry {
+  key: string;
+  result: StateReadResult;
+}
+
+/**
+ * Reads and validates the state file. The parsed result is cached, keyed by
+ * the file's identity, size and mtime as fstat reports them at each read, so
+ * a cache hit costs one open and one fstat.
+ */
+export class StateFileReader {
+  private cache: CacheEntry | null = null;
+  private readonly maxAgeMs: number;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+
+  constructor(
+    readonly path: string | undefined,
+    options: StateFileReaderOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
+    this.now = options.now ?? Date.now;
+  }
+
+  read(): StateReadResult {
+    if (!this.path) return { ok: false, reason: `${STATE_FILE_ENV} is not set` };
+    let fd: number;
+    try {
+      fd = fs.openSync(this.path, OPEN_FLAGS);
+    } catch (error) {
+      return { ok: false, reason: describeOpenError(this.path, error) };
+    }
+    try {
+      return this.readOpen(fd);
+    } catch (error) {
+      return { ok: false, reason: `cannot read ${this.path}: ${(error as Error).message}` };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private readOpen(fd: number): StateReadResult {
+    const stat = fs.fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) return { ok: false, reason: `${this.path} is not a regular file (${fileKind(stat)})` };
+    const ageMs = this.now() - Number(stat.mtimeMs);
+    if (ageMs > this.maxAgeMs) {
+      return { ok: false, reason: `${this.path} is stale: last written ${Math.round(ageMs / 1000)} s ago (limit ${this.maxAgeMs / 1000} s)` };
+    }
+    if (ageMs < -this.maxAgeMs) return { ok: false, reason: `${this.path} has a modification time in the future` };
+    if (stat.size > BigInt(this.maxBytes)) {
+      return { ok: false, reason: `${this.path} is ${stat.size} bytes, over the ${this.maxBytes}-byte limit` };
+    }
+    const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    if (this.cache?.key === key) return withAge(this.cache.result, ageMs);
+    const result = this.parse(readBounded(fd, this.maxBytes));
+    this.cache = { key, result };
+    return withAge(result, ageMs);
+  }
+
+  private parse(bytes: Buffer | null): StateReadResult {
+    if (bytes === null) return { ok: false, reason: `${this.path} grew past the ${this.maxBytes}-byte limit while being read` };
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString("utf8"));
+    } catch (error) {
+      return { ok: false, reason: `${this.path} is not valid JSON: ${(error as Error).message}` };
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return { ok: false, reason: `${this.path} does not hold a JSON object` };
+    }
+    const state = parseEditorState(value);
+    if (state === null) return { ok: false, reason: `${this.path} names no active file` };
+    return { ok: true, state, ageMs: 0 };
+  }
+}
+
+function withAge(result: StateReadResult, ageMs: number): StateReadResult {
+  return result.ok ? { ...result, ageMs } : result;
+}
+
+/** Reads at most maxBytes; null when the file holds more. */
+function readBounded(fd: number, maxBytes: number): Buffer | null {
+  const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, 64 * 1024));
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) return null;
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function fileKind(stat: fs.BigIntStats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return "not a file";
+}
+
+function describeOpenError(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `${path} does not exist`;
+  if (code === "EACCES" || code === "EPERM") return `${path} is not readable`;
+  if (code === "ENXIO") return `${path} is a FIFO or socket with no writer`;
+  return `cannot open ${path}: ${(error as Error).message}`;
+}

@@ -1,0 +1,123 @@
+// Wrap mode: `symposium-editor-context -- <agent command>` starts the agent
+// itself (no shell) and sits between its own stdio and the agent's.
+//
+// Client→agent: every line is parsed (malformed ones are answered here), and
+// forwarded as the same bytes unless it is a prompt that gets context.
+// Agent→client: raw bytes, never parsed; LineWriter only makes sure our own
+// error answers never land inside one of the agent's lines.
+
+import type { ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { constants as osConstants } from "node:os";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "@agentclientprotocol/sdk";
+import { errorResponse, oversizedLineError, parseLine } from "./jsonrpc.js";
+import type { Logger } from "./log.js";
+import { LineWriter, pipeRaw, readLines } from "./ndjson.js";
+import type { EditorContextInjector } from "./injector.js";
+import { isRunning, killProcessTree, spawnProgram } from "./process-tree.js";
+
+/** How long the agent gets to exit by itself after its input closes. */
+const GRACE_MS = 1_500;
+
+export interface WrapOptions {
+  command: string;
+  args: string[];
+  injector: EditorContextInjector;
+  input: Readable;
+  output: Writable;
+  log: Logger;
+  maxMessageBytes?: number;
+  /** Aborting ends the agent's process tree (the CLI aborts on SIGTERM/SIGINT). */
+  signal?: AbortSignal;
+}
+
+/** Runs until the agent exits; resolves with the exit status to pass on. */
+export function runWrapped(options: WrapOptions): Promise<number> {
+  const agent = spawnProgram(options.command, options.args, ["pipe", "pipe", "inherit"]);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (status: number): void => {
+      if (settled) return;
+      settled = true;
+      options.input.pause();
+      resolve(status);
+    };
+    agent.once("error", (error: NodeJS.ErrnoException) => {
+      options.log(describeSpawnError(options.command, error));
+      finish(error.code === "ENOENT" ? 127 : 126);
+    });
+    let ending = false;
+    const end = (): void => {
+      if (ending) return;
+      ending = true;
+      endAgent(agent);
+    };
+    agent.once("spawn", () => connect(agent, options, end));
+    options.signal?.addEventListener("abort", () => killTree(agent, "SIGTERM"), { once: true });
+    agent.once("close", (code, signal) => {
+      killProcessTree(agent, "SIGTERM"); // whatever the agent left behind in its process group
+      finish(exitStatus(code, signal));
+    });
+  });
+}
+
+function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => void): void {
+  const agentIn = agent.stdin!;
+  const toClient = new LineWriter(options.output, onClientGone);
+  void pipeRaw(agent.stdout!, toClient, options.output);
+  agentIn.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
+
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const forward = (bytes: Buffer | string): void => {
+    if (!agentIn.write(bytes) && !options.input.isPaused()) {
+      options.input.pause();
+      agentIn.once("drain", () => options.input.resume());
+    }
+  };
+  void readLines(options.input, maxBytes, {
+    onLine(line) {
+      const parsed = parseLine(line);
+      if (!parsed.ok) {
+        toClient.writeLine(errorResponse(null, parsed.error));
+        return;
+      }
+      const rewritten = options.injector.rewrite(parsed.message);
+      forward(rewritten === null ? Buffer.concat([line, NEWLINE]) : JSON.stringify(rewritten) + "\n");
+    },
+    onOversizedLine(bytes) {
+      toClient.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes)));
+    },
+  }).then(onClientGone);
+}
+
+const NEWLINE = Buffer.from("\n");
+
+/** Closes the agent's input, then ends its process tree if it does not exit by itself. */
+export function endAgent(agent: ChildProcess): void {
+  agent.stdin?.end();
+  const term = setTimeout(() => killTree(agent, "SIGTERM"), GRACE_MS);
+  const kill = setTimeout(() => killTree(agent, "SIGKILL"), 2 * GRACE_MS);
+  term.unref();
+  kill.unref();
+  agent.once("exit", () => {
+    clearTimeout(term);
+    clearTimeout(kill);
+  });
+}
+
+export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (isRunning(child)) killProcessTree(child, signal);
+}
+
+/** The shell convention: a signal becomes 128 + its number. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const number = signal ? osConstants.signals[signal] : undefined;
+  return number === undefined ? 1 : 128 + number;
+}
+
+export function describeSpawnError(command: string, error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT") return `cannot start '${command}': no such program (is it installed and on PATH?)`;
+  if (error.code === "EACCES") return `cannot start '${command}': permission denied (is it executable?)`;
+  return `cannot start '${command}': ${error.message}`;
+}

@@ -1,0 +1,65 @@
+// The proxy under a conductor, in both proxy-chain dialects: the SDK's client
+// app and a real agent process as the two peers, a scripted conductor between.
+
+import { strict as assert } from "node:assert";
+import { describe, it } from "node:test";
+import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import { LineCollector, PROXY_CLI, REPORTING_AGENT, startNode } from "./support/processes.js";
+import { ScriptedConductor } from "./support/scripted-conductor.js";
+import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+
+for (const dialect of ["_proxy", "proxy"] as const) {
+  describe(`under a conductor speaking ${dialect}/*`, () => {
+    it("injects context, carries agent→client requests, and answers in its dialect", async () => {
+      const conductor = new ScriptedConductor(dialect, PROXY_CLI, REPORTING_AGENT, {
+        SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE),
+      });
+      const peer = testClient(conductor.clientStream);
+      await peer.run(async (agent) => {
+        const sessionId = await openSession(agent);
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "exercise-client" }] });
+        assert.deepEqual(await agent.request("_test/echo", { x: 1 }), { echo: { x: 1 } });
+      });
+      const prompt = receivedPrompt(peer.updates);
+      assert.match(prompt[0]!.text!, /^<editor-context>\nActive file: src\/main\.rs/);
+      assert.equal(prompt[1]!.text, "exercise-client");
+      assert.deepEqual(clientAnswersReported(peer.updates), CLIENT_ANSWERS);
+      assert.equal(peer.agentRequests.length, 8);
+      const proxyMethods = new Set(conductor.fromProxy.map((message) => message.method).filter(Boolean));
+      assert.ok(proxyMethods.has(`${dialect}/successor`), "the proxy wraps in its dialect");
+      const otherDialect = dialect === "proxy" ? "_proxy" : "proxy";
+      assert.ok(![...proxyMethods].some((method) => String(method).startsWith(`${otherDialect}/`)), "and only in its dialect");
+      const initialize = conductor.fromProxy.find((message) => (message.params as { method?: string })?.method === "initialize");
+      assert.ok(initialize, "the proxy forwards initialize to its successor in an envelope");
+      await conductor.close();
+    });
+  });
+}
+
+describe("under a conductor, on the wire", () => {
+  it("echoes responses and $/cancel_request, and opens envelopes without touching their content", async () => {
+    const proxy = startNode(PROXY_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: "" });
+    const out = new LineCollector(proxy.child.stdout!);
+    const response = `{"jsonrpc":"2.0","id":5,"result":{"a":[1,2,{"b":null}]},"_meta":{"m":1}}`;
+    const cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`;
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"_proxy/initialize","params":{"protocolVersion":1}}\n`);
+    proxy.child.stdin!.write(response + "\n" + cancel + "\n");
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":9,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":"/x","_meta":{"k":2}},"_meta":{"hop":"local"}}}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"_proxy/successor","params":{"method":"session/update","params":{"sessionId":"s"}}}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":10,"method":"_proxy/successor","params":{"no":"method"}}\n`);
+    const lines = await out.waitFor(6);
+    assert.deepEqual(JSON.parse(lines[0]!), {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "_proxy/successor",
+      params: { method: "initialize", params: { protocolVersion: 1 } },
+    });
+    assert.equal(lines[1], response);
+    assert.equal(lines[2], cancel);
+    assert.deepEqual(JSON.parse(lines[3]!), { jsonrpc: "2.0", id: 9, method: "fs/read_text_file", params: { path: "/x", _meta: { k: 2 } } });
+    assert.deepEqual(JSON.parse(lines[4]!), { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
+    assert.equal(JSON.parse(lines[5]!).error.code, -32602);
+    proxy.child.stdin!.end();
+    assert.equal(await proxy.exited, 0);
+  });
+});
