@@ -129,7 +129,7 @@ describe("conductor chains", () => {
     await closeAndWait(proc);
     const lines = fs.readFileSync(trace, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { time: string; hop: string; direction: string; message: { method?: string } });
     const hops = new Set(lines.map((line) => `${line.hop}/${line.direction}`));
-    assert.deepEqual([...hops].sort(), ["agent/in", "agent/out", "client/in", "client/out", "proxy 1 (node cli.js)/in", "proxy 1 (node cli.js)/out"]);
+    assert.deepEqual([...hops].sort(), ["agent/in", "agent/out", "client/in", "client/out", "proxy 1 (node symposium-editor-context.mjs)/in", "proxy 1 (node symposium-editor-context.mjs)/out"]);
     const prompts = lines.filter((line) => line.message.method === "session/prompt" || (line.message as { params?: { method?: string } }).params?.method === "session/prompt");
     assert.equal(prompts.length, 4, "the prompt crossed 2 hops: in and out of each");
     assert.ok(lines.every((line) => !Number.isNaN(Date.parse(line.time))));

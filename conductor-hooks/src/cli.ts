@@ -12,10 +12,8 @@ import {
   type ProxyDialect,
 } from "../../editor-context-proxy/src/index.js";
 import { ConfigError, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
-import { runConfigurationAgent } from "./configuration-agent.js";
 import type { ComponentSpec } from "./connections.js";
 import { runConductor } from "./conductor.js";
-import { runDemoAgent } from "./demo-agent.js";
 import type { ChainMode } from "./router.js";
 
 const NAME = "symposium-conductor";
@@ -56,10 +54,14 @@ export async function main(argv: string[]): Promise<number> {
     case "--version":
     case "-V":
       return print(packageVersion());
-    case "demo-agent":
+    case "demo-agent": {
+      // The built-in agents load the ACP SDK; the conductor itself does not need it.
+      const { runDemoAgent } = await import("./demo-agent.js");
       await runDemoAgent(defaultConfigPath(), packageVersion());
       return 0;
+    }
     case "configuration-agent": {
+      const { runConfigurationAgent } = await import("./configuration-agent.js");
       const options = parseChainOptions(rest);
       await runConfigurationAgent({ configPath: options.configPath ?? defaultConfigPath(), demoAgentCommand: selfCommand("demo-agent"), version: packageVersion() });
       return 0;

@@ -4,9 +4,10 @@
 
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from "@agentclientprotocol/sdk";
 import {
+  MAX_MESSAGE_BYTES,
   describeSpawnError,
+  rpcError,
   isRunning,
   killProcessTree,
   type Logger,
@@ -74,7 +75,7 @@ class ChainRun {
     void this.upstream
       .listen({
         onLine: (line) => this.router.fromUpstream(line),
-        onOversizedLine: (bytes) => this.router.oversized(this.upstream, bytes, DEFAULT_MAX_MESSAGE_BYTES),
+        onOversizedLine: (bytes) => this.router.oversized(this.upstream, bytes, MAX_MESSAGE_BYTES),
       })
       .then(() => this.stop("the client closed its input", 0));
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
@@ -85,7 +86,7 @@ class ChainRun {
   private startComponent(spec: ComponentSpec, isAgent: boolean, position: number): ProcessConnection {
     const connection: ProcessConnection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, {
       onLine: (line) => this.router.fromComponent(position, line),
-      onOversizedLine: (bytes) => this.router.oversized(connection, bytes, DEFAULT_MAX_MESSAGE_BYTES),
+      onOversizedLine: (bytes) => this.router.oversized(connection, bytes, MAX_MESSAGE_BYTES),
       onExit: (code, signal) => this.componentEnded(spec.name, code === null ? `was killed by ${signal}` : `exited with code ${code}`),
       onSpawnError: (error) => this.componentEnded(spec.name, `could not start: ${describeSpawnError(spec.command[0]!, error)}`),
     });
@@ -97,7 +98,7 @@ class ChainRun {
     if (this.stopping) return;
     const message = `component '${name}' ${what}`;
     this.options.log(message);
-    this.router.failAllPending(new RequestError(-32603, message, { component: name }));
+    this.router.failAllPending({ ...rpcError("internal"), message, data: { component: name } });
     this.stop(message, 1);
   }
 

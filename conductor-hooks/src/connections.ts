@@ -5,8 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as readline from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "@agentclientprotocol/sdk";
-import { LineWriter, readLines, spawnProgram, type JsonRpcId, type LineHandler } from "../../editor-context-proxy/src/index.js";
+import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type JsonRpcId, type LineHandler } from "../../editor-context-proxy/src/index.js";
 import type { Trace } from "./trace.js";
 
 /** A request the conductor forwarded: where its answer must go back to. */
@@ -59,7 +58,7 @@ export class StdioConnection extends Connection {
   }
 
   listen(handler: LineHandler): Promise<void> {
-    return readLines(this.input, DEFAULT_MAX_MESSAGE_BYTES, handler);
+    return readLines(this.input, MAX_MESSAGE_BYTES, handler);
   }
 
   protected write(line: string | Buffer): void {
@@ -91,7 +90,7 @@ export class ProcessConnection extends Connection {
     this.child.once("exit", (code, signal) => events.onExit(code, signal));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit
     this.writer = new LineWriter(this.child.stdin!);
-    void readLines(this.child.stdout!, DEFAULT_MAX_MESSAGE_BYTES, events);
+    void readLines(this.child.stdout!, MAX_MESSAGE_BYTES, events);
     prefixLines(this.child.stderr!, `[${spec.name}] `);
   }
 

@@ -11,9 +11,12 @@
 // Request ids are remapped per connection; $/cancel_request is hop-local and
 // follows the remapping one hop.
 
-import { PROTOCOL_METHODS, RequestError } from "@agentclientprotocol/sdk";
 import {
+  CANCEL_REQUEST,
+  INITIALIZE,
   dialectMethods,
+  rpcError,
+  type ErrorResponse,
   errorResponse,
   isObject,
   messageKind,
@@ -72,7 +75,7 @@ export class Router {
     }
     if (role?.role === "initialize") {
       this.upstreamDialect = role.dialect;
-      this.route(this.upstream, { ...message, method: "initialize" }, null, -1, "down");
+      this.route(this.upstream, { ...message, method: INITIALIZE }, null, -1, "down");
       return;
     }
     this.route(this.upstream, message, line, -1, "down");
@@ -96,7 +99,7 @@ export class Router {
   }
 
   /** Answers every request still waiting anywhere in the chain with `error`. */
-  failAllPending(error: RequestError): void {
+  failAllPending(error: ErrorResponse): void {
     const connections = [this.upstream, ...this.processConnections()];
     for (const connection of connections) {
       for (const [id, request] of connection.pending) {
@@ -124,7 +127,7 @@ export class Router {
       this.routeResponse(from, message);
       return null;
     }
-    if (message.method === PROTOCOL_METHODS.cancel_request) {
+    if (message.method === CANCEL_REQUEST) {
       this.routeCancel(from, message);
       return null;
     }
@@ -135,7 +138,7 @@ export class Router {
     const inner = envelope.params;
     if (!isObject(inner) || typeof inner.method !== "string") {
       if ("id" in envelope) {
-        from.send(errorResponse(requestId(envelope), RequestError.invalidParams(undefined, "envelope params need a string `method`").toErrorResponse()));
+        from.send(errorResponse(requestId(envelope), rpcError("invalidParams", "envelope params need a string `method`")));
       }
       return;
     }
@@ -177,7 +180,7 @@ export class Router {
   private deliver(from: Connection, to: Connection, message: WireMessage, raw: Buffer | null, enveloped: boolean): void {
     const isRequest = "id" in message;
     let outgoing = message;
-    if (!enveloped && to.role === "proxy" && message.method === "initialize") {
+    if (!enveloped && to.role === "proxy" && message.method === INITIALIZE) {
       outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
       raw = null;
     }
@@ -219,9 +222,9 @@ export class Router {
     forwarded.target.send(JSON.stringify({ ...message, params: { ...params, requestId: forwarded.id } }));
   }
 
-  private answer(request: ForwardedRequest, error: RequestError): void {
+  private answer(request: ForwardedRequest, error: ErrorResponse): void {
     request.origin.forwarded.delete(idKey(request.originId));
-    request.origin.send(errorResponse(request.originId, error.toErrorResponse()));
+    request.origin.send(errorResponse(request.originId, error));
   }
 }
 

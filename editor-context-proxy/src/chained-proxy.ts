@@ -6,8 +6,8 @@
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
 
 import type { Readable, Writable } from "node:stream";
-import { DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_METHODS, RequestError } from "@agentclientprotocol/sdk";
-import { errorResponse, isObject, messageKind, oversizedLineError, parseLine, requestId, type WireMessage } from "./jsonrpc.js";
+import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES } from "./acp-constants.js";
+import { errorResponse, isObject, messageKind, oversizedLineError, parseLine, requestId, rpcError, type WireMessage } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import { LineWriter, readLines } from "./ndjson.js";
 import { DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect } from "./proxy-dialect.js";
@@ -30,7 +30,7 @@ export interface ChainedProxyOptions {
 export async function runChainedProxy(options: ChainedProxyOptions): Promise<void> {
   const out = new LineWriter(options.output);
   const router = new ChainedProxyRouter(options.injector, (line) => out.writeLine(line), options.log);
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   await readLines(options.input, maxBytes, {
     onLine: (line) => router.receive(line),
     onOversizedLine: (bytes) => out.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes))),
@@ -54,18 +54,18 @@ export class ChainedProxyRouter {
     }
     const message = parsed.message;
     const kind = messageKind(message);
-    if (kind === "response" || message.method === PROTOCOL_METHODS.cancel_request) {
+    if (kind === "response" || message.method === CANCEL_REQUEST) {
       this.send(line);
       return;
     }
     const role = proxyMethodRole(message.method);
     if (role?.role === "initialize") {
       this.dialect = role.dialect;
-      this.toSuccessor(message, { ...message, method: "initialize" });
+      this.toSuccessor(message, { ...message, method: INITIALIZE });
     } else if (role?.role === "successor") {
       this.fromSuccessor(message);
-    } else if (message.method === "initialize" && kind === "request") {
-      this.send(errorResponse(requestId(message), RequestError.methodNotFound("initialize").toErrorResponse()));
+    } else if (message.method === INITIALIZE && kind === "request") {
+      this.send(errorResponse(requestId(message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
       this.log(NO_SUCCESSOR_HELP);
     } else {
       this.toSuccessor(message, this.injector.rewrite(message) ?? message);
@@ -87,7 +87,7 @@ export class ChainedProxyRouter {
     const inner = envelope.params;
     if (!isObject(inner) || typeof inner.method !== "string") {
       if ("id" in envelope) {
-        const error = RequestError.invalidParams(undefined, "envelope params need a string `method`").toErrorResponse();
+        const error = rpcError("invalidParams", "envelope params need a string `method`");
         this.send(errorResponse(requestId(envelope), error));
       } else {
         this.log(`dropped a malformed ${String(envelope.method)} notification`);

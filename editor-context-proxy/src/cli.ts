@@ -55,7 +55,7 @@ async function wrap(injector: EditorContextInjector, command: string[], log: (me
 async function show(injector: EditorContextInjector, args: string[]): Promise<number> {
   if (args.length === 0) return print(describeCurrentContext(injector));
   if (args.length === 1 && args[0] === "--watch") {
-    const close = watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
+    const close = await watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);

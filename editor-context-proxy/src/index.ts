@@ -10,6 +10,7 @@ export { runWrapped, endAgent, killTree, exitStatus, describeSpawnError } from "
 export { spawnProgram, killProcessTree, isRunning } from "./process-tree.js";
 export { LineSplitter, LineWriter, readLines, pipeRaw, type LineHandler } from "./ndjson.js";
 export * from "./jsonrpc.js";
+export * from "./acp-constants.js";
 export * from "./proxy-dialect.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";

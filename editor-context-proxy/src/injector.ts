@@ -2,7 +2,7 @@
 // message, return it with a fresh <editor-context> block in front of its
 // prompt, or return null to forward it unchanged.
 
-import { AGENT_METHODS } from "@agentclientprotocol/sdk";
+import { SESSION_PROMPT } from "./acp-constants.js";
 import { formatEditorContext, type FormatOptions } from "./context-block.js";
 import { isObject, type WireMessage } from "./jsonrpc.js";
 import { STATE_FILE_ENV, StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
@@ -35,7 +35,7 @@ export class EditorContextInjector {
 
   /** A copy of `message` with the block prepended, or null when it is not a prompt or there is no context. */
   rewrite(message: WireMessage): WireMessage | null {
-    if (message.method !== AGENT_METHODS.session_prompt || !("id" in message)) return null;
+    if (message.method !== SESSION_PROMPT || !("id" in message)) return null;
     const params = message.params;
     if (!isObject(params) || !Array.isArray(params.prompt)) return null;
     const current = this.currentBlock();

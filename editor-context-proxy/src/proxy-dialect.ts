@@ -1,7 +1,7 @@
 // The two spellings of the ACP proxy-chain methods (contract 4): the RFD's and
 // TypeScript SDK's `proxy/*`, and `_proxy/*` as Rust sacp conductors speak it.
 
-import { PROXY_METHODS } from "@agentclientprotocol/sdk/unstable";
+import { RFD_PROXY_INITIALIZE, RFD_PROXY_SUCCESSOR } from "./acp-constants.js";
 
 export type ProxyDialect = "proxy" | "_proxy";
 
@@ -17,7 +17,7 @@ export interface DialectMethods {
 
 export function dialectMethods(dialect: ProxyDialect): DialectMethods {
   return dialect === "proxy"
-    ? { initialize: PROXY_METHODS.proxy_initialize, successor: PROXY_METHODS.proxy_successor }
+    ? { initialize: RFD_PROXY_INITIALIZE, successor: RFD_PROXY_SUCCESSOR }
     : { initialize: "_proxy/initialize", successor: "_proxy/successor" };
 }
 

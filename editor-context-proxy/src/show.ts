@@ -1,7 +1,6 @@
 // `symposium-editor-context show [--watch]`: what the agent would receive now.
 
 import * as path from "node:path";
-import { watch } from "chokidar";
 import type { EditorContextInjector } from "./injector.js";
 import { DEFAULT_MAX_AGE_MS } from "./state-file.js";
 
@@ -16,7 +15,7 @@ export function describeCurrentContext(injector: EditorContextInjector): string 
  * file: the tracker's atomic writes replace the file, which would end a watch
  * on the file itself. A timer also reprints when the file goes stale.
  */
-export function watchCurrentContext(injector: EditorContextInjector, print: (text: string) => void): () => Promise<void> {
+export async function watchCurrentContext(injector: EditorContextInjector, print: (text: string) => void): Promise<() => Promise<void>> {
   const file = injector.stateFile;
   if (!file) {
     print(describeCurrentContext(injector));
@@ -35,6 +34,8 @@ export function watchCurrentContext(injector: EditorContextInjector, print: (tex
       staleTimer = setTimeout(refresh, DEFAULT_MAX_AGE_MS - current.read.ageMs + 50);
     }
   };
+  // Loaded here, not at the top: the proxy itself never watches anything.
+  const { watch } = await import("chokidar");
   const watcher = watch(path.dirname(target), { depth: 0, ignoreInitial: true });
   watcher.on("all", (_event, changed) => {
     if (path.resolve(changed) === target) refresh();

@@ -9,7 +9,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { constants as osConstants } from "node:os";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "@agentclientprotocol/sdk";
+import { MAX_MESSAGE_BYTES } from "./acp-constants.js";
 import { errorResponse, oversizedLineError, parseLine } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import { LineWriter, pipeRaw, readLines } from "./ndjson.js";
@@ -67,7 +67,7 @@ function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => 
   void pipeRaw(agent.stdout!, toClient, options.output);
   agentIn.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
 
-  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const forward = (bytes: Buffer | string): void => {
     if (!agentIn.write(bytes) && !options.input.isPaused()) {
       options.input.pause();

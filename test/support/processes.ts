@@ -13,8 +13,9 @@ import { ndJsonStream, type Stream } from "@agentclientprotocol/sdk";
 export const OUT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const REPO_DIR = path.resolve(OUT_DIR, "..");
 
-export const PROXY_CLI = path.join(OUT_DIR, "editor-context-proxy", "src", "cli.js");
-export const CONDUCTOR_CLI = path.join(OUT_DIR, "conductor-hooks", "src", "cli.js");
+/** The bundled CLIs: what package.json's bin and the .vsix run. */
+export const PROXY_CLI = path.join(REPO_DIR, "dist", "symposium-editor-context.mjs");
+export const CONDUCTOR_CLI = path.join(REPO_DIR, "dist", "symposium-conductor.mjs");
 export const REPORTING_AGENT = path.join(OUT_DIR, "test", "fixtures", "reporting-agent.js");
 export const RAW_AGENT = path.join(OUT_DIR, "test", "fixtures", "raw-agent.js");
 export const AGENT_WITH_CHILD = path.join(OUT_DIR, "test", "fixtures", "agent-with-child.js");

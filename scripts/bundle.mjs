@@ -1,0 +1,50 @@
+// Bundles what ships: the two CLIs (dist/*.mjs, what package.json's bin and
+// the .vsix run) and, when it exists, the VS Code extension.
+//
+// The ACP SDK and zod are marked side-effect free so esbuild can drop the
+// generated zod schemas the CLIs never call: the proxy only needs the SDK's
+// constants and error codes, and loading every schema costs ~20 MB of memory
+// and ~0.2 s of startup in a process Toad starts for every chat session.
+
+import * as esbuild from "esbuild";
+import { existsSync } from "node:fs";
+
+const sideEffectFreeSdk = {
+  name: "side-effect-free-sdk",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.resolving) return undefined;
+      const result = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { resolving: true },
+      });
+      if (result.errors.length > 0 || !/node_modules[\\/](@agentclientprotocol[\\/]sdk|zod)[\\/]/.test(result.path)) return result;
+      return { ...result, sideEffects: false };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  logLevel: "warning",
+  plugins: [sideEffectFreeSdk],
+  mainFields: ["module", "main"],
+  metafile: true,
+};
+
+const cliBanner = {
+  js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+};
+
+await Promise.all([
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-context-proxy/src/cli.ts"], outfile: "dist/symposium-editor-context.mjs" }),
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
+  existsSync("extension/src/extension.ts")
+    ? esbuild.build({ ...common, format: "cjs", entryPoints: ["extension/src/extension.ts"], outfile: "dist/extension.cjs", external: ["vscode"] })
+    : Promise.resolve(),
+]);

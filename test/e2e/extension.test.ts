@@ -1,0 +1,81 @@
+// The packaged extension in a real VS Code (code-server) in a real browser,
+// driven like a user: keyboard, command palette, clicks.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import {
+  e2eSkipReason,
+  frameWithText,
+  launchBrowser,
+  openWorkbench,
+  paletteRows,
+  runCommand,
+  startCodeServer,
+  visibleText,
+  type CodeServer,
+} from "../support/code-server.js";
+import { REPO_DIR, tempDir } from "../support/processes.js";
+
+const skip = e2eSkipReason();
+
+describe("extension in code-server", { skip }, () => {
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    const workspace = path.join(tempDir("symposium-ws-"), "workspace");
+    fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+    server = await startCodeServer(workspace);
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, server);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("lists its commands in the command palette", async () => {
+    const rows = await paletteRows(page, "Symposium:");
+    await page.keyboard.press("Escape");
+    for (const title of ["Open Chat", "Restart Toad", "Stop Toad", "Show Editor Context", "Show Log"]) {
+      assert.ok(rows.some((row) => row.startsWith(`Symposium: ${title}`)), `missing ${title} in ${rows.join(" | ")}`);
+    }
+    assert.ok(rows.some((row) => row.startsWith("Symposium: Open Chat") && /Alt\+Y/.test(row)), "Open Chat shows its keybinding");
+  });
+
+  it("activates on its command and logs to its output channel", async () => {
+    await runCommand(page, "Symposium: Show Log");
+    await page.waitForSelector(".part.panel .output-view, .part.panel [id='workbench.panel.output']", { timeout: 20_000 });
+    let text = "";
+    for (let i = 0; i < 40 && !/Symposium \d+\.\d+\.\d+ activated/.test(text); i++) {
+      await page.waitForTimeout(250);
+      text = await visibleText(page, ".part.panel");
+    }
+    assert.match(text, /Symposium \d+\.\d+\.\d+ activated \(toadCommand: toad, editor context on\)/);
+  });
+
+  it("opens the chat panel with its keybinding, under a strict Content Security Policy", async () => {
+    await page.locator(".part.editor").click({ position: { x: 400, y: 200 } });
+    await page.keyboard.press("Control+Alt+Y");
+    const frame = await frameWithText(page, /Symposium's chat panel/);
+    const csp = await frame.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "");
+    assert.match(csp, /^default-src 'none'; style-src [^;]+; script-src 'nonce-[A-Za-z0-9+/=]+'$/);
+    const tab = page.locator(".part.panel .composite-bar .action-item", { hasText: /symposium/i });
+    assert.equal(await tab.count(), 1, "a Symposium view container in the bottom panel");
+  });
+
+  it("shows the editor context through the proxy it carries", async () => {
+    await runCommand(page, "Symposium: Show Editor Context");
+    let text = "";
+    for (let i = 0; i < 40 && !/editor context/.test(text); i++) {
+      await page.waitForTimeout(250);
+      text = await visibleText(page, ".part.editor");
+    }
+    assert.match(text, /No editor context would be sent: SYMPOSIUM_EDITOR_STATE_FILE is not set\./);
+  });
+});

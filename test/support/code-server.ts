@@ -1,0 +1,167 @@
+// A real VS Code for end-to-end tests: code-server (installed by
+// scripts/install-code-server.sh), with the packaged .vsix installed into a
+// fresh user-data dir, driven in Debian's Chromium through playwright-core.
+
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import getPort from "get-port";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { REPO_DIR, tempDir } from "./processes.js";
+
+const CODE_SERVER_VERSION = "4.99.4";
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const VSIX = path.join(REPO_DIR, "dist", "symposium.vsix");
+
+export function codeServerEntry(): string {
+  const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
+  return path.join(cache, `code-server-${CODE_SERVER_VERSION}`, "node_modules", "code-server", "out", "node", "entry.js");
+}
+
+/** Why the end-to-end tests cannot run here, or false when they can. */
+export function e2eSkipReason(): string | false {
+  if (!fs.existsSync(codeServerEntry())) return "code-server is not installed (run scripts/install-code-server.sh)";
+  if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+  if (!fs.existsSync(VSIX)) return "no dist/symposium.vsix (run npm run package)";
+  return false;
+}
+
+export interface CodeServer {
+  url: string;
+  workspace: string;
+  userDataDir: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+const USER_SETTINGS = {
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+};
+
+/** Installs the .vsix into a fresh profile and serves `workspace` on a free loopback port. */
+export async function startCodeServer(workspace: string): Promise<CodeServer> {
+  const root = tempDir("symposium-e2e-");
+  const userDataDir = path.join(root, "data");
+  const extensionsDir = path.join(root, "extensions");
+  fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
+  // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
+  const env = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share") };
+  const common = ["--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
+  execFileSync(process.execPath, [codeServerEntry(), ...common, "--install-extension", VSIX], { env, stdio: "ignore" });
+  const port = await getPort({ host: "127.0.0.1" });
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [
+      codeServerEntry(),
+      ...common,
+      "--auth", "none",
+      "--bind-addr", `127.0.0.1:${port}`,
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      workspace,
+    ],
+    { env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const url = `http://127.0.0.1:${port}/`;
+  await waitForHttp(url, 30_000);
+  return {
+    url,
+    workspace,
+    userDataDir,
+    log: () => log,
+    stop: async () => {
+      server.kill("SIGTERM");
+      await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+    },
+  };
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url, { redirect: "manual" });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`code-server did not answer at ${url}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // As root in a container, Chromium's sandbox cannot start; the network
+    // flags keep it from reaching for Google's services on a closed network.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Opens the workbench on the server's folder and waits until VS Code is ready for input. */
+export async function openWorkbench(browser: Browser, server: CodeServer): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}?folder=${encodeURIComponent(server.workspace)}`);
+  await page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
+  await page.waitForSelector(".monaco-workbench .explorer-folders-view, .monaco-workbench .pane-body", { timeout: 60_000 });
+  return page;
+}
+
+/**
+ * Types into the command palette like a user and returns the rows it shows
+ * once one starts with `expect` (extensions register their commands a little
+ * after the workbench appears), or what it shows after `timeoutMs`.
+ */
+export async function paletteRows(page: Page, text: string, expect = text, timeoutMs = 30_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible" });
+    await input.fill(`>${text}`);
+    await page.waitForTimeout(300);
+    const rows = await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""));
+    if (rows.some((row) => row.startsWith(expect)) || Date.now() > deadline) return rows;
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(500);
+  }
+}
+
+/** Runs a command by its title from the command palette. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const rows = await paletteRows(page, title);
+  if (!rows.some((row) => row.startsWith(title))) throw new Error(`no command '${title}' in the palette: ${rows.join(" | ")}`);
+  await page.keyboard.press("Enter");
+}
+
+/** Waits for a frame (webviews are frames within frames) whose body text matches. */
+export async function frameWithText(page: Page, pattern: RegExp, timeoutMs = 20_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      const text = await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+      if (pattern.test(text)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no frame shows ${pattern}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** The text of the visible editor or output view, as VS Code renders it. */
+export async function visibleText(page: Page, selector: string): Promise<string> {
+  const text = await page.$$eval(`${selector} .view-line`, (lines) => lines.map((line) => line.textContent ?? "").join("\n"));
+  return text.replace(/\u00a0/g, " "); // VS Code renders spaces as no-break spaces
+}
