@@ -14,8 +14,8 @@ const REPO = path.resolve(OUT, "..");
 const node = process.execPath;
 const CLIENT = path.join(OUT, "bench", "programs", "bench-client.js");
 const AGENT = [node, path.join(OUT, "bench", "programs", "bench-agent.js")];
-const PROXY = [node, path.join(OUT, "editor-context-proxy", "src", "cli.js")];
-const CONDUCTOR = [node, path.join(OUT, "conductor-hooks", "src", "cli.js")];
+const PROXY = [node, path.join(REPO, "dist", "symposium-editor-context.mjs")];
+const CONDUCTOR = [node, path.join(REPO, "dist", "symposium-conductor.mjs")];
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 interface Figure {
@@ -44,33 +44,55 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Runs baseline and candidate alternately; returns the medians and the candidate's samples. */
-function interleaved(run: (which: "baseline" | "candidate") => { rate: number; peakRssKb?: number }) {
-  run("baseline");
-  run("candidate"); // warm-up pair: page cache, JIT of the shared programs
-  const baseline: number[] = [];
-  const candidate: number[] = [];
+type Arm = "baseline" | "candidate" | "reference";
+type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
+
+/**
+ * Runs the arms in turn (A B R A B R …) and returns their medians. The
+ * reference arm puts `cat` where the candidate's proxy or conductor sits: the
+ * cost of the extra process hops alone, which no proxy code can go below.
+ */
+function interleaved(run: Run, withReference: boolean) {
+  const arms: Arm[] = withReference ? ["baseline", "candidate", "reference"] : ["baseline", "candidate"];
+  arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
+  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [] };
   const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    baseline.push(run("baseline").rate);
-    const result = run("candidate");
-    candidate.push(result.rate);
-    if (result.peakRssKb) rss.push(result.peakRssKb);
+    for (const arm of arms) {
+      const result = run(arm);
+      samples[arm].push(result.rate);
+      if (arm === "candidate" && result.peakRssKb) rss.push(result.peakRssKb);
+    }
   }
-  return { baseline: median(baseline), candidate: median(candidate), rss };
+  return {
+    baseline: median(samples.baseline),
+    candidate: median(samples.candidate),
+    reference: withReference ? median(samples.reference) : null,
+    rss,
+  };
 }
 
-function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number }): Figure {
+function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null }): Figure {
   const ratio = result.candidate / result.baseline;
+  const reference = result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`;
   return {
     id,
     what,
     value: `${ratio.toFixed(2)} × direct`,
     goal: `≥ ${goalRatio} × direct`,
     met: ratio >= goalRatio,
-    detail: `${Math.round(result.candidate).toLocaleString("en")} vs ${Math.round(result.baseline).toLocaleString("en")} ${unit}`,
+    detail: `${Math.round(result.candidate).toLocaleString("en")} vs ${Math.round(result.baseline).toLocaleString("en")} ${unit}${reference}`,
   };
 }
+
+const POSIX_SHELL = process.platform !== "win32";
+const AGENT_LINE = AGENT.join(" ");
+/** `sh -c` pipelines that put `cat` processes where the proxy or conductor would be. */
+const catBetween = (before: number, after: number): string[] => [
+  "sh",
+  "-c",
+  [...Array<string>(before).fill("cat"), AGENT_LINE, ...Array<string>(after).fill("cat")].join(" | "),
+];
 
 function freshStateFile(dir: string, selectionBytes = 200): string {
   const file = path.join(dir, "state.json");
@@ -88,8 +110,11 @@ function freshStateFile(dir: string, selectionBytes = 200): string {
 }
 
 function p1andP6(): Figure[] {
-  const count = 30_000;
-  const result = interleaved((which) => measure("down", count, which === "baseline" ? AGENT : [...PROXY, "--", ...AGENT]));
+  const count = 100_000;
+  const result = interleaved(
+    (arm) => measure("down", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...PROXY, "--", ...AGENT] : catBetween(0, 1)),
+    POSIX_SHELL,
+  );
   const peakMb = Math.max(...result.rss) / 1024;
   return [
     ratioFigure("P1", "wrap-mode proxy, agent→client flood of 1 KiB session/update", 0.95, "msg/s", result),
@@ -99,23 +124,30 @@ function p1andP6(): Figure[] {
       value: `${peakMb.toFixed(1)} MB peak`,
       goal: "≤ 60 MB",
       met: peakMb <= 60,
-      detail: `peak VmRSS of the proxy process over ${result.rss.length} runs`,
+      detail: `peak VmRSS of the proxy process over ${result.rss.length} runs (median of the runs' peaks: ${(median(result.rss) / 1024).toFixed(1)} MB; a bare \`node\` starts at about 41 MB)`,
     },
   ];
 }
 
 function p2(): Figure {
-  const count = 30_000;
-  const result = interleaved((which) => measure("up", count, which === "baseline" ? AGENT : [...PROXY, "--", ...AGENT]));
+  const count = 100_000;
+  const result = interleaved(
+    (arm) => measure("up", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...PROXY, "--", ...AGENT] : catBetween(1, 0)),
+    POSIX_SHELL,
+  );
   return ratioFigure("P2", "wrap-mode proxy, client→agent flood of 1 KiB non-prompt messages", 0.8, "msg/s at the agent", result);
 }
 
 function p3(dir: string): Figure {
   const count = 2_000;
-  const result = interleaved((which) =>
-    which === "baseline"
-      ? measure("prompts", count, AGENT)
-      : measure("prompts", count, [...CONDUCTOR, "agent", AGENT.join(" ")], { SYMPOSIUM_EDITOR_STATE_FILE: freshStateFile(dir) }),
+  const result = interleaved(
+    (arm) =>
+      arm === "baseline"
+        ? measure("prompts", count, AGENT)
+        : arm === "candidate"
+          ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { SYMPOSIUM_EDITOR_STATE_FILE: freshStateFile(dir) })
+          : measure("prompts", count, catBetween(1, 1)),
+    POSIX_SHELL,
   );
   return ratioFigure("P3", "conductor with the in-process editor-context proxy: prompt round trips", 0.7, "round trips/s", result);
 }
@@ -123,8 +155,11 @@ function p3(dir: string): Figure {
 function p4(): Figure {
   const count = 20_000;
   const proxy = PROXY.join(" ");
-  const result = interleaved((which) =>
-    measure("down", count, which === "baseline" ? AGENT : [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT.join(" ")]),
+  // Agent → conductor → proxy → conductor → proxy → conductor → proxy → conductor → client: 7 extra hops.
+  const result = interleaved(
+    (arm) =>
+      measure("down", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE] : catBetween(0, 7)),
+    POSIX_SHELL,
   );
   return ratioFigure("P4", "conductor with 3 pass-through proxy processes, agent→client flood", 0.4, "msg/s", result);
 }

@@ -44,6 +44,9 @@ const cliBanner = {
 await Promise.all([
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-context-proxy/src/cli.ts"], outfile: "dist/symposium-editor-context.mjs" }),
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
+  // The extension-host test suite: CommonJS, as VS Code's test runner loads it.
+  esbuild.build({ ...common, format: "cjs", entryPoints: ["test/extension-host/extension.test.ts"], outfile: "out/extension-host/extension.test.cjs", external: ["vscode", "mocha"] }),
+  esbuild.build({ ...common, format: "cjs", entryPoints: ["test/extension-host/index.ts"], outfile: "out/extension-host/index.cjs", external: ["vscode", "mocha"] }),
   existsSync("extension/src/extension.ts")
     ? esbuild.build({ ...common, format: "cjs", entryPoints: ["extension/src/extension.ts"], outfile: "dist/extension.cjs", external: ["vscode"] })
     : Promise.resolve(),

@@ -1,7 +1,7 @@
 // The client side of the benchmarks. Starts the command after `--` (an agent,
 // or a proxy or conductor in front of one), opens a session, runs one
-// scenario, and prints a single JSON line with what it measured. It counts
-// lines; it parses only answers.
+// scenario, and prints a single JSON line with what it measured. Like any
+// ACP client it parses every message it receives.
 //
 //   node bench-client.js down <count> -- <command...>     agent→client flood: messages/s here
 //   node bench-client.js up <count> -- <command...>       client→agent flood: messages/s at the agent
@@ -27,18 +27,20 @@ child.stdout.on("data", (chunk: string) => {
   let start = 0;
   let newline = buffer.indexOf("\n", start);
   while (newline !== -1) {
-    const line = buffer.slice(start, newline);
-    const method = line.indexOf('"session/update"');
-    if (method !== -1 && method < 64) updates++;
-    else receive(line);
+    receive(buffer.slice(start, newline));
     start = newline + 1;
     newline = buffer.indexOf("\n", start);
   }
   buffer = buffer.slice(start);
 });
 
+/** Every line is parsed, as any ACP client must; session/update notifications are counted. */
 function receive(line: string): void {
-  const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: unknown };
+  const message = JSON.parse(line) as { id?: number; method?: string; result?: Record<string, unknown>; error?: unknown };
+  if (message.method === "session/update") {
+    updates++;
+    return;
+  }
   if (message.error) throw new Error(`error answer: ${line}`);
   const resolve = typeof message.id === "number" ? waiting.get(message.id) : undefined;
   if (resolve) {

@@ -13,6 +13,10 @@
 
 import {
   CANCEL_REQUEST,
+  envelopeFromBody,
+  envelopeInnerBody,
+  messageBody,
+  plainFromBody,
   INITIALIZE,
   dialectMethods,
   rpcError,
@@ -42,6 +46,9 @@ export type ChainMode = "agent" | "proxy";
 
 type Direction = "down" | "up";
 
+/** The line a routed message came from, while its bytes may still be reused (see splice.ts). */
+type Source = { raw: Buffer; message: WireMessage; enveloped: boolean } | null;
+
 export interface RouterOptions {
   nodes: ChainNode[];
   upstream: Connection;
@@ -70,7 +77,7 @@ export class Router {
     if (message === null) return;
     const role = proxyMethodRole(message.method);
     if (this.options.mode === "proxy" && role?.role === "successor") {
-      this.routeInner(this.upstream, message, this.nodes.length, "up");
+      this.routeInner(this.upstream, message, line, this.nodes.length, "up");
       return;
     }
     if (role?.role === "initialize") {
@@ -78,7 +85,7 @@ export class Router {
       this.route(this.upstream, { ...message, method: INITIALIZE }, null, -1, "down");
       return;
     }
-    this.route(this.upstream, message, line, -1, "down");
+    this.route(this.upstream, message, { raw: line, message, enveloped: false }, -1, "down");
   }
 
   /** A line from the process at chain position `index`. */
@@ -88,10 +95,10 @@ export class Router {
     const message = this.receive(node.connection, line);
     if (message === null) return;
     if (node.connection.role === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
-      this.routeInner(node.connection, message, index, "down");
+      this.routeInner(node.connection, message, line, index, "down");
       return;
     }
-    this.route(node.connection, message, line, index, "up");
+    this.route(node.connection, message, { raw: line, message, enveloped: false }, index, "up");
   }
 
   oversized(from: Connection, byteLength: number, limit: number): void {
@@ -124,7 +131,7 @@ export class Router {
     this.options.trace?.record(from.name, "in", line);
     const message = parsed.message;
     if (messageKind(message) === "response") {
-      this.routeResponse(from, message);
+      this.routeResponse(from, message, line);
       return null;
     }
     if (message.method === CANCEL_REQUEST) {
@@ -134,7 +141,7 @@ export class Router {
     return message;
   }
 
-  private routeInner(from: Connection, envelope: WireMessage, position: number, direction: Direction): void {
+  private routeInner(from: Connection, envelope: WireMessage, raw: Buffer, position: number, direction: Direction): void {
     const inner = envelope.params;
     if (!isObject(inner) || typeof inner.method !== "string") {
       if ("id" in envelope) {
@@ -148,17 +155,15 @@ export class Router {
       method: inner.method,
       ...("params" in inner ? { params: inner.params } : {}),
     };
-    this.route(from, message, null, position, direction);
+    this.route(from, message, { raw, message: envelope, enveloped: true }, position, direction);
   }
 
   /**
    * Moves `message` from chain position `position` one process further in
-   * `direction`, through any in-process components on the way. `raw` is the
-   * message's original line while it is still byte-identical to it.
+   * `direction`, through any in-process components on the way.
    */
-  private route(from: Connection, message: WireMessage, raw: Buffer | null, position: number, direction: Direction): void {
+  private route(from: Connection, message: WireMessage, source: Source, position: number, direction: Direction): void {
     let current = message;
-    let bytes = raw;
     let target = position + (direction === "down" ? 1 : -1);
     for (; target >= 0 && target < this.nodes.length; target += direction === "down" ? 1 : -1) {
       const node = this.nodes[target]!;
@@ -167,43 +172,49 @@ export class Router {
         const rewritten = node.component.rewriteDownstream(current);
         if (rewritten !== null) {
           current = rewritten;
-          bytes = null;
+          source = null;
         }
       }
     }
     const node = this.nodes[target];
     const to = node?.kind === "process" ? node.connection : this.upstream;
     const enveloped = (direction === "up" && to.role === "proxy") || (direction === "down" && to.role === "upstream");
-    this.deliver(from, to, current, enveloped ? null : bytes, enveloped);
+    this.deliver(from, to, current, source, enveloped);
   }
 
-  private deliver(from: Connection, to: Connection, message: WireMessage, raw: Buffer | null, enveloped: boolean): void {
-    const isRequest = "id" in message;
+  private deliver(from: Connection, to: Connection, message: WireMessage, source: Source, enveloped: boolean): void {
     let outgoing = message;
     if (!enveloped && to.role === "proxy" && message.method === INITIALIZE) {
       outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
-      raw = null;
+      source = null;
     }
-    if (enveloped) {
-      const dialect = to.role === "upstream" ? this.upstreamDialect : this.options.dialect;
+    let id: number | undefined;
+    if ("id" in message) {
+      id = to.nextId();
+      to.pending.set(id, { origin: from, originId: requestId(message), method: String(message.method) });
+      from.forwarded.set(idKey(message.id), { target: to, id });
+    }
+    const successor = enveloped ? dialectMethods(to.role === "upstream" ? this.upstreamDialect : this.options.dialect).successor : null;
+    if (source !== null && !source.enveloped && successor === null && id === undefined) {
+      to.send(source.raw); // a plain notification, passing on as it came
+      return;
+    }
+    const body = source === null ? null : source.enveloped ? envelopeInnerBody(source.raw, source.message) : messageBody(source.raw, source.message);
+    if (body !== null) {
+      to.send(successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor));
+      return;
+    }
+    if (successor !== null) {
       outgoing = {
         jsonrpc: "2.0",
-        method: dialectMethods(dialect).successor,
+        method: successor,
         params: { method: message.method, ...("params" in message ? { params: message.params } : {}) },
       };
     }
-    if (!isRequest) {
-      to.send(raw ?? JSON.stringify(outgoing));
-      return;
-    }
-    const id = to.nextId();
-    const forwarded: ForwardedRequest = { origin: from, originId: requestId(message), method: String(message.method) };
-    to.pending.set(id, forwarded);
-    from.forwarded.set(idKey(message.id), { target: to, id });
-    to.send(JSON.stringify({ ...outgoing, id }));
+    to.send(JSON.stringify(id === undefined ? outgoing : { ...outgoing, id }));
   }
 
-  private routeResponse(from: Connection, response: WireMessage): void {
+  private routeResponse(from: Connection, response: WireMessage, raw: Buffer): void {
     const id = typeof response.id === "number" ? response.id : Number.NaN;
     const request = from.pending.get(id);
     if (request === undefined) {
@@ -212,7 +223,8 @@ export class Router {
     }
     from.pending.delete(id);
     request.origin.forwarded.delete(idKey(request.originId));
-    request.origin.send(JSON.stringify({ ...response, id: request.originId }));
+    const body = messageBody(raw, response);
+    request.origin.send(body !== null ? plainFromBody(body, request.originId) : JSON.stringify({ ...response, id: request.originId }));
   }
 
   private routeCancel(from: Connection, message: WireMessage): void {

@@ -11,6 +11,7 @@ import { errorResponse, isObject, messageKind, oversizedLineError, parseLine, re
 import type { Logger } from "./log.js";
 import { LineWriter, readLines } from "./ndjson.js";
 import { DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect } from "./proxy-dialect.js";
+import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody } from "./splice.js";
 import type { EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =
@@ -61,29 +62,44 @@ export class ChainedProxyRouter {
     const role = proxyMethodRole(message.method);
     if (role?.role === "initialize") {
       this.dialect = role.dialect;
-      this.toSuccessor(message, { ...message, method: INITIALIZE });
+      this.toSuccessor(message, { ...message, method: INITIALIZE }, null);
     } else if (role?.role === "successor") {
-      this.fromSuccessor(message);
+      this.fromSuccessor(message, line);
     } else if (message.method === INITIALIZE && kind === "request") {
       this.send(errorResponse(requestId(message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
       this.log(NO_SUCCESSOR_HELP);
     } else {
-      this.toSuccessor(message, this.injector.rewrite(message) ?? message);
+      const rewritten = this.injector.rewrite(message);
+      this.toSuccessor(message, rewritten ?? message, rewritten === null ? line : null);
     }
   }
 
-  /** Wraps `inner` in an envelope that carries `outer`'s id, if it has one. */
-  private toSuccessor(outer: WireMessage, inner: WireMessage): void {
+  /**
+   * Wraps `inner` in an envelope that carries `outer`'s id, if it has one.
+   * `raw` is `inner`'s original line when it is unchanged, for splicing.
+   */
+  private toSuccessor(outer: WireMessage, inner: WireMessage, raw: Buffer | null): void {
+    const successor = dialectMethods(this.dialect).successor;
+    const body = raw === null ? null : messageBody(raw, inner);
+    if (body !== null) {
+      this.send(envelopeFromBody(body, outer.id, successor));
+      return;
+    }
     const envelope: WireMessage = {
       jsonrpc: "2.0",
       ...("id" in outer ? { id: outer.id } : {}),
-      method: dialectMethods(this.dialect).successor,
+      method: successor,
       params: { method: inner.method, ...("params" in inner ? { params: inner.params } : {}) },
     };
     this.send(JSON.stringify(envelope));
   }
 
-  private fromSuccessor(envelope: WireMessage): void {
+  private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
+    const body = envelopeInnerBody(raw, envelope);
+    if (body !== null) {
+      this.send(plainFromBody(body, envelope.id));
+      return;
+    }
     const inner = envelope.params;
     if (!isObject(inner) || typeof inner.method !== "string") {
       if ("id" in envelope) {

@@ -61,30 +61,39 @@ export function displayPath(file: string, folders: string[], paths: path.Platfor
 }
 
 function formatSelections(state: EditorState, budget: number): string[] {
-  const lines: string[] = [];
+  // Cut to the budget first: the fence and escaping only look at what is shown.
+  const shown: Array<{ selection: SelectionState; text: string }> = [];
   let remaining = budget;
-  const fence = codeFence(state.selections);
-  const language = fenceLanguage(state.languageId);
-  for (const [index, selection] of state.selections.entries()) {
-    if (remaining <= 0) {
-      const left = state.selections.length - index;
-      lines.push(`[${left} more selection${left === 1 ? "" : "s"} not shown: size limit reached]`);
-      break;
-    }
-    const shown = truncate(selection.text, remaining);
-    remaining -= shown.length;
-    lines.push(`Selected text (lines ${selection.startLine}-${selection.endLine}):`);
-    lines.push(fence + language, neutraliseTags(shown), fence);
-    if (shown.length < selection.text.length) lines.push(truncationMarker(selection, shown));
+  for (const selection of state.selections) {
+    if (remaining <= 0) break;
+    const text = truncate(selection.text, remaining);
+    remaining -= text.length;
+    shown.push({ selection, text });
   }
+  const fence = codeFence(shown.map(({ text }) => text));
+  const language = fenceLanguage(state.languageId);
+  const lines: string[] = [];
+  for (const { selection, text } of shown) {
+    lines.push(`Selected text (lines ${selection.startLine}-${selection.endLine}):`);
+    lines.push(fence + language, neutraliseTags(text), fence);
+    if (text.length < selection.text.length) lines.push(truncationMarker(selection, text));
+  }
+  const left = state.selections.length - shown.length;
+  if (left > 0) lines.push(`[${left} more selection${left === 1 ? "" : "s"} not shown: size limit reached]`);
   return lines;
 }
 
 function truncationMarker(selection: SelectionState, shown: string): string {
   const hiddenChars = selection.text.length - shown.length;
-  const shownLines = shown.split("\n").length;
+  const shownLines = countLines(shown);
   const lastShownLine = selection.startLine + shownLines - 1;
   return `[Selection truncated: showing lines ${selection.startLine}-${lastShownLine} of ${selection.startLine}-${selection.endLine}; ${hiddenChars} more characters not shown]`;
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 /** Cuts at a line break when one is near the limit, never inside a surrogate pair. */
@@ -99,10 +108,16 @@ function truncate(text: string, limit: number): string {
 }
 
 /** One fence for all selections: longer than any backtick run in any of them, at least three. */
-function codeFence(selections: SelectionState[]): string {
+function codeFence(texts: string[]): string {
   let longest = 0;
-  for (const { text } of selections) {
-    for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  for (const text of texts) {
+    let at = text.indexOf("`");
+    while (at !== -1) {
+      let end = at + 1;
+      while (text.charCodeAt(end) === 0x60) end++;
+      longest = Math.max(longest, end - at);
+      at = text.indexOf("`", end);
+    }
   }
   return "`".repeat(Math.max(3, longest + 1));
 }

@@ -11,6 +11,7 @@ export { spawnProgram, killProcessTree, isRunning } from "./process-tree.js";
 export { LineSplitter, LineWriter, readLines, pipeRaw, type LineHandler } from "./ndjson.js";
 export * from "./jsonrpc.js";
 export * from "./acp-constants.js";
+export * from "./splice.js";
 export * from "./proxy-dialect.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";

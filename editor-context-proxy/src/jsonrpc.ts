@@ -39,6 +39,41 @@ export function parseLine(line: Buffer | string): ParsedLine {
   return { ok: true, message: value as WireMessage };
 }
 
+export type Screened = { kind: "parsed"; message: WireMessage } | { kind: "opaque" } | { kind: "error"; error: ErrorResponse };
+
+const PROMPT_METHOD = Buffer.from('"session/prompt"');
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Decides, as cheaply as it can, what the proxy must do with a client line.
+ * A line that may be a prompt is parsed. Any other line that is shaped like a
+ * JSON object (starts with `{`, ends with `}`) is forwarded unparsed, as
+ * "opaque": parsing every 1 KiB message would cost the proxy more than the
+ * agent spends on it. Everything else is parsed, to answer it with the exact
+ * JSON-RPC error. (An object-shaped line that is not JSON reaches the agent,
+ * which answers the parse error as every JSON-RPC peer must.)
+ */
+export function screenClientLine(line: Buffer): Screened {
+  if (line.includes(PROMPT_METHOD) || !looksLikeObject(line)) {
+    const parsed = parseLine(line);
+    return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error };
+  }
+  return { kind: "opaque" };
+}
+
+function looksLikeObject(line: Buffer): boolean {
+  let first = 0;
+  while (first < line.length && isSpace(line[first]!)) first++;
+  let last = line.length - 1;
+  while (last > first && isSpace(line[last]!)) last--;
+  return line[first] === OPEN_BRACE && line[last] === CLOSE_BRACE;
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+}
+
 export function oversizedLineError(byteLength: number, maxBytes: number): ErrorResponse {
   return rpcError("invalidRequest", `message of ${byteLength} bytes discarded (limit ${maxBytes})`, { byteLength, maxMessageBytes: maxBytes });
 }

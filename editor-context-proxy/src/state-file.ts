@@ -84,7 +84,7 @@ export class StateFileReader {
     }
     const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     if (this.cache?.key === key) return withAge(this.cache.result, ageMs);
-    const result = this.parse(readBounded(fd, this.maxBytes));
+    const result = this.parse(readBounded(fd, Number(stat.size), this.maxBytes));
     this.cache = { key, result };
     return withAge(result, ageMs);
   }
@@ -110,19 +110,24 @@ function withAge(result: StateReadResult, ageMs: number): StateReadResult {
   return result.ok ? { ...result, ageMs } : result;
 }
 
-/** Reads at most maxBytes; null when the file holds more. */
-function readBounded(fd: number, maxBytes: number): Buffer | null {
-  const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, 64 * 1024));
-  const chunks: Buffer[] = [];
+/**
+ * Reads the file, expecting `expected` bytes (fstat's size), in one read when
+ * it has not changed since; never more than maxBytes. Null when it holds more.
+ */
+function readBounded(fd: number, expected: number, maxBytes: number): Buffer | null {
+  let buffer = Buffer.allocUnsafe(Math.min(expected, maxBytes) + 1);
   let total = 0;
   for (;;) {
-    const read = fs.readSync(fd, buffer, 0, buffer.length, null);
-    if (read === 0) break;
+    if (total === buffer.length) {
+      if (buffer.length > maxBytes) return null;
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(larger, 0, 0, total);
+      buffer = larger;
+    }
+    const read = fs.readSync(fd, buffer, total, buffer.length - total, null);
+    if (read === 0) return buffer.subarray(0, total);
     total += read;
-    if (total > maxBytes) return null;
-    chunks.push(Buffer.from(buffer.subarray(0, read)));
   }
-  return Buffer.concat(chunks, total);
 }
 
 function fileKind(stat: fs.BigIntStats): string {

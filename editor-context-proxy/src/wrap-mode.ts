@@ -1,8 +1,8 @@
 // Wrap mode: `symposium-editor-context -- <agent command>` starts the agent
 // itself (no shell) and sits between its own stdio and the agent's.
 //
-// Client→agent: every line is parsed (malformed ones are answered here), and
-// forwarded as the same bytes unless it is a prompt that gets context.
+// Client→agent: every line is screened (see screenClientLine); lines that are
+// not prompts are forwarded as the same bytes, runs of them in one write.
 // Agent→client: raw bytes, never parsed; LineWriter only makes sure our own
 // error answers never land inside one of the agent's lines.
 
@@ -10,7 +10,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { constants as osConstants } from "node:os";
 import { MAX_MESSAGE_BYTES } from "./acp-constants.js";
-import { errorResponse, oversizedLineError, parseLine } from "./jsonrpc.js";
+import { errorResponse, oversizedLineError, screenClientLine } from "./jsonrpc.js";
 import type { Logger } from "./log.js";
 import { LineWriter, pipeRaw, readLines } from "./ndjson.js";
 import type { EditorContextInjector } from "./injector.js";
@@ -64,33 +64,33 @@ export function runWrapped(options: WrapOptions): Promise<number> {
 function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => void): void {
   const agentIn = agent.stdin!;
   const toClient = new LineWriter(options.output, onClientGone);
+  const toAgent = new LineWriter(agentIn);
   void pipeRaw(agent.stdout!, toClient, options.output);
   agentIn.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
 
   const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const forward = (bytes: Buffer | string): void => {
-    if (!agentIn.write(bytes) && !options.input.isPaused()) {
+  const paused = (writable: boolean): void => {
+    if (!writable && !options.input.isPaused()) {
       options.input.pause();
       agentIn.once("drain", () => options.input.resume());
     }
   };
   void readLines(options.input, maxBytes, {
-    onLine(line) {
-      const parsed = parseLine(line);
-      if (!parsed.ok) {
-        toClient.writeLine(errorResponse(null, parsed.error));
+    onLine(line, framed) {
+      const verdict = screenClientLine(line);
+      if (verdict.kind === "error") {
+        toClient.writeLine(errorResponse(null, verdict.error));
         return;
       }
-      const rewritten = options.injector.rewrite(parsed.message);
-      forward(rewritten === null ? Buffer.concat([line, NEWLINE]) : JSON.stringify(rewritten) + "\n");
+      const rewritten = verdict.kind === "parsed" ? options.injector.rewrite(verdict.message) : null;
+      if (rewritten !== null) paused(toAgent.writeLine(JSON.stringify(rewritten)));
+      else paused(framed ? toAgent.writeFramed(framed) : toAgent.writeLine(line));
     },
     onOversizedLine(bytes) {
       toClient.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes)));
     },
   }).then(onClientGone);
 }
-
-const NEWLINE = Buffer.from("\n");
 
 /** Closes the agent's input, then ends its process tree if it does not exit by itself. */
 export function endAgent(agent: ChildProcess): void {

@@ -16,7 +16,7 @@ import {
   startCodeServer,
   visibleText,
   type CodeServer,
-} from "../support/code-server.js";
+} from "../harness/code-server.js";
 import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const skip = e2eSkipReason();

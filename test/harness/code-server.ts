@@ -3,12 +3,13 @@
 // fresh user-data dir, driven in Debian's Chromium through playwright-core.
 
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
-import { REPO_DIR, tempDir } from "./processes.js";
+import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const CODE_SERVER_VERSION = "4.99.4";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -29,6 +30,8 @@ export function e2eSkipReason(): string | false {
 
 export interface CodeServer {
   url: string;
+  /** code-server's login password (it never runs without authentication). */
+  password: string;
   workspace: string;
   userDataDir: string;
   log(): string;
@@ -45,24 +48,38 @@ const USER_SETTINGS = {
   "extensions.autoUpdate": false,
 };
 
-/** Installs the .vsix into a fresh profile and serves `workspace` on a free loopback port. */
-export async function startCodeServer(workspace: string): Promise<CodeServer> {
-  const root = tempDir("symposium-e2e-");
+export interface StartOptions {
+  /** Profile directory (user data, extensions); a fresh temporary one by default. */
+  root?: string;
+  port?: number;
+  /** Install the packaged .vsix (default); false when a test loads the extension from the repository instead. */
+  installVsix?: boolean;
+}
+
+/**
+ * Installs the .vsix into a profile and serves `workspace` on a loopback
+ * port, behind a random password: no local server here runs unauthenticated.
+ */
+export async function startCodeServer(workspace: string, options: StartOptions = {}): Promise<CodeServer> {
+  const root = options.root ?? tempDir("symposium-e2e-");
   const userDataDir = path.join(root, "data");
   const extensionsDir = path.join(root, "extensions");
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
-  const env = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share") };
+  const password = crypto.randomBytes(18).toString("base64url");
+  const env = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share"), PASSWORD: password };
   const common = ["--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
-  execFileSync(process.execPath, [codeServerEntry(), ...common, "--install-extension", VSIX], { env, stdio: "ignore" });
-  const port = await getPort({ host: "127.0.0.1" });
+  if (options.installVsix !== false) {
+    execFileSync(process.execPath, [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
+  }
+  const port = options.port ?? (await getPort({ host: "127.0.0.1" }));
   const server: ChildProcess = spawn(
     process.execPath,
     [
       codeServerEntry(),
       ...common,
-      "--auth", "none",
+      "--auth", "password",
       "--bind-addr", `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
@@ -79,6 +96,7 @@ export async function startCodeServer(workspace: string): Promise<CodeServer> {
   await waitForHttp(url, 30_000);
   return {
     url,
+    password,
     workspace,
     userDataDir,
     log: () => log,
@@ -111,10 +129,17 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Logs in like a user; code-server then goes on to `query` on its workbench. */
+export async function logIn(page: Page, server: CodeServer, query: string): Promise<void> {
+  await page.goto(`${server.url}?${query}`);
+  await page.locator("input[type=password]").fill(server.password);
+  await page.keyboard.press("Enter");
+}
+
 /** Opens the workbench on the server's folder and waits until VS Code is ready for input. */
 export async function openWorkbench(browser: Browser, server: CodeServer): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${server.url}?folder=${encodeURIComponent(server.workspace)}`);
+  await logIn(page, server, `folder=${encodeURIComponent(server.workspace)}`);
   await page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
   await page.waitForSelector(".monaco-workbench .explorer-folders-view, .monaco-workbench .pane-body", { timeout: 60_000 });
   return page;

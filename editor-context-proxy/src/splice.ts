@@ -1,0 +1,68 @@
+// Re-addressing JSON-RPC messages by splicing bytes instead of re-serialising.
+//
+// Routers change only a message's outside: its id, or an envelope around it.
+// When a line is laid out the way JSON.stringify writes messages (jsonrpc
+// first, then id, then the rest), its "body" (everything after jsonrpc and
+// id) can be reused byte for byte:
+//
+//   {"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{...}}
+//                           └──────────────── body ──────────────────────┘
+//
+// Every function returns null when the layout is not the expected one, and
+// the caller falls back to JSON.stringify: splicing is an optimisation that is
+// never allowed to change what a message means.
+
+import type { WireMessage } from "./jsonrpc.js";
+
+const HEAD = Buffer.from('{"jsonrpc":"2.0",');
+
+/** The bytes of `raw` after its jsonrpc and id members, or null if not laid out canonically. */
+export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
+  const keys = Object.keys(message);
+  const hasId = keys[1] === "id";
+  if (keys[0] !== "jsonrpc" || message.jsonrpc !== "2.0" || (!hasId && keys.includes("id"))) return null;
+  if (raw.length < HEAD.length + 2 || !startsWith(raw, HEAD, 0) || raw[raw.length - 1] !== 0x7d) return null;
+  if (!hasId) return raw.subarray(HEAD.length);
+  const idPart = Buffer.from(`"id":${JSON.stringify(message.id)},`);
+  return startsWith(raw, idPart, HEAD.length) ? raw.subarray(HEAD.length + idPart.length) : null;
+}
+
+/**
+ * The body of the message inside an envelope (`{method, params}` in the
+ * envelope's params), or null when the layout is not the expected one or the
+ * envelope carries anything else (a hop-local _meta, which must be dropped).
+ */
+export function envelopeInnerBody(raw: Buffer, envelope: WireMessage): Buffer | null {
+  const inner = envelope.params as WireMessage | undefined;
+  if (inner === undefined || inner === null || typeof inner !== "object") return null;
+  const innerKeys = Object.keys(inner);
+  if (innerKeys[0] !== "method" || innerKeys.length > 2 || (innerKeys.length === 2 && innerKeys[1] !== "params")) return null;
+  const outerKeys = Object.keys(envelope);
+  if (outerKeys[outerKeys.length - 1] !== "params" || outerKeys.length > ("id" in envelope ? 4 : 3)) return null;
+  const body = messageBody(raw, envelope);
+  if (body === null) return null;
+  const lead = Buffer.from(`"method":${JSON.stringify(envelope.method)},"params":{`);
+  if (!startsWith(body, lead, 0) || body.length < lead.length + 2 || body[body.length - 2] !== 0x7d) return null;
+  return body.subarray(lead.length, body.length - 1);
+}
+
+/** `{"jsonrpc":"2.0",["id":id,]` + body */
+export function plainFromBody(body: Buffer, id: unknown): Buffer {
+  return Buffer.concat([HEAD, idBytes(id), body]);
+}
+
+/** `{"jsonrpc":"2.0",["id":id,]"method":successor,"params":{` + body + `}` */
+export function envelopeFromBody(body: Buffer, id: unknown, successorMethod: string): Buffer {
+  return Buffer.concat([HEAD, idBytes(id), Buffer.from(`"method":${JSON.stringify(successorMethod)},"params":{`), body, CLOSE]);
+}
+
+const CLOSE = Buffer.from("}");
+const NO_BYTES = Buffer.alloc(0);
+
+function idBytes(id: unknown): Buffer {
+  return id === undefined ? NO_BYTES : Buffer.from(`"id":${JSON.stringify(id)},`);
+}
+
+function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {
+  return buffer.length >= offset + prefix.length && buffer.compare(prefix, 0, prefix.length, offset, offset + prefix.length) === 0;
+}

@@ -1,0 +1,40 @@
+// `npm start`: a real VS Code (code-server) with this extension installed, a
+// sample workspace and built-in defaults; prints the address to open.
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import getPort from "get-port";
+import { REPO_DIR } from "../support/processes.js";
+import { codeServerEntry, startCodeServer } from "./code-server.js";
+
+const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
+
+if (!fs.existsSync(codeServerEntry())) {
+  if (process.platform !== "linux") {
+    console.error(`code-server is not installed at ${codeServerEntry()}; scripts/install-code-server.sh supports Debian-like Linux only.`);
+    process.exit(1);
+  }
+  console.error("Installing code-server (once; a few minutes)…");
+  execFileSync("bash", [path.join(REPO_DIR, "scripts", "install-code-server.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+const workspace = path.join(cache, "demo-workspace");
+if (!fs.existsSync(workspace)) fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+const port = process.env.PORT ? Number(process.env.PORT) : await getPort({ host: "127.0.0.1", port: 8080 });
+const server = await startCodeServer(workspace, { root: path.join(cache, "demo-profile"), port });
+
+console.log(`
+Symposium for VS Code is running in code-server.
+
+  Open:      ${server.url}?folder=${encodeURIComponent(workspace)}
+  Password:  ${server.password}
+
+Then press Ctrl+Alt+Y (or run "Symposium: Open Chat") for the panel, and
+"Symposium: Show Editor Context" for what an agent would receive.
+Press Ctrl+C to stop.`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void server.stop().then(() => process.exit(0)));
+}
