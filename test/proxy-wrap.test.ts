@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
 import {
   LineCollector,
   PROXY_CLI,
@@ -133,10 +133,7 @@ describe("wrap mode with the SDK's client and a real agent", () => {
     const peer = testClient(streamTo(proxy.child));
     await peer.run(async (agent) => {
       await openSession(agent);
-      const abort = new AbortController();
-      const slow = agent.request("_test/slow", {}, { cancellationSignal: abort.signal });
-      setTimeout(() => abort.abort(), 100);
-      await assert.rejects(slow, (error: { code?: number }) => error.code === -32800);
+      await expectCancellationReachesAgent(agent);
     });
     proxy.child.stdin!.end();
     await proxy.exited;

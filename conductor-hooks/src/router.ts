@@ -13,6 +13,9 @@
 
 import {
   CANCEL_REQUEST,
+  MALFORMED_ENVELOPE,
+  openEnvelope,
+  wrapInEnvelope,
   envelopeFromBody,
   envelopeInnerBody,
   messageBody,
@@ -142,19 +145,11 @@ export class Router {
   }
 
   private routeInner(from: Connection, envelope: WireMessage, raw: Buffer, position: number, direction: Direction): void {
-    const inner = envelope.params;
-    if (!isObject(inner) || typeof inner.method !== "string") {
-      if ("id" in envelope) {
-        from.send(errorResponse(requestId(envelope), rpcError("invalidParams", "envelope params need a string `method`")));
-      }
+    const message = openEnvelope(envelope);
+    if (message === null) {
+      if ("id" in envelope) from.send(errorResponse(requestId(envelope), MALFORMED_ENVELOPE));
       return;
     }
-    const message: WireMessage = {
-      jsonrpc: "2.0",
-      ...("id" in envelope ? { id: envelope.id } : {}),
-      method: inner.method,
-      ...("params" in inner ? { params: inner.params } : {}),
-    };
     this.route(from, message, { raw, message: envelope, enveloped: true }, position, direction);
   }
 
@@ -204,14 +199,8 @@ export class Router {
       to.send(successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor));
       return;
     }
-    if (successor !== null) {
-      outgoing = {
-        jsonrpc: "2.0",
-        method: successor,
-        params: { method: message.method, ...("params" in message ? { params: message.params } : {}) },
-      };
-    }
-    to.send(JSON.stringify(id === undefined ? outgoing : { ...outgoing, id }));
+    const wrapped = successor === null ? (id === undefined ? outgoing : { ...outgoing, id }) : wrapInEnvelope(outgoing, id, successor);
+    to.send(JSON.stringify(wrapped));
   }
 
   private routeResponse(from: Connection, response: WireMessage, raw: Buffer): void {

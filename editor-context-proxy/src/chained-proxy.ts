@@ -12,6 +12,7 @@ import type { Logger } from "./log.js";
 import { LineWriter, readLines } from "./ndjson.js";
 import { DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect } from "./proxy-dialect.js";
 import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody } from "./splice.js";
+import { MALFORMED_ENVELOPE, openEnvelope, wrapInEnvelope } from "./envelope.js";
 import type { EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =
@@ -85,13 +86,7 @@ export class ChainedProxyRouter {
       this.send(envelopeFromBody(body, outer.id, successor));
       return;
     }
-    const envelope: WireMessage = {
-      jsonrpc: "2.0",
-      ...("id" in outer ? { id: outer.id } : {}),
-      method: successor,
-      params: { method: inner.method, ...("params" in inner ? { params: inner.params } : {}) },
-    };
-    this.send(JSON.stringify(envelope));
+    this.send(JSON.stringify(wrapInEnvelope(inner, outer.id, successor)));
   }
 
   private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
@@ -100,22 +95,9 @@ export class ChainedProxyRouter {
       this.send(plainFromBody(body, envelope.id));
       return;
     }
-    const inner = envelope.params;
-    if (!isObject(inner) || typeof inner.method !== "string") {
-      if ("id" in envelope) {
-        const error = rpcError("invalidParams", "envelope params need a string `method`");
-        this.send(errorResponse(requestId(envelope), error));
-      } else {
-        this.log(`dropped a malformed ${String(envelope.method)} notification`);
-      }
-      return;
-    }
-    const message: WireMessage = {
-      jsonrpc: "2.0",
-      ...("id" in envelope ? { id: envelope.id } : {}),
-      method: inner.method,
-      ...("params" in inner ? { params: inner.params } : {}),
-    };
-    this.send(JSON.stringify(message));
+    const message = openEnvelope(envelope);
+    if (message !== null) this.send(JSON.stringify(message));
+    else if ("id" in envelope) this.send(errorResponse(requestId(envelope), MALFORMED_ENVELOPE));
+    else this.log(`dropped a malformed ${String(envelope.method)} notification`);
   }
 }

@@ -12,6 +12,7 @@ export { LineSplitter, LineWriter, readLines, pipeRaw, type LineHandler } from "
 export * from "./jsonrpc.js";
 export * from "./acp-constants.js";
 export * from "./splice.js";
+export * from "./envelope.js";
 export * from "./proxy-dialect.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";

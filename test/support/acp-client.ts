@@ -1,6 +1,7 @@
 // The ACP SDK's client app as a test peer: it answers every agent→client
 // request of seed 003 with recognisable values and records session updates.
 
+import { strict as assert } from "node:assert";
 import { client, type SessionNotification, type Stream } from "@agentclientprotocol/sdk";
 
 export const CLIENT_ANSWERS = {
@@ -50,6 +51,14 @@ export function testClient(stream: Stream): TestClient {
     agentRequests,
     run: (op) => app.connectWith(stream, (context) => op(context as unknown as AgentCalls)),
   };
+}
+
+/** Starts a slow request, cancels it after 100 ms, and expects the agent's -32800 answer. */
+export async function expectCancellationReachesAgent(agent: AgentCalls): Promise<void> {
+  const abort = new AbortController();
+  const slow = agent.request("_test/slow", {}, { cancellationSignal: abort.signal });
+  setTimeout(() => abort.abort(), 100);
+  await assert.rejects(slow, (error: { code?: number }) => error.code === -32800);
 }
 
 /** initialize + session/new, as every client starts. */
