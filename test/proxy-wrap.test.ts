@@ -160,6 +160,9 @@ describe("wrap mode on the wire", () => {
       `{"jsonrpc":"2.0","id":2,"result":{"outcome":{"outcome":"cancelled"}},"_meta":{"hop":1}}`,
       `{"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"nope","data":{"why":"test"}}}`,
       `{"jsonrpc":"2.0","id":4,"method":"session/set_mode","params":{"sessionId":"s","modeId":"plan"}}`,
+      `{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"/project","mcpServers":[]}}`,
+      `{"jsonrpc":"2.0","id":6,"method":"session/set_model","params":{"sessionId":"s","modelId":"m-1"}}`,
+      `{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s","cwd":"/p","mcpServers":[]}}`,
     ];
     proxy.child.stdin!.write(clientLines.join("\n") + "\n");
     await eventually(() => fs.existsSync(log) && fs.readFileSync(log, "utf8").split("\n").length > clientLines.length, 5_000, "agent log");
@@ -172,9 +175,9 @@ describe("wrap mode on the wire", () => {
       `not even json: the agent's problem, not the proxy's`,
     ];
     proxy.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 99, method: "_test/emit", params: { lines: agentLines } }) + "\n");
-    // Three answers to the requests above come first, then the emitted lines.
-    const lines = await out.waitFor(3 + agentLines.length);
-    assert.deepEqual(lines.slice(3, 3 + agentLines.length), agentLines, "agent→client lines arrive exactly as sent");
+    // The answers to the six requests above come first, then the emitted lines.
+    const lines = await out.waitFor(6 + agentLines.length);
+    assert.deepEqual(lines.slice(6, 6 + agentLines.length), agentLines, "agent→client lines arrive exactly as sent");
     proxy.child.stdin!.end();
     await proxy.exited;
   });
