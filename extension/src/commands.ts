@@ -21,7 +21,25 @@ export interface CommandDeps {
   stateFile: () => string | undefined;
 }
 
+/** A read-only document for "Show Editor Context": nothing to save when it is closed. */
+class EditorContextDocument implements vscode.TextDocumentContentProvider {
+  static readonly uri = vscode.Uri.parse("symposium-context:Editor%20Context.md");
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private text = "";
+
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+
+  update(text: string): void {
+    this.text = text;
+    this.changed.fire(EditorContextDocument.uri);
+  }
+}
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const contextDocument = new EditorContextDocument();
   const notYet = (what: string) => () => {
     deps.log.info(`${what}: Toad is not managed by this version yet`);
     void vscode.window.showInformationMessage(`Symposium: ${what} is not available in this version yet.`);
@@ -30,13 +48,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.openChat, () => vscode.commands.executeCommand(`${TOAD_VIEW_ID}.focus`)),
     vscode.commands.registerCommand(COMMANDS.restartToad, notYet("Restart Toad")),
     vscode.commands.registerCommand(COMMANDS.stopToad, notYet("Stop Toad")),
-    vscode.commands.registerCommand(COMMANDS.showEditorContext, () => showEditorContext(deps)),
+    vscode.workspace.registerTextDocumentContentProvider("symposium-context", contextDocument),
+    vscode.commands.registerCommand(COMMANDS.showEditorContext, () => showEditorContext(deps, contextDocument)),
     vscode.commands.registerCommand(COMMANDS.showLog, () => deps.log.show()),
   ];
 }
 
 /** Asks the proxy itself (`symposium-editor-context show`) what it would inject now. */
-async function showEditorContext(deps: CommandDeps): Promise<void> {
+async function showEditorContext(deps: CommandDeps, view: EditorContextDocument): Promise<void> {
   const text = await new Promise<string>((resolve) => {
     execFile(
       process.execPath,
@@ -46,6 +65,7 @@ async function showEditorContext(deps: CommandDeps): Promise<void> {
     );
   });
   deps.log.info(`editor context: ${text.split("\n", 1)[0]}`);
-  const document = await vscode.workspace.openTextDocument({ content: text, language: "markdown" });
+  view.update(text);
+  const document = await vscode.workspace.openTextDocument(EditorContextDocument.uri);
   await vscode.window.showTextDocument(document, { preview: true });
 }

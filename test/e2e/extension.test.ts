@@ -77,5 +77,6 @@ describe("extension in code-server", { skip }, () => {
       text = await visibleText(page, ".part.editor");
     }
     assert.match(text, /No editor context would be sent: SYMPOSIUM_EDITOR_STATE_FILE is not set\./);
+    assert.equal(await page.locator(".part.editor .tab.dirty").count(), 0, "a read-only view: nothing to save on close");
   });
 });
