@@ -36,6 +36,8 @@ describe("splicing messages", () => {
       `{"jsonrpc":"2.0","method":"x","id":1}`, // id not second
       `{"jsonrpc":"2.0","id":1.0,"method":"x"}`, // id spelled differently
       `{"jsonrpc":"2.0","method":"x"} `, // trailing space
+      `{"jsonrpc":"2.0","id":1,"method":"x","id":2}`, // a duplicate id would outvote the one a router writes
+      `{"jsonrpc":"2.0","method":"x","params":{"id":3}}`, // "id" anywhere in the body: the safe, slower path
     ];
     for (const line of declined) assert.equal(messageBody(...parse(line)), null, line);
     const envelopes = [

@@ -10,11 +10,15 @@
 //
 // Every function returns null when the layout is not the expected one, and
 // the caller falls back to JSON.stringify: splicing is an optimisation that is
-// never allowed to change what a message means.
+// never allowed to change what a message means. A body that holds the bytes
+// `"id"` anywhere is declined too: a duplicate "id" member after the one we
+// write would win in the receiver's parser (params with "id" keys just take
+// the slower path).
 
 import type { WireMessage } from "./jsonrpc.js";
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0",');
+const ID_KEY = Buffer.from('"id"');
 
 /** The bytes of `raw` after its jsonrpc and id members, or null if not laid out canonically. */
 export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
@@ -22,9 +26,10 @@ export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
   const hasId = keys[1] === "id";
   if (keys[0] !== "jsonrpc" || message.jsonrpc !== "2.0" || (!hasId && keys.includes("id"))) return null;
   if (raw.length < HEAD.length + 2 || !startsWith(raw, HEAD, 0) || raw[raw.length - 1] !== 0x7d) return null;
-  if (!hasId) return raw.subarray(HEAD.length);
-  const idPart = Buffer.from(`"id":${JSON.stringify(message.id)},`);
-  return startsWith(raw, idPart, HEAD.length) ? raw.subarray(HEAD.length + idPart.length) : null;
+  const idPart = hasId ? Buffer.from(`"id":${JSON.stringify(message.id)},`) : NO_BYTES;
+  if (!startsWith(raw, idPart, HEAD.length)) return null;
+  const body = raw.subarray(HEAD.length + idPart.length);
+  return body.includes(ID_KEY) ? null : body;
 }
 
 /**
