@@ -69,7 +69,8 @@ function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => 
   agentIn.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
 
   const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const paused = (writable: boolean): void => {
+  // Stop reading the client while the agent's input is full.
+  const pauseIfFull = (writable: boolean): void => {
     if (!writable && !options.input.isPaused()) {
       options.input.pause();
       agentIn.once("drain", () => options.input.resume());
@@ -83,8 +84,8 @@ function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => 
         return;
       }
       const rewritten = verdict.kind === "parsed" ? options.injector.rewrite(verdict.message) : null;
-      if (rewritten !== null) paused(toAgent.writeLine(JSON.stringify(rewritten)));
-      else paused(framed ? toAgent.writeFramed(framed) : toAgent.writeLine(line));
+      if (rewritten !== null) pauseIfFull(toAgent.writeLine(JSON.stringify(rewritten)));
+      else pauseIfFull(framed ? toAgent.writeFramed(framed) : toAgent.writeLine(line));
     },
     onOversizedLine(bytes) {
       toClient.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes)));
