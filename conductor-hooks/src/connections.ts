@@ -12,8 +12,6 @@ import type { Trace } from "./trace.js";
 export interface ForwardedRequest {
   origin: Connection;
   originId: JsonRpcId;
-  /** The method, for error messages. */
-  method: string;
 }
 
 export type ConnectionRole = "upstream" | "proxy" | "agent";

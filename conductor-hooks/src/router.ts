@@ -186,7 +186,7 @@ export class Router {
     let id: number | undefined;
     if ("id" in message) {
       id = to.nextId();
-      to.pending.set(id, { origin: from, originId: requestId(message), method: String(message.method) });
+      to.pending.set(id, { origin: from, originId: requestId(message) });
       from.forwarded.set(idKey(message.id), { target: to, id });
     }
     const successor = enveloped ? dialectMethods(to.role === "upstream" ? this.upstreamDialect : this.options.dialect).successor : null;
