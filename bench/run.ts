@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EditorContextInjector, parseLine } from "../editor-context-proxy/src/index.js";
+import { parseLine } from "../acp-wire/src/index.js";
+import { EditorContextInjector } from "../editor-context-proxy/src/index.js";
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = path.resolve(OUT, "..");

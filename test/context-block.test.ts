@@ -6,9 +6,8 @@ import {
   OPEN_TAG,
   displayPath,
   formatEditorContext,
-  parseEditorState,
-  type EditorState,
 } from "../editor-context-proxy/src/index.js";
+import { parseEditorState, type EditorState } from "../editor-state/src/index.js";
 import { SEED_STATE } from "./support/state-files.js";
 
 function state(value: unknown): EditorState {

@@ -10,7 +10,7 @@ import {
   parseDialect,
   stderrLogger,
   type ProxyDialect,
-} from "../../editor-context-proxy/src/index.js";
+} from "../../acp-wire/src/index.js";
 import { ConfigError, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import { runConductor } from "./conductor.js";

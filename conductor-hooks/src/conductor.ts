@@ -6,13 +6,13 @@ import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import {
   MAX_MESSAGE_BYTES,
+  describeExit,
   describeSpawnError,
   rpcError,
-  isRunning,
-  killProcessTree,
+  stopProcesses,
   type Logger,
   type ProxyDialect,
-} from "../../editor-context-proxy/src/index.js";
+} from "../../acp-wire/src/index.js";
 import { ProcessConnection, StdioConnection, type ComponentSpec } from "./connections.js";
 import { editorContextHook } from "./editor-context-hook.js";
 import { Router, type ChainMode, type ChainNode } from "./router.js";
@@ -30,11 +30,6 @@ export interface ConductorOptions {
   log: Logger;
   debug: Logger;
 }
-
-/** Timeline of an orderly stop, from the moment it starts (all within 2 s). */
-const STOP_SIGTERM_AFTER_MS = 300;
-const STOP_SIGKILL_AFTER_MS = 1_000;
-const STOP_GIVE_UP_AFTER_MS = 1_500;
 
 export function runConductor(options: ConductorOptions): Promise<number> {
   return new Promise((resolve) => new ChainRun(options, resolve).start());
@@ -87,7 +82,7 @@ class ChainRun {
     const connection: ProcessConnection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, {
       onLine: (line) => this.router.fromComponent(position, line),
       onOversizedLine: (bytes) => this.router.oversized(connection, bytes, MAX_MESSAGE_BYTES),
-      onExit: (code, signal) => this.componentEnded(spec.name, code === null ? `was killed by ${signal}` : `exited with code ${code}`),
+      onExit: (code, signal) => this.componentEnded(spec.name, describeExit(code, signal)),
       onSpawnError: (error) => this.componentEnded(spec.name, `could not start: ${describeSpawnError(spec.command[0]!, error)}`),
     });
     this.processes.push(connection);
@@ -102,38 +97,14 @@ class ChainRun {
     this.stop(message, 1);
   }
 
-  /** Ends every component: input closed first, then SIGTERM, then SIGKILL, to their whole process groups. */
+  /** Ends every component and what it started (STOP_SEQUENCE in acp-wire/src/processes.ts), then reports. */
   private stop(reason: string, status: number): void {
     if (this.stopping) return;
     this.stopping = true;
     this.options.debug(`stopping: ${reason}`);
-    for (const component of this.processes) component.endInput();
-    const killAll = (signal: NodeJS.Signals) => this.processes.forEach((component) => killProcessTree(component.child, signal));
-    const timers = [
-      setTimeout(() => killAll("SIGTERM"), STOP_SIGTERM_AFTER_MS),
-      setTimeout(() => killAll("SIGKILL"), STOP_SIGKILL_AFTER_MS),
-    ];
-    let finished = false;
-    const finish = async (): Promise<void> => {
-      if (finished) return;
-      finished = true;
-      timers.forEach(clearTimeout);
-      // Grandchildren may outlive a component that exited on EOF: end its group too.
-      killAll("SIGTERM");
-      await this.trace?.close();
-      this.done(status);
-    };
-    const deadline = setTimeout(() => void finish(), STOP_GIVE_UP_AFTER_MS);
-    const waitForExits = (): void => {
-      if (finished) return;
-      if (this.processes.some((component) => isRunning(component.child))) {
-        setTimeout(waitForExits, 20);
-        return;
-      }
-      clearTimeout(deadline);
-      void finish();
-    };
-    waitForExits();
+    void stopProcesses(this.processes.map((component) => component.child))
+      .then(() => this.trace?.close())
+      .then(() => this.done(status));
   }
 }
 

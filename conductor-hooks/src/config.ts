@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { parse as parseShellWords } from "shell-quote";
-import { isObject } from "../../editor-context-proxy/src/index.js";
+import { isObject } from "../../acp-wire/src/index.js";
 import type { ComponentSpec } from "./connections.js";
 
 export const CONFIG_ENV = "SYMPOSIUM_CONFIG";

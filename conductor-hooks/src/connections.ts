@@ -5,7 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as readline from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type JsonRpcId, type LineHandler } from "../../editor-context-proxy/src/index.js";
+import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type JsonRpcId, type LineHandler } from "../../acp-wire/src/index.js";
 import type { Trace } from "./trace.js";
 
 /** A request the conductor forwarded: where its answer must go back to. */
@@ -83,7 +83,7 @@ export class ProcessConnection extends Connection {
   constructor(spec: ComponentSpec, role: "proxy" | "agent", trace: Trace | null, events: ProcessEvents) {
     super(spec.name, role, trace);
     const [program, ...args] = spec.command;
-    this.child = spawnProgram(program!, args, ["pipe", "pipe", "pipe"]);
+    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"] });
     this.child.once("error", (error: NodeJS.ErrnoException) => events.onSpawnError(error));
     this.child.once("exit", (code, signal) => events.onExit(code, signal));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit

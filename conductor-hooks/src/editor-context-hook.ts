@@ -2,7 +2,9 @@
 // in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty.
 // Unset, it is not in the chain at all, so CLI use pays nothing.
 
-import { EditorContextInjector, STATE_FILE_ENV, type Logger } from "../../editor-context-proxy/src/index.js";
+import type { Logger } from "../../acp-wire/src/index.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { EditorContextInjector } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";

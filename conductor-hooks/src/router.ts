@@ -22,7 +22,6 @@ import {
   plainFromBody,
   INITIALIZE,
   dialectMethods,
-  rpcError,
   type ErrorResponse,
   errorResponse,
   isObject,
@@ -33,7 +32,7 @@ import {
   requestId,
   type ProxyDialect,
   type WireMessage,
-} from "../../editor-context-proxy/src/index.js";
+} from "../../acp-wire/src/index.js";
 import type { Connection, ForwardedRequest } from "./connections.js";
 import type { Trace } from "./trace.js";
 

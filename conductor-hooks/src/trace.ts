@@ -3,7 +3,7 @@
 // already JSON, so they are spliced in as they are, not re-encoded.
 
 import * as fs from "node:fs";
-import type { WireMessage } from "../../editor-context-proxy/src/index.js";
+import type { WireMessage } from "../../acp-wire/src/index.js";
 
 export class Trace {
   private readonly out: fs.WriteStream;

@@ -6,13 +6,7 @@
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
 
 import type { Readable, Writable } from "node:stream";
-import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES } from "./acp-constants.js";
-import { errorResponse, isObject, messageKind, oversizedLineError, parseLine, requestId, rpcError, type WireMessage } from "./jsonrpc.js";
-import type { Logger } from "./log.js";
-import { LineWriter, readLines } from "./ndjson.js";
-import { DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect } from "./proxy-dialect.js";
-import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody } from "./splice.js";
-import { MALFORMED_ENVELOPE, openEnvelope, wrapInEnvelope } from "./envelope.js";
+import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, errorResponse, messageKind, oversizedLineError, parseLine, requestId, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody, MALFORMED_ENVELOPE, openEnvelope, wrapInEnvelope } from "../../acp-wire/src/index.js";
 import type { EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =

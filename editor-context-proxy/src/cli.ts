@@ -3,10 +3,9 @@
 
 import { runChainedProxy } from "./chained-proxy.js";
 import { EditorContextInjector } from "./injector.js";
-import { debugLogger, stderrLogger } from "./log.js";
+import { debugLogger, stderrLogger, packageVersion } from "../../acp-wire/src/index.js";
 import { describeCurrentContext, watchCurrentContext } from "./show.js";
-import { STATE_FILE_ENV } from "./state-file.js";
-import { packageVersion } from "./version.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { runWrapped } from "./wrap-mode.js";
 
 const NAME = "symposium-editor-context";

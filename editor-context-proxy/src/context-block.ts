@@ -7,7 +7,7 @@
 // breaks.
 
 import * as path from "node:path";
-import type { EditorState, SelectionState } from "./editor-state.js";
+import type { EditorState, SelectionState } from "../../editor-state/src/index.js";
 
 export const OPEN_TAG = "<editor-context>";
 export const CLOSE_TAG = "</editor-context>";

@@ -2,10 +2,10 @@
 // message, return it with a fresh <editor-context> block in front of its
 // prompt, or return null to forward it unchanged.
 
-import { SESSION_PROMPT } from "./acp-constants.js";
+import { SESSION_PROMPT, isObject, type WireMessage } from "../../acp-wire/src/index.js";
 import { formatEditorContext, type FormatOptions } from "./context-block.js";
-import { isObject, type WireMessage } from "./jsonrpc.js";
-import { STATE_FILE_ENV, StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
 
 export interface EditorContextInjectorOptions extends StateFileReaderOptions, FormatOptions {
   /** State file path; defaults to $SYMPOSIUM_EDITOR_STATE_FILE. */

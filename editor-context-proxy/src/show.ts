@@ -2,7 +2,7 @@
 
 import * as path from "node:path";
 import type { EditorContextInjector } from "./injector.js";
-import { DEFAULT_MAX_AGE_MS } from "./state-file.js";
+import { MAX_STATE_AGE_MS } from "../../editor-state/src/index.js";
 
 export function describeCurrentContext(injector: EditorContextInjector): string {
   const current = injector.currentBlock();
@@ -31,7 +31,7 @@ export async function watchCurrentContext(injector: EditorContextInjector, print
     clearTimeout(staleTimer);
     const current = injector.currentBlock();
     if (current.ok && current.read.ok) {
-      staleTimer = setTimeout(refresh, DEFAULT_MAX_AGE_MS - current.read.ageMs + 50);
+      staleTimer = setTimeout(refresh, MAX_STATE_AGE_MS - current.read.ageMs + 50);
     }
   };
   // Loaded here, not at the top: the proxy itself never watches anything.

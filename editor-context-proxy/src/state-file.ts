@@ -8,18 +8,14 @@
 // files are refused), and read with a fixed upper bound.
 
 import * as fs from "node:fs";
-import { parseEditorState, type EditorState } from "./editor-state.js";
-
-export const STATE_FILE_ENV = "SYMPOSIUM_EDITOR_STATE_FILE";
-export const DEFAULT_MAX_AGE_MS = 30_000;
-export const DEFAULT_MAX_STATE_BYTES = 4 * 1024 * 1024;
+import { MAX_STATE_AGE_MS, MAX_STATE_BYTES, STATE_FILE_ENV, parseEditorState, type EditorState } from "../../editor-state/src/index.js";
 
 export type StateReadResult =
   | { ok: true; state: EditorState; ageMs: number }
   | { ok: false; reason: string };
 
 export interface StateFileReaderOptions {
-  /** Skip a file last written longer ago than this (contract 1: 30 s). */
+  /** Skip a file last written longer ago than this (docs/state-file.md: 30 s). */
   maxAgeMs?: number;
   maxBytes?: number;
   now?: () => number;
@@ -49,8 +45,8 @@ export class StateFileReader {
     readonly path: string | undefined,
     options: StateFileReaderOptions = {},
   ) {
-    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
+    this.maxAgeMs = options.maxAgeMs ?? MAX_STATE_AGE_MS;
+    this.maxBytes = options.maxBytes ?? MAX_STATE_BYTES;
     this.now = options.now ?? Date.now;
   }
 

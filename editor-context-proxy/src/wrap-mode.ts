@@ -8,16 +8,23 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { constants as osConstants } from "node:os";
-import { MAX_MESSAGE_BYTES } from "./acp-constants.js";
-import { errorResponse, oversizedLineError, screenClientLine } from "./jsonrpc.js";
-import type { Logger } from "./log.js";
-import { LineWriter, pipeRaw, readLines } from "./ndjson.js";
+import {
+  MAX_MESSAGE_BYTES,
+  LineWriter,
+  describeSpawnError,
+  errorResponse,
+  exitStatus,
+  oversizedLineError,
+  pipeRaw,
+  readLines,
+  screenClientLine,
+  signalProcessTree,
+  spawnErrorStatus,
+  spawnProgram,
+  stopProcesses,
+  type Logger,
+} from "../../acp-wire/src/index.js";
 import type { EditorContextInjector } from "./injector.js";
-import { isRunning, killProcessTree, spawnProgram } from "./process-tree.js";
-
-/** How long the agent gets to exit by itself after its input closes. */
-const GRACE_MS = 1_500;
 
 export interface WrapOptions {
   command: string;
@@ -33,7 +40,7 @@ export interface WrapOptions {
 
 /** Runs until the agent exits; resolves with the exit status to pass on. */
 export function runWrapped(options: WrapOptions): Promise<number> {
-  const agent = spawnProgram(options.command, options.args, ["pipe", "pipe", "inherit"]);
+  const agent = spawnProgram(options.command, options.args, { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (status: number): void => {
@@ -44,18 +51,18 @@ export function runWrapped(options: WrapOptions): Promise<number> {
     };
     agent.once("error", (error: NodeJS.ErrnoException) => {
       options.log(describeSpawnError(options.command, error));
-      finish(error.code === "ENOENT" ? 127 : 126);
+      finish(spawnErrorStatus(error));
     });
     let ending = false;
     const end = (): void => {
       if (ending) return;
       ending = true;
-      endAgent(agent);
+      void stopProcesses([agent]);
     };
     agent.once("spawn", () => connect(agent, options, end));
-    options.signal?.addEventListener("abort", () => killTree(agent, "SIGTERM"), { once: true });
+    options.signal?.addEventListener("abort", () => signalProcessTree(agent.pid, "SIGTERM"), { once: true });
     agent.once("close", (code, signal) => {
-      killProcessTree(agent, "SIGTERM"); // whatever the agent left behind in its process group
+      signalProcessTree(agent.pid, "SIGTERM"); // whatever the agent left behind in its process group
       finish(exitStatus(code, signal));
     });
   });
@@ -91,34 +98,4 @@ function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => 
       toClient.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes)));
     },
   }).then(onClientGone);
-}
-
-/** Closes the agent's input, then ends its process tree if it does not exit by itself. */
-export function endAgent(agent: ChildProcess): void {
-  agent.stdin?.end();
-  const term = setTimeout(() => killTree(agent, "SIGTERM"), GRACE_MS);
-  const kill = setTimeout(() => killTree(agent, "SIGKILL"), 2 * GRACE_MS);
-  term.unref();
-  kill.unref();
-  agent.once("exit", () => {
-    clearTimeout(term);
-    clearTimeout(kill);
-  });
-}
-
-export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (isRunning(child)) killProcessTree(child, signal);
-}
-
-/** The shell convention: a signal becomes 128 + its number. */
-export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  const number = signal ? osConstants.signals[signal] : undefined;
-  return number === undefined ? 1 : 128 + number;
-}
-
-export function describeSpawnError(command: string, error: NodeJS.ErrnoException): string {
-  if (error.code === "ENOENT") return `cannot start '${command}': no such program (is it installed and on PATH?)`;
-  if (error.code === "EACCES") return `cannot start '${command}': permission denied (is it executable?)`;
-  return `cannot start '${command}': ${error.message}`;
 }

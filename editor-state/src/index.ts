@@ -1,8 +1,19 @@
-// The state file's content (contract 1 in docs/state-file.md), parsed field by
-// field: a field of the wrong type is dropped, never fatal, so a file written
-// by an older or newer tracker still yields what it can.
+// The state file's format (docs/state-file.md): the one definition the
+// tracker (writer, in the extension) and the editor-context proxy (reader)
+// share. No imports, no I/O: the compiler keeps this folder free of Node and
+// VS Code, so either side can load it.
+//
+// Parsing goes field by field: a field of the wrong type is dropped, never
+// fatal, so a file written by an older or newer tracker still yields what it can.
 
-import { isObject } from "./jsonrpc.js";
+/** The environment variable naming the state file, set by the extension for Toad and all it starts. */
+export const STATE_FILE_ENV = "SYMPOSIUM_EDITOR_STATE_FILE";
+/** Readers skip a file last written longer ago than this; the writer refreshes well within it. */
+export const MAX_STATE_AGE_MS = 30_000;
+/** Readers refuse a larger file without reading it. */
+export const MAX_STATE_BYTES = 4 * 1024 * 1024;
+/** The format version the tracker writes. */
+export const STATE_FORMAT_VERSION = 1;
 
 export interface SelectionState {
   text: string;
@@ -105,4 +116,8 @@ function nonEmptyString(value: unknown): string | null {
 
 function positiveInteger(value: unknown): number | null {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : null;
+}
+
+function isObject(value: unknown): value is { [key: string]: unknown } {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,0 +1,15 @@
+// The ACP wire toolkit: framing, JSON-RPC, envelopes and proxy dialects, ACP
+// constants and limits, child processes, logging. Everything that speaks ACP
+// over bytes in this repository (proxy, conductor, chat server, panel host,
+// benchmarks) takes these from here; nothing here knows about editor context.
+
+export { LineSplitter, type LineHandler } from "./line-splitter.js";
+export { LineWriter, readLines, pipeRaw } from "./ndjson-streams.js";
+export * from "./jsonrpc.js";
+export * from "./acp-constants.js";
+export * from "./splice.js";
+export * from "./envelope.js";
+export * from "./proxy-dialect.js";
+export * from "./processes.js";
+export { stderrLogger, debugLogger, type Logger } from "./log.js";
+export { packageVersion } from "./version.js";
