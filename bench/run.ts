@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseLine } from "../acp-wire/src/index.js";
 import { EditorContextInjector } from "../editor-context-proxy/src/index.js";
+import { STATE_FILE_ENV } from "../editor-state/src/index.js";
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = path.resolve(OUT, "..");
@@ -32,7 +33,7 @@ type Scenario = "down" | "up" | "prompts";
 
 function measure(scenario: Scenario, count: number, command: string[], env: NodeJS.ProcessEnv = {}): { rate: number; peakRssKb?: number } {
   const output = execFileSync(node, [CLIENT, scenario, String(count), "--", ...command], {
-    env: { ...process.env, SYMPOSIUM_EDITOR_STATE_FILE: "", ...env },
+    env: { ...process.env, [STATE_FILE_ENV]: "", ...env },
     encoding: "utf8",
     maxBuffer: 1024 * 1024,
   });
@@ -146,7 +147,7 @@ function p3(dir: string): Figure {
       arm === "baseline"
         ? measure("prompts", count, AGENT)
         : arm === "candidate"
-          ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { SYMPOSIUM_EDITOR_STATE_FILE: freshStateFile(dir) })
+          ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
           : measure("prompts", count, catBetween(1, 1)),
     POSIX_SHELL,
   );

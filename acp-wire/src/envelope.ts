@@ -1,4 +1,4 @@
-// Proxy-chain envelopes as objects (contract 4): `{method, params}` of the
+// Proxy-chain envelopes as objects (the Proxy Chains rules in docs/proxy.md): `{method, params}` of the
 // wrapped message in the envelope's params; the envelope carries the id.
 // splice.ts does the same on bytes when it can; these are the fallback.
 

@@ -1,4 +1,4 @@
-// The two spellings of the ACP proxy-chain methods (contract 4): the RFD's and
+// The two spellings of the ACP proxy-chain methods (the Proxy Chains rules in docs/proxy.md): the RFD's and
 // TypeScript SDK's `proxy/*`, and `_proxy/*` as Rust sacp conductors speak it.
 
 import { RFD_PROXY_INITIALIZE, RFD_PROXY_SUCCESSOR } from "./acp-constants.js";

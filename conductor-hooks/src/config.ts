@@ -1,4 +1,4 @@
-// ~/.symposium/config.jsonc (contract 5): JSON with comments, parsed with
+// ~/.symposium/config.jsonc (docs/conductor.md): JSON with comments, parsed with
 // jsonc-parser; `agent` is split into words as a shell would (shell-quote),
 // but never run through a shell and never variable-expanded, as the Rust
 // conductor's shell-words does.

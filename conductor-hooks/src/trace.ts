@@ -1,5 +1,5 @@
 // --trace FILE: one JSON line per message per hop (time, hop, direction,
-// message), the observability seed 003 asks for. Lines on the wire are
+// message), so every hop can be observed. Lines on the wire are
 // already JSON, so they are spliced in as they are, not re-encoded.
 
 import * as fs from "node:fs";

@@ -2,12 +2,15 @@
 
 import * as path from "node:path";
 import type { EditorContextInjector } from "./injector.js";
-import { MAX_STATE_AGE_MS } from "../../editor-state/src/index.js";
+
+type CurrentBlock = ReturnType<EditorContextInjector["currentBlock"]>;
 
 export function describeCurrentContext(injector: EditorContextInjector): string {
-  const current = injector.currentBlock();
-  if (current.ok) return current.block;
-  return `No editor context would be sent: ${current.reason}.`;
+  return describe(injector.currentBlock());
+}
+
+function describe(current: CurrentBlock): string {
+  return current.ok ? current.block : `No editor context would be sent: ${current.reason}.`;
 }
 
 /**
@@ -25,13 +28,14 @@ export async function watchCurrentContext(injector: EditorContextInjector, print
   let last: string | null = null;
   let staleTimer: NodeJS.Timeout | undefined;
   const refresh = (): void => {
-    const text = describeCurrentContext(injector);
+    const current = injector.currentBlock();
+    const text = describe(current);
     if (text !== last) print(text);
     last = text;
     clearTimeout(staleTimer);
-    const current = injector.currentBlock();
+    // Reprint when the file goes stale, by the injector's own freshness limit.
     if (current.ok && current.read.ok) {
-      staleTimer = setTimeout(refresh, MAX_STATE_AGE_MS - current.read.ageMs + 50);
+      staleTimer = setTimeout(refresh, injector.maxAgeMs - current.read.ageMs + 50);
     }
   };
   // Loaded here, not at the top: the proxy itself never watches anything.

@@ -1,5 +1,5 @@
 // The ACP SDK's client app as a test peer: it answers every agent→client
-// request of seed 003 with recognisable values and records session updates.
+// request ACP defines (fs, terminal, permission) with recognisable values and records session updates.
 
 import { strict as assert } from "node:assert";
 import { client, type SessionNotification, type Stream } from "@agentclientprotocol/sdk";

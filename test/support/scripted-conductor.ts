@@ -1,6 +1,6 @@
 // A deliberately small conductor, written for tests only, that runs one proxy
 // process in front of one agent process and speaks a chosen proxy-chain
-// dialect to the proxy (contract 4). It lets the proxy be tested under both
+// dialect to the proxy (the Proxy Chains rules in docs/proxy.md). It lets the proxy be tested under both
 // dialects independently of the project's own conductor.
 
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";

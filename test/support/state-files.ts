@@ -1,4 +1,4 @@
-// Writing state files the way the tracker does (contract 1), for tests.
+// Writing state files the way the tracker does (docs/state-file.md), for tests.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
