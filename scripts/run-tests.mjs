@@ -12,7 +12,7 @@ const files = readdirSync(root, { recursive: true })
   .filter((file) => !process.env.TEST_FILTER || file.includes(process.env.TEST_FILTER))
   .map((file) => join(root, file))
   .sort();
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=120000", ...process.argv.slice(2), ...files], {
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=300000", ...process.argv.slice(2), ...files], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);

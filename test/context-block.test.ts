@@ -97,7 +97,7 @@ describe("context block", () => {
       { maxSelectionChars: 13 },
     );
     const headings = block.split("\n").filter((line) => line.startsWith("Selected text"));
-    assert.deepEqual(headings, ["Selected text (lines 5-5):", "Selected text (lines 9-9):"]);
+    assert.deepEqual(headings, ["Selected text (line 5):", "Selected text (line 9):"]);
     assert.match(block, /\[1 more selection not shown: size limit reached\]/);
   });
 
@@ -146,6 +146,13 @@ describe("state parsing", () => {
       isDirty: false,
       document: null,
       workspaceFolders: ["/project"],
+      diagnostics: [],
+      selectionTruncated: false,
+      omittedSelections: 0,
+      omittedDiagnostics: 0,
+      version: null,
+      writerPid: null,
+      updatedAt: null,
     });
   });
 

@@ -2,28 +2,42 @@ import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { panelHtml } from "../webview/src/panel-html.js";
 
-const base = { cspSource: "https://webview.example", nonce: "n0nce+/=", styleUri: "https://webview.example/panel.css" };
+const base = { seq: 1, cspSource: "https://webview.example", nonce: "n0nce+/=", styleUri: "https://webview.example/panel.css", scriptUri: "https://webview.example/panel.js" };
 
 function csp(html: string): string {
   return /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!.replace(/&#39;/g, "'");
 }
 
 describe("panel HTML", () => {
-  it("allows nothing by default, and frames only Toad's origin", () => {
-    const html = panelHtml({ ...base, state: { kind: "chat", toadUrl: "http://127.0.0.1:41234/some/path?x=1" } });
+  it("allows nothing by default, and frames only the gate's origin", () => {
+    const html = panelHtml({ ...base, chatUrl: "http://127.0.0.1:41234/?token=abc&conversation=c1", status: { kind: "ready" } });
     assert.equal(csp(html), "default-src 'none'; style-src https://webview.example; script-src 'nonce-n0nce+/='; frame-src http://127.0.0.1:41234");
-    assert.match(html, /<iframe id="toad" title="Toad chat" src="http:\/\/127\.0\.0\.1:41234\/some\/path\?x=1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/);
+    assert.match(html, /<iframe id="toad" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/);
+    assert.match(html, /<main id="status" class="status" data-state="ready" hidden>/);
+  });
+
+  it("frames code-server's forwarded origin when the chat is reached through /proxy/PORT/", () => {
+    const html = panelHtml({ ...base, chatUrl: "https://cs.example:8443/proxy/41234/?token=abc", status: { kind: "ready" } });
+    assert.match(csp(html), /; frame-src https:\/\/cs\.example:8443$/);
   });
 
   it("has no frame source at all when there is no chat to show", () => {
-    const html = panelHtml({ ...base, state: { kind: "starting", message: "Starting Toad…" } });
+    const html = panelHtml({ ...base, status: { kind: "starting", message: "Starting the chat…" } });
     assert.doesNotMatch(csp(html), /frame-src/);
     assert.doesNotMatch(html, /<iframe/);
+    assert.match(html, /<script nonce="n0nce\+\/=" src="https:\/\/webview\.example\/panel\.js"><\/script>/);
+  });
+
+  it("keeps the iframe, hidden, behind an error so a status change never reloads the chat", () => {
+    const html = panelHtml({ ...base, chatUrl: "http://127.0.0.1:41234/?token=abc", status: { kind: "error", message: "It broke", detail: "last line", retry: true } });
+    assert.match(html, /<iframe id="toad"[^>]* hidden><\/iframe>/);
+    assert.match(html, /<button id="retry">Retry<\/button>/);
+    assert.match(html, /<pre id="detail">last line<\/pre>/);
   });
 
   it("escapes what it shows", () => {
-    const html = panelHtml({ ...base, state: { kind: "error", message: "<script>alert(1)</script>", detail: `"quoted" & 'single'` } });
-    assert.doesNotMatch(html, /<script>/);
+    const html = panelHtml({ ...base, status: { kind: "error", message: "<script>alert(1)</script>", detail: `"quoted" & 'single'` } });
+    assert.doesNotMatch(html, /<script>alert/);
     assert.match(html, /&#60;script&#62;alert\(1\)&#60;\/script&#62;/);
     assert.match(html, /&#34;quoted&#34; &#38; &#39;single&#39;/);
   });

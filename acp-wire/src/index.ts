@@ -4,12 +4,13 @@
 // benchmarks) takes these from here; nothing here knows about editor context.
 
 export { LineSplitter, type LineHandler } from "./line-splitter.js";
-export { LineWriter, readLines, pipeRaw } from "./ndjson-streams.js";
+export { LineWriter, readLines } from "./ndjson-streams.js";
 export * from "./jsonrpc.js";
 export * from "./acp-constants.js";
 export * from "./splice.js";
 export * from "./envelope.js";
 export * from "./proxy-dialect.js";
 export * from "./processes.js";
+export { printLine, runCli, describeError } from "./cli-run.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";

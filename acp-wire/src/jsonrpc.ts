@@ -16,7 +16,7 @@ export function messageKind(message: WireMessage): MessageKind {
   return "response";
 }
 
-export type ParsedLine = { ok: true; message: WireMessage } | { ok: false; error: ErrorResponse };
+export type ParsedLine = { ok: true; message: WireMessage } | { ok: false; error: ErrorResponse; id: IdLike };
 
 export type ErrorKind = keyof typeof ERROR;
 
@@ -26,60 +26,182 @@ export function rpcError(kind: ErrorKind, detail?: string, data?: unknown): Erro
   return { code, message: detail ? `${message}: ${detail}` : message, ...(data === undefined ? {} : { data }) };
 }
 
-/** Parses one ndjson line; returns the JSON-RPC error to answer when it is not a message object. */
+/** An id as the exact JSON text it was written with: JSON.parse rounds integers beyond 2^53. */
+export class RawId {
+  constructor(readonly json: string) {}
+}
+
+export type IdLike = JsonRpcId | RawId;
+
+export function idJson(id: unknown): string {
+  return id instanceof RawId ? id.json : JSON.stringify(id);
+}
+
+/**
+ * Parses one ndjson line; returns the JSON-RPC error to answer when it is not
+ * a JSON-RPC 2.0 message object (with the id to answer it with: a request's
+ * own id, null otherwise).
+ */
 export function parseLine(line: Buffer | string): ParsedLine {
   let value: unknown;
   try {
     value = JSON.parse(typeof line === "string" ? line : line.toString("utf8"));
   } catch {
-    return { ok: false, error: rpcError("parse") };
+    return { ok: false, error: rpcError("parse"), id: null };
   }
-  if (Array.isArray(value)) return { ok: false, error: rpcError("invalidRequest", "JSON-RPC batches are not supported by ACP") };
-  if (value === null || typeof value !== "object") return { ok: false, error: rpcError("invalidRequest", "a message must be a JSON object") };
-  return { ok: true, message: value as WireMessage };
+  if (Array.isArray(value)) return { ok: false, error: rpcError("invalidRequest", "JSON-RPC batches are not supported by ACP"), id: null };
+  if (value === null || typeof value !== "object") return { ok: false, error: rpcError("invalidRequest", "a message must be a JSON object"), id: null };
+  const message = value as WireMessage;
+  if (message.jsonrpc !== "2.0") {
+    const id = messageKind(message) === "request" ? exactId(typeof line === "string" ? Buffer.from(line) : line, message) : null;
+    return { ok: false, error: rpcError("invalidRequest", 'a message needs "jsonrpc": "2.0"'), id };
+  }
+  return { ok: true, message };
 }
 
-export type Screened = { kind: "parsed"; message: WireMessage } | { kind: "opaque" } | { kind: "error"; error: ErrorResponse };
+/**
+ * The message's id, exactly as written when it is a number (see RawId);
+ * null when it has no usable id.
+ */
+export function exactId(raw: Buffer, message: WireMessage): IdLike {
+  const id = message.id;
+  if (typeof id === "string") return id;
+  if (typeof id !== "number") return null;
+  const text = idText(raw);
+  return text === null ? id : new RawId(text);
+}
+
+/** A request, notification or response in JSON.stringify's layout, told apart by its first bytes. */
+export type CanonicalHead = { kind: "request" | "response"; id: RawId } | { kind: "notification" };
+
+const NOTIFICATION: CanonicalHead = { kind: "notification" };
+const OPAQUE_NOTIFICATION: Screened = { kind: "opaque", head: NOTIFICATION };
+const HEAD = Buffer.from('{"jsonrpc":"2.0",');
+const ID_KEY = Buffer.from('"id":');
+const METHOD_KEY = Buffer.from('"method":');
+const RESULT_KEY = Buffer.from('"result":');
+const ERROR_KEY = Buffer.from('"error":');
+
+/**
+ * Classifies a line laid out the way JSON.stringify writes messages (jsonrpc,
+ * then id, then method/result/error) from its first bytes, without parsing;
+ * null for any other layout (the caller parses it). The id must be a number
+ * or a string without escapes.
+ */
+export function canonicalHead(line: Buffer): CanonicalHead | null {
+  if (line[line.length - 1] !== CLOSE_BRACE || !startsWith(line, HEAD, 0)) return null;
+  let at = HEAD.length;
+  if (startsWith(line, METHOD_KEY, at)) return NOTIFICATION;
+  if (!startsWith(line, ID_KEY, at)) return null;
+  at += ID_KEY.length;
+  const end = idTokenEnd(line, at);
+  if (end === -1 || line[end] !== COMMA) return null;
+  const id = new RawId(line.toString("utf8", at, end));
+  if (startsWith(line, METHOD_KEY, end + 1)) return { kind: "request", id };
+  if (startsWith(line, RESULT_KEY, end + 1) || startsWith(line, ERROR_KEY, end + 1)) return { kind: "response", id };
+  return null;
+}
+
+/** The end of a number or escape-free string token starting at `at`; -1 if it is neither. */
+function idTokenEnd(line: Buffer, at: number): number {
+  if (line[at] === QUOTE) {
+    for (let end = at + 1; end < line.length; end++) {
+      if (line[end] === QUOTE) return end + 1;
+      if (line[end] === BACKSLASH || line[end]! < 0x20) return -1;
+    }
+    return -1;
+  }
+  let end = at;
+  while (end < line.length && NUMBER_BYTES.has(line[end]!)) end++;
+  return end === at ? -1 : end;
+}
+
+/** The JSON text of the top-level "id" member of an object line, or null (any layout). */
+function idText(raw: Buffer): string | null {
+  const head = canonicalHead(raw);
+  if (head !== null && head.kind !== "notification") return head.id.json;
+  // Any other layout: walk the top level, skipping nested values and strings.
+  let depth = 0;
+  let key: string | null = null;
+  let expectKey = false;
+  for (let at = 0; at < raw.length; at++) {
+    const byte = raw[at]!;
+    if (byte === QUOTE) {
+      const end = stringEnd(raw, at);
+      if (end === -1) return null;
+      if (depth === 1 && expectKey) key = JSON.parse(raw.toString("utf8", at, end)) as string;
+      at = end - 1;
+    } else if (byte === OPEN_BRACE || byte === 0x5b) {
+      if (depth === 1 && key === "id") return null;
+      depth++;
+      expectKey = depth === 1;
+    } else if (byte === CLOSE_BRACE || byte === 0x5d) {
+      depth--;
+    } else if (depth === 1 && byte === COMMA) {
+      expectKey = true;
+    } else if (depth === 1 && byte === 0x3a) {
+      expectKey = false;
+      if (key === "id") {
+        let start = at + 1;
+        while (raw[start] === 0x20 || raw[start] === 0x09 || raw[start] === 0x0d || raw[start] === 0x0a) start++;
+        const end = idTokenEnd(raw, start);
+        return end === -1 ? null : raw.toString("utf8", start, end);
+      }
+    }
+  }
+  return null;
+}
+
+function stringEnd(raw: Buffer, at: number): number {
+  for (let end = at + 1; end < raw.length; end++) {
+    if (raw[end] === BACKSLASH) end++;
+    else if (raw[end] === QUOTE) return end + 1;
+  }
+  return -1;
+}
+
+export type Screened =
+  | { kind: "parsed"; message: WireMessage }
+  | { kind: "opaque"; head: CanonicalHead }
+  | { kind: "error"; error: ErrorResponse; id: IdLike };
 
 const PROMPT_METHOD = Buffer.from('"session/prompt"');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NUMBER_BYTES = new Set(Buffer.from("-+.0123456789eE"));
 
 /**
  * Decides, as cheaply as it can, what the proxy must do with a client line.
- * A line that may be a prompt is parsed. Any other line that is shaped like a
- * JSON object (starts with `{`, ends with `}`) is forwarded unparsed, as
- * "opaque": parsing every 1 KiB message would cost the proxy more than the
- * agent spends on it. Everything else is parsed, to answer it with the exact
- * JSON-RPC error. (An object-shaped line that is not JSON reaches the agent,
- * which answers the parse error as every JSON-RPC peer must.)
+ * A line laid out as JSON.stringify writes messages (see canonicalHead), that
+ * is not a prompt, is forwarded unparsed, as "opaque": parsing every 1 KiB
+ * message would cost the proxy more than the agent spends on it. Everything
+ * else is parsed, to answer it with the exact JSON-RPC error or to rewrite it.
+ * (An opaque line whose rest is not JSON reaches the agent, which answers the
+ * parse error as every JSON-RPC peer must.)
  */
 export function screenClientLine(line: Buffer): Screened {
-  if (line.includes(PROMPT_METHOD) || !looksLikeObject(line)) {
-    const parsed = parseLine(line);
-    return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error };
-  }
-  return { kind: "opaque" };
+  const head = line.includes(PROMPT_METHOD) ? null : canonicalHead(line);
+  if (head !== null) return head === NOTIFICATION ? OPAQUE_NOTIFICATION : { kind: "opaque", head };
+  const parsed = parseLine(line);
+  return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error, id: parsed.id };
 }
 
-function looksLikeObject(line: Buffer): boolean {
-  let first = 0;
-  while (first < line.length && isSpace(line[first]!)) first++;
-  let last = line.length - 1;
-  while (last > first && isSpace(line[last]!)) last--;
-  return line[first] === OPEN_BRACE && line[last] === CLOSE_BRACE;
-}
-
-function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+/** A byte loop: for these short prefixes it is several times faster than Buffer.compare's call into C++. */
+function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {
+  if (buffer.length < offset + prefix.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (buffer[offset + index] !== prefix[index]) return false;
+  return true;
 }
 
 export function oversizedLineError(byteLength: number, maxBytes: number): ErrorResponse {
   return rpcError("invalidRequest", `message of ${byteLength} bytes discarded (limit ${maxBytes})`, { byteLength, maxMessageBytes: maxBytes });
 }
 
-export function errorResponse(id: JsonRpcId, error: ErrorResponse): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, error });
+export function errorResponse(id: IdLike, error: ErrorResponse): string {
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
 }
 
 export function requestId(message: WireMessage): JsonRpcId {

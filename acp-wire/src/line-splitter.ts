@@ -19,6 +19,12 @@ export interface LineHandler {
   onLine(line: Buffer, framed: Buffer | null): void;
   /** A line longer than the limit was discarded; `byteLength` is what was dropped. */
   onOversizedLine(byteLength: number): void;
+  /**
+   * The input ended in the middle of a line. Without this handler that last
+   * line is passed to onLine; with it, the line is given here instead (a
+   * relay never passes on half a message).
+   */
+  onUnterminatedLine?(byteLength: number): void;
 }
 
 /**
@@ -48,7 +54,13 @@ export class LineSplitter {
 
   /** End of input: a final line without a newline still counts. */
   end(): void {
-    if (this.pendingBytes > 0 || this.discarding) this.finishLine(Buffer.alloc(0), null);
+    if (this.pendingBytes > 0 && !this.discarding && this.handler.onUnterminatedLine) {
+      const bytes = this.pendingBytes;
+      this.reset();
+      this.handler.onUnterminatedLine(bytes);
+    } else if (this.pendingBytes > 0 || this.discarding) {
+      this.finishLine(Buffer.alloc(0), null);
+    }
   }
 
   private keep(part: Buffer): void {

@@ -3,7 +3,7 @@
 // bytes to one Writable without ever splitting a message.
 
 import type { Readable, Writable } from "node:stream";
-import { LineSplitter, NEWLINE, type LineHandler } from "./line-splitter.js";
+import { LineSplitter, type LineHandler } from "./line-splitter.js";
 
 /** Feeds a readable stream into a LineSplitter; resolves when the stream ends. */
 export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler): Promise<void> {
@@ -20,17 +20,12 @@ export function readLines(input: Readable, maxLineBytes: number, handler: LineHa
 }
 
 /**
- * Writes to one ndjson output from two kinds of source without ever splitting
- * a message: whole lines (`writeLine`) and a raw pass-through byte stream
- * (`writeRaw`) whose chunks may end mid-line. A whole line that arrives while
- * the raw stream is mid-line waits for the raw stream's next newline.
- *
- * Raw bytes are written as they come, without copying or scanning beyond one
- * `lastIndexOf`, so a pass-through direction costs almost nothing.
+ * Writes whole ndjson lines to one output: lines built here (`writeLine`) and
+ * lines passed on as the bytes they came in (`writeFramed`, merged into one
+ * write per input chunk). Every write returns false when the output is full:
+ * the caller stops reading its source until `onceDrained`.
  */
 export class LineWriter {
-  private midLine = false;
-  private waiting: Buffer[] = [];
   private closed = false;
   private corked = false;
 
@@ -44,10 +39,6 @@ export class LineWriter {
 
   /** Write one complete message line (a trailing newline is added). */
   writeLine(line: string | Buffer): boolean {
-    if (this.midLine) {
-      this.waiting.push(typeof line === "string" ? Buffer.from(line + "\n") : Buffer.concat([line, NEWLINE_BUFFER]));
-      return true;
-    }
     if (typeof line === "string") return this.write(line + "\n");
     this.write(line);
     return this.write(NEWLINE_BUFFER);
@@ -61,7 +52,6 @@ export class LineWriter {
    */
   writeFramed(framed: Buffer): boolean {
     if (this.closed) return true;
-    if (this.midLine) return this.writeLine(framed.subarray(0, framed.length - 1));
     const span = this.span;
     if (span !== null && span.buffer === framed.buffer && span.byteOffset + span.length === framed.byteOffset) {
       this.span = Buffer.from(span.buffer, span.byteOffset, span.length + framed.length);
@@ -82,35 +72,13 @@ export class LineWriter {
     this.output.write(span);
   }
 
-  /** Write pass-through bytes; returns false when the caller should wait for `drain`. */
-  writeRaw(chunk: Buffer): boolean {
-    if (chunk.length === 0) return true;
-    if (this.waiting.length > 0) {
-      const newline = chunk.indexOf(NEWLINE);
-      if (newline !== -1) {
-        this.write(chunk.subarray(0, newline + 1));
-        this.midLine = false;
-        const queued = Buffer.concat(this.waiting);
-        this.waiting = [];
-        this.write(queued);
-        return this.writeRaw(chunk.subarray(newline + 1));
-      }
-    }
-    this.midLine = chunk[chunk.length - 1] !== NEWLINE;
-    // One chunk, one write: nothing to gather, so no cork on this hot path.
-    if (this.closed) return true;
-    this.flushSpan();
-    return this.output.write(chunk);
-  }
-
-  /** The raw stream ended: release anything still waiting for its newline. */
-  endRaw(): void {
-    if (!this.midLine) return;
-    this.write(NEWLINE_BUFFER);
-    this.midLine = false;
-    const queued = this.waiting;
-    this.waiting = [];
-    for (const bytes of queued) this.write(bytes);
+  /** Calls `resume` once the output has room again (at once if it is closed). */
+  onceDrained(resume: () => void): void {
+    // After this tick's corked writes have gone to the stream (uncork runs first).
+    process.nextTick(() => {
+      if (this.closed || !this.output.writableNeedDrain) resume();
+      else this.output.once("drain", resume);
+    });
   }
 
   get isClosed(): boolean {
@@ -150,25 +118,3 @@ export class LineWriter {
 }
 
 const NEWLINE_BUFFER = Buffer.from("\n");
-
-/**
- * Pipes `input` into `writer.writeRaw`, pausing `input` while `output` is
- * full, so a fast producer cannot make memory grow without bound. (A larger
- * window than the stream's own was measured: no faster, 20 MB more memory.)
- */
-export function pipeRaw(input: Readable, writer: LineWriter, output: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    input.on("data", (chunk: Buffer) => {
-      if (!writer.writeRaw(chunk)) {
-        input.pause();
-        output.once("drain", () => input.resume());
-      }
-    });
-    const finish = (): void => {
-      writer.endRaw();
-      resolve();
-    };
-    input.once("end", finish);
-    input.once("error", finish);
-  });
-}

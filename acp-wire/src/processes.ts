@@ -7,7 +7,7 @@
 // Every stop in the project follows STOP_SEQUENCE: input closed, SIGTERM,
 // SIGKILL, with one set of timings.
 
-import type { ChildProcess, SpawnOptions, StdioOptions } from "node:child_process";
+import { execFileSync, type ChildProcess, type SpawnOptions, type StdioOptions } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import spawn from "cross-spawn";
 import treeKill from "tree-kill";
@@ -104,12 +104,20 @@ function groupIsPopulated(pid: number): boolean {
  */
 export function stopProcesses(children: readonly ChildProcess[], sequence: typeof STOP_SEQUENCE = STOP_SEQUENCE): Promise<void> {
   const pids = children.map((child) => child.pid).filter((pid): pid is number => pid !== undefined);
+  // Descendants are noted now, while their parents still link them to us: one
+  // in a process group of its own is out of reach of a group signal, and once
+  // its parent exits no process table walk finds it either.
+  const descendants = descendantsOf(children.filter(isRunning).map((child) => child.pid!));
   for (const child of children) child.stdin?.destroy();
   for (const child of children) {
     if (isRunning(child)) child.once("exit", () => signalProcessTree(child.pid, "SIGTERM"));
     else signalProcessTree(child.pid, "SIGTERM");
   }
   const remaining = (): number[] => pids.filter((pid, index) => isRunning(children[index]!) || groupIsPopulated(pid));
+  const signalAll = (left: number[], signal: NodeJS.Signals): void => {
+    left.forEach((pid) => signalProcessTree(pid, signal));
+    descendants.filter(isAlive).forEach((pid) => signalQuietly(pid, signal));
+  };
   return new Promise((resolve) => {
     const started = Date.now();
     let termSent = false;
@@ -117,19 +125,57 @@ export function stopProcesses(children: readonly ChildProcess[], sequence: typeo
     const tick = (): void => {
       const left = remaining();
       const elapsed = Date.now() - started;
-      if (left.length === 0 || elapsed >= sequence.giveUpAfterMs) return resolve();
+      if ((left.length === 0 && !descendants.some(isAlive)) || elapsed >= sequence.giveUpAfterMs) return resolve();
       if (!termSent && elapsed >= sequence.sigtermAfterMs) {
         termSent = true;
-        left.forEach((pid) => signalProcessTree(pid, "SIGTERM"));
+        signalAll(left, "SIGTERM");
       }
       if (!killSent && elapsed >= sequence.sigkillAfterMs) {
         killSent = true;
-        left.forEach((pid) => signalProcessTree(pid, "SIGKILL"));
+        signalAll(left, "SIGKILL");
       }
-      setTimeout(tick, 20).unref();
+      // Not unref'd: a caller with nothing else left to do must still see the stop through.
+      setTimeout(tick, 20);
     };
     tick();
   });
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/**
+ * Every descendant of `roots`, from one read of the process table (POSIX
+ * `ps`; empty elsewhere, where tree-kill's `taskkill /T` ends a tree at once).
+ */
+function descendantsOf(roots: number[]): number[] {
+  if (!POSIX || roots.length === 0) return [];
+  let table: string;
+  try {
+    table = execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8", timeout: 1_000, stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const row of table.split("\n")) {
+    const [pid, ppid] = row.trim().split(/\s+/).map(Number);
+    if (pid === undefined || ppid === undefined || Number.isNaN(pid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [...roots];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 /**
@@ -149,6 +195,16 @@ export async function stopProcessTree(pid: number, sequence: typeof STOP_SEQUENC
     }
     await new Promise((resolve) => setTimeout(resolve, 20).unref());
   }
+}
+
+/** How long an exiting CLI waits for its stdout to drain: a client that reads nothing cannot hold it. */
+export const EXIT_FLUSH_LIMIT_MS = 200;
+
+/** Exits with `status` once stdout has drained, or after EXIT_FLUSH_LIMIT_MS. */
+export function exitAfterFlush(status: number): void {
+  process.exitCode = status;
+  setTimeout(() => process.exit(status), EXIT_FLUSH_LIMIT_MS);
+  process.stdout.write("", () => process.exit(status));
 }
 
 /** The shell convention: a signal becomes 128 + its number. */

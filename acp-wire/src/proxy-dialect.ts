@@ -1,7 +1,8 @@
 // The two spellings of the ACP proxy-chain methods (the Proxy Chains rules in docs/proxy.md): the RFD's and
 // TypeScript SDK's `proxy/*`, and `_proxy/*` as Rust sacp conductors speak it.
 
-import { RFD_PROXY_INITIALIZE, RFD_PROXY_SUCCESSOR } from "./acp-constants.js";
+import { INITIALIZE, RFD_PROXY_INITIALIZE, RFD_PROXY_SUCCESSOR } from "./acp-constants.js";
+import type { WireMessage } from "./jsonrpc.js";
 
 export type ProxyDialect = "proxy" | "_proxy";
 
@@ -35,4 +36,14 @@ export function proxyMethodRole(method: unknown): ProxyMethodRole | null {
 
 export function parseDialect(value: string): ProxyDialect | null {
   return (PROXY_DIALECTS as readonly string[]).includes(value) ? (value as ProxyDialect) : null;
+}
+
+/**
+ * A `<dialect>/initialize` message as the plain `initialize` it stands for
+ * (what a proxy passes on to its successor), with the dialect it was spoken
+ * in; null for any other message.
+ */
+export function plainInitialize(message: WireMessage): { dialect: ProxyDialect; message: WireMessage } | null {
+  const role = proxyMethodRole(message.method);
+  return role?.role === "initialize" ? { dialect: role.dialect, message: { ...message, method: INITIALIZE } } : null;
 }

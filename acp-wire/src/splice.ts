@@ -15,7 +15,7 @@
 // write would win in the receiver's parser (params with "id" keys just take
 // the slower path).
 
-import type { WireMessage } from "./jsonrpc.js";
+import { idJson, type IdLike, type WireMessage } from "./jsonrpc.js";
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0",');
 const ID_KEY = Buffer.from('"id"');
@@ -65,7 +65,21 @@ const CLOSE = Buffer.from("}");
 const NO_BYTES = Buffer.alloc(0);
 
 function idBytes(id: unknown): Buffer {
-  return id === undefined ? NO_BYTES : Buffer.from(`"id":${JSON.stringify(id)},`);
+  return id === undefined ? NO_BYTES : Buffer.from(`"id":${idJson(id)},`);
+}
+
+/**
+ * The line for `message` with id `id` (undefined: none), in a `successor`
+ * envelope when one is given. Reuses `body` (from messageBody or
+ * envelopeInnerBody) when there is one; otherwise serialises the message.
+ * Either way the id is written exactly (see RawId).
+ */
+export function encodeMessage(message: WireMessage, id: IdLike | undefined, successor: string | null, body: Buffer | null): Buffer {
+  if (body !== null) return successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor);
+  const { jsonrpc: _jsonrpc, id: _id, ...rest } = message;
+  const members = successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
+  const json = JSON.stringify(members);
+  return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}`) : plainFromBody(Buffer.from(json.slice(1)), id);
 }
 
 function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {

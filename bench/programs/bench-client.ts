@@ -6,14 +6,16 @@
 //   node bench-client.js down <count> -- <command...>     agent→client flood: messages/s here
 //   node bench-client.js up <count> -- <command...>       client→agent flood: messages/s at the agent
 //   node bench-client.js prompts <count> -- <command...>  sequential prompt round trips/s
+//   node bench-client.js startup 1 -- <command...>        spawn → answer to initialize, in ms
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 
 const [scenario, countArg, separator, program, ...args] = process.argv.slice(2);
-if (separator !== "--" || program === undefined) throw new Error("usage: bench-client <down|up|prompts> <count> -- <command...>");
+if (separator !== "--" || program === undefined) throw new Error("usage: bench-client <down|up|prompts|startup> <count> -- <command...>");
 const count = Number(countArg);
 
+const spawnedAt = process.hrtime.bigint();
 const child = spawn(program, args, { stdio: ["pipe", "pipe", "inherit"] });
 const waiting = new Map<number, (result: Record<string, unknown>) => void>();
 let updates = 0;
@@ -100,8 +102,10 @@ async function prompts(): Promise<Record<string, number>> {
 }
 
 await request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+const startupMs = Number(process.hrtime.bigint() - spawnedAt) / 1e6;
 await request("session/new", { cwd: process.cwd(), mcpServers: [] });
-const scenarios: Record<string, () => Promise<Record<string, number>>> = { down: floodDown, up: floodUp, prompts };
+const startup = async (): Promise<Record<string, number>> => ({ rate: 1000 / startupMs, startupMs });
+const scenarios: Record<string, () => Promise<Record<string, number>>> = { down: floodDown, up: floodUp, prompts, startup };
 const measure = scenarios[scenario!];
 if (!measure) throw new Error(`unknown scenario ${scenario}`);
 const result = await measure();

@@ -6,12 +6,17 @@ import * as path from "node:path";
 import {
   DEFAULT_PROXY_DIALECT,
   debugLogger,
+  describeError,
+  printLine,
+  runCli,
   packageVersion,
   parseDialect,
   stderrLogger,
   type ProxyDialect,
 } from "../../acp-wire/src/index.js";
-import { ConfigError, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
+import { quote } from "shell-quote";
+import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
+import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import { runConductor } from "./conductor.js";
 import type { ChainMode } from "./router.js";
@@ -23,7 +28,8 @@ const USAGE = `Usage:
   ${NAME} agent [options] <component>... <agent>   a chain of proxies in front of <agent>
   ${NAME} proxy [options] <component>...           a chain that is itself a proxy, under another conductor
   ${NAME} run [options] [--config FILE]           the chain in ~/.symposium/config.jsonc (or $SYMPOSIUM_CONFIG);
-                                                  with no file, a setup agent that writes one
+        [--agent-choice NAME]                     with no file, a setup agent that writes one, or the file for
+                                                  NAME (or $${AGENT_CHOICE_ENV}): claude, gemini, codex, kiro, demo
   ${NAME} demo-agent                              the built-in offline agent that shows what it receives
   ${NAME} --help | --version
 
@@ -40,6 +46,7 @@ interface ChainOptions {
   dialect: ProxyDialect;
   tracePath?: string;
   configPath?: string;
+  agentChoice?: string;
   positional: string[];
 }
 
@@ -50,26 +57,32 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "--help":
     case "-h":
-      return print(USAGE);
+      return printLine(USAGE);
     case "--version":
     case "-V":
-      return print(packageVersion());
+      return printLine(packageVersion());
     case "demo-agent": {
+      hintOnTerminal("demo-agent");
       // The built-in agents load the ACP SDK; the conductor itself does not need it.
       const { runDemoAgent } = await import("./demo-agent.js");
-      await runDemoAgent(defaultConfigPath(), packageVersion());
+      await runDemoAgent(process.env[RUN_CONFIG_ENV] || null, packageVersion());
       return 0;
     }
     case "configuration-agent": {
       const { runConfigurationAgent } = await import("./configuration-agent.js");
       const options = parseChainOptions(rest);
-      await runConfigurationAgent({ configPath: options.configPath ?? defaultConfigPath(), demoAgentCommand: selfCommand("demo-agent"), version: packageVersion() });
+      await runConfigurationAgent({
+        configPath: options.configPath ?? defaultConfigPath(),
+        demoAgentCommand: selfCommand("demo-agent"),
+        version: packageVersion(),
+      });
       return 0;
     }
     case "agent":
     case "proxy":
       return runChain(command, parseChainOptions(rest), (options) => componentsFromArguments(command, options.positional));
     case "run":
+      hintOnTerminal("run");
       return runChain("agent", parseChainOptions(rest), componentsFromConfig);
     default:
       throw new UsageError(command === undefined ? "a command is required" : `unknown command '${command}'`);
@@ -87,7 +100,15 @@ async function runChain(mode: ChainMode, options: ChainOptions, components: (opt
     output: process.stdout,
     log,
     debug: debugLogger(NAME),
+    signal: stopOnSignals(),
   });
+}
+
+/** Aborted, with the signal's name as the reason, on SIGTERM, SIGINT or SIGHUP. */
+function stopOnSignals(): AbortSignal {
+  const stop = new AbortController();
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => stop.abort(signal));
+  return stop.signal;
 }
 
 function componentsFromArguments(mode: "agent" | "proxy", commandLines: string[]): ComponentSpec[] {
@@ -102,12 +123,33 @@ function componentsFromArguments(mode: "agent" | "proxy", commandLines: string[]
 function componentsFromConfig(options: ChainOptions): ComponentSpec[] {
   if (options.positional.length > 0) throw new UsageError(`run takes no components (got '${options.positional[0]}')`);
   const configPath = options.configPath ?? defaultConfigPath();
-  const config = loadConfig(configPath);
+  // Everything the chain starts learns which file chose it (the demo agent's hint).
+  process.env[RUN_CONFIG_ENV] = configPath;
+  const config = loadConfig(configPath) ?? configFromChoice(options, configPath);
   if (config === null) {
     log(`no configuration at ${configPath}: starting the setup agent`);
     return [{ name: "setup", command: selfCommand("configuration-agent", "--config", configPath) }];
   }
   return chainFromConfig(config, configPath);
+}
+
+/** With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent: its file is written as the menu would. */
+function configFromChoice(options: ChainOptions, configPath: string): ReturnType<typeof loadConfig> {
+  const named = options.agentChoice ?? process.env[AGENT_CHOICE_ENV];
+  if (!named) return null;
+  const from = options.agentChoice ? "--agent-choice" : `$${AGENT_CHOICE_ENV}`;
+  const choices = agentChoices(selfCommand("demo-agent"));
+  const choice = findAgentChoice(named, choices);
+  if (choice === null) throw new UsageError(`${from}: no agent named '${named}'; the names are ${describeChoiceNames(choices)}`);
+  if (writeConfig(configPath, choice)) log(`no configuration at ${configPath}: wrote one for ${choice.name} (${from})`);
+  return loadConfig(configPath);
+}
+
+/** `run` and `demo-agent` speak ACP on stdio: a person who starts one in a terminal is told so, once. */
+function hintOnTerminal(command: string): void {
+  if (!process.stdin.isTTY) return;
+  const self = quote(["node", path.relative(process.cwd(), process.argv[1]!) || process.argv[1]!, command]);
+  log(`this is an ACP agent: it waits for a client's JSON-RPC on stdin. Try it with: npx acpx --agent ${quote([self])} exec "hello"`);
 }
 
 function parseChainOptions(args: string[]): ChainOptions {
@@ -125,6 +167,7 @@ function parseChainOptions(args: string[]): ChainOptions {
       options.dialect = dialect;
     } else if (arg === "--trace") options.tracePath = value();
     else if (arg === "--config") options.configPath = value();
+    else if (arg === "--agent-choice") options.agentChoice = value();
     else if (arg === "--") options.positional.push(...args.slice(index + 1)), (index = args.length);
     else if (arg.startsWith("--")) throw new UsageError(`unknown option '${arg}'`);
     else options.positional.push(arg);
@@ -143,17 +186,9 @@ function selfCommand(...args: string[]): string[] {
   return [process.execPath, path.resolve(process.argv[1]!), ...args];
 }
 
-function print(text: string): number {
-  process.stdout.write(`${text}\n`);
-  return 0;
-}
-
-main(process.argv.slice(2)).then(
-  (status) => process.stdout.write("", () => process.exit(status)),
-  (error: unknown) => {
-    if (error instanceof UsageError) log(`${error.message}\n${USAGE}`);
-    else if (error instanceof ConfigError) log(error.message);
-    else log(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+runCli(main, (error) => {
+  if (error instanceof UsageError) log(`${error.message}\n${USAGE}`);
+  else if (error instanceof ConfigError) log(error.message);
+  else log(`fatal: ${describeError(error)}`);
+  return 2;
+});

@@ -1,18 +1,19 @@
 // Assembles and runs one chain: starts the components, wires them to the
-// router, and ends them all (no orphans) when the client leaves, on
-// SIGTERM/SIGINT, or when any component dies.
+// router, and ends them all (no orphans) when the client leaves, when the
+// caller aborts (the CLI does on SIGTERM/SIGINT/SIGHUP), or when any
+// component dies or closes its output.
 
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import {
   MAX_MESSAGE_BYTES,
-  describeExit,
-  describeSpawnError,
   rpcError,
   stopProcesses,
   type Logger,
   type ProxyDialect,
 } from "../../acp-wire/src/index.js";
+import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
+import { RUN_CONFIG_ENV } from "./config.js";
 import { ProcessConnection, StdioConnection, type ComponentSpec } from "./connections.js";
 import { editorContextHook } from "./editor-context-hook.js";
 import { Router, type ChainMode, type ChainNode } from "./router.js";
@@ -29,6 +30,8 @@ export interface ConductorOptions {
   output: Writable;
   log: Logger;
   debug: Logger;
+  /** Aborting stops the chain; the reason, a signal name, sets the exit status (the CLI aborts on SIGTERM/SIGINT/SIGHUP). */
+  signal?: AbortSignal;
 }
 
 export function runConductor(options: ConductorOptions): Promise<number> {
@@ -39,7 +42,7 @@ class ChainRun {
   private readonly trace: Trace | null;
   private readonly upstream: StdioConnection;
   private readonly processes: ProcessConnection[] = [];
-  private router!: Router;
+  private router: Router | null = null;
   private stopping = false;
 
   constructor(
@@ -50,51 +53,55 @@ class ChainRun {
     this.upstream = new StdioConnection(options.input, options.output, this.trace, () => this.stop("the client's output closed", 0));
   }
 
+  /** Builds the connections unstarted, then the router over them, then starts them. */
   start(): void {
     const nodes: ChainNode[] = [];
     const hook = editorContextHook(this.options.env, this.options.debug);
     if (hook !== null) nodes.push({ kind: "in-process", component: hook });
     this.options.components.forEach((spec, index) => {
       const isAgent = this.options.mode === "agent" && index === this.options.components.length - 1;
-      nodes.push({ kind: "process", connection: this.startComponent(spec, isAgent, nodes.length) });
+      const connection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace);
+      this.processes.push(connection);
+      nodes.push({ kind: "process", connection });
     });
-    this.router = new Router({
-      nodes,
-      upstream: this.upstream,
-      mode: this.options.mode,
-      dialect: this.options.dialect,
-      trace: this.trace,
-      log: this.options.log,
-    });
+    const router = new Router({ nodes, upstream: this.upstream, mode: this.options.mode, dialect: this.options.dialect, trace: this.trace, log: this.options.log });
+    this.router = router;
     this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
+    nodes.forEach((node, position) => {
+      if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
+    });
     void this.upstream
-      .listen({
-        onLine: (line) => this.router.fromUpstream(line),
-        onOversizedLine: (bytes) => this.router.oversized(this.upstream, bytes, MAX_MESSAGE_BYTES),
+      .start({
+        onLine: (line) => router.fromUpstream(line),
+        onOversizedLine: (bytes) => router.oversized(this.upstream, bytes, MAX_MESSAGE_BYTES),
       })
       .then(() => this.stop("the client closed its input", 0));
-    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-      process.once(signal, () => this.stop(`received ${signal}`, 128 + (osConstants.signals[signal] ?? 0)));
-    }
+    const signal = this.options.signal;
+    if (signal?.aborted) this.stop("stopped", 128 + 15);
+    signal?.addEventListener("abort", () => this.stop(`received ${String(signal.reason)}`, stopStatus(signal.reason)), { once: true });
   }
 
-  private startComponent(spec: ComponentSpec, isAgent: boolean, position: number): ProcessConnection {
-    const connection: ProcessConnection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, {
-      onLine: (line) => this.router.fromComponent(position, line),
-      onOversizedLine: (bytes) => this.router.oversized(connection, bytes, MAX_MESSAGE_BYTES),
-      onExit: (code, signal) => this.componentEnded(spec.name, describeExit(code, signal)),
-      onSpawnError: (error) => this.componentEnded(spec.name, `could not start: ${describeSpawnError(spec.command[0]!, error)}`),
+  private startComponent(connection: ProcessConnection, position: number): void {
+    const spec = connection.spec;
+    connection.start({
+      onLine: (line) => this.router!.fromComponent(position, line),
+      onOversizedLine: (bytes) => this.router!.oversized(connection, bytes, MAX_MESSAGE_BYTES),
+      onUnterminatedLine: (bytes) => this.options.log(`component '${spec.name}' ended its output in the middle of a line; ${bytes} bytes dropped`),
+      onEnded: (code, signal) => void this.componentEnded(spec, connection, { kind: "exit", code, signal }),
+      onSpawnError: (error) => void this.componentEnded(spec, connection, { kind: "spawn-error", error }),
     });
-    this.processes.push(connection);
-    return connection;
   }
 
-  private componentEnded(name: string, what: string): void {
+  /** The error says which component, how it ended, its last stderr lines and what to try; the log says the same. */
+  private async componentEnded(spec: ComponentSpec, connection: ProcessConnection, end: AgentEnd): Promise<void> {
     if (this.stopping) return;
-    const message = `component '${name}' ${what}`;
-    this.options.log(message);
-    this.router.failAllPending({ ...rpcError("internal"), message, data: { component: name } });
-    this.stop(message, 1);
+    await connection.stderrRead();
+    if (this.stopping) return;
+    const configPath = this.options.env[RUN_CONFIG_ENV] || undefined;
+    const report = describeAgentFailure({ name: spec.name, role: "component", command: spec.command, end, stderrTail: connection.stderrTail.lines(), ...(configPath ? { configPath } : {}) });
+    this.options.log(report.data.details);
+    this.router?.failAllPending({ ...rpcError("internal"), message: report.message, data: report.data });
+    this.stop(report.message, 1);
   }
 
   /** Ends every component and what it started (STOP_SEQUENCE in acp-wire/src/processes.ts), then reports. */
@@ -106,6 +113,12 @@ class ChainRun {
       .then(() => this.trace?.close())
       .then(() => this.done(status));
   }
+}
+
+/** 128 + the signal's number for a signal name, as a shell reports it. */
+function stopStatus(reason: unknown): number {
+  const number = typeof reason === "string" ? osConstants.signals[reason as NodeJS.Signals] : undefined;
+  return 128 + (number ?? osConstants.signals.SIGTERM);
 }
 
 function describeNode(node: ChainNode): string {

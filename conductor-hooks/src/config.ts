@@ -12,6 +12,8 @@ import { isObject } from "../../acp-wire/src/index.js";
 import type { ComponentSpec } from "./connections.js";
 
 export const CONFIG_ENV = "SYMPOSIUM_CONFIG";
+/** Set by `run` for everything it starts: the config file the chain came from (the demo agent's hint says so). */
+export const RUN_CONFIG_ENV = "SYMPOSIUM_RUN_CONFIG";
 
 /** Proxies built into Symposium's Rust conductor (symposium-acp-agent). */
 export const RUST_BUILTIN_PROXIES = ["sparkle", "ferris", "cargo"] as const;

@@ -1,106 +1,251 @@
-// The seed's configuration agent: with no config file, `run` starts this
-// instead of an AI agent. It lists the known agents; a valid number writes the
-// config file (never over one that appeared meanwhile); anything else repeats
-// the list.
+// The setup agent: with no config file, `run` starts this instead of an AI
+// agent. It lists the agents; a number or a name writes the config file
+// (never over one that appeared meanwhile), starts that agent in the same
+// session, and answers with it the question the user asked first. From then
+// on it relays the session (chosen-agent.ts): the client goes on as if the
+// agent had been configured from the start.
+//
+// Every message is handled raw (the SDK's "*" handlers): what is relayed
+// reaches the other side as it was sent, except `sessionId`, which the client
+// knows by the setup agent's name and the agent by its own.
 
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { agent, type AgentApp } from "@agentclientprotocol/sdk";
-import { quote } from "shell-quote";
-import { RUST_BUILTIN_PROXIES } from "./config.js";
+import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock } from "@agentclientprotocol/sdk";
+import { isObject, type Logger } from "../../acp-wire/src/index.js";
+import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig, type KnownAgent } from "./agent-choices.js";
+import { ChosenAgent } from "./chosen-agent.js";
+import { loadConfig, splitCommandLine } from "./config.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
-
-export interface KnownAgent {
-  name: string;
-  command: string;
-}
-
-/** The seed's four, in its order. */
-export const KNOWN_AGENTS: readonly KnownAgent[] = [
-  { name: "Claude Code", command: "npx -y @zed-industries/claude-code-acp" },
-  { name: "Gemini CLI", command: "npx -y -- @google/gemini-cli@latest --experimental-acp" },
-  { name: "Codex", command: "npx -y @zed-industries/codex-acp" },
-  { name: "Kiro CLI", command: "kiro-cli-chat acp" },
-];
 
 export interface ConfigurationAgentOptions {
   configPath: string;
   /** Program and arguments that start this package's demo agent. */
   demoAgentCommand: string[];
   version: string;
+  log?: Logger;
 }
 
-export function choices(options: ConfigurationAgentOptions): KnownAgent[] {
-  return [
-    ...KNOWN_AGENTS,
-    { name: "Built-in demo agent (offline: shows what it receives)", command: quote(options.demoAgentCommand) },
-  ];
+type Params = { [key: string]: unknown };
+
+interface SetupSession {
+  /** The client's session/new params, replayed to the chosen agent. */
+  newParams: unknown;
+  /** The first thing the user asked while the menu was shown: the chosen agent answers it. */
+  firstQuestion: ContentBlock[] | null;
+  /** The chosen agent's id for this session, and which start of the agent it belongs to. */
+  agentSession: { id: string; agent: ChosenAgent } | null;
 }
 
-export function menu(options: ConfigurationAgentOptions): string {
-  const list = choices(options);
+export function menu(options: ConfigurationAgentOptions, firstQuestion: string | null = null): string {
+  const list = agentChoices(options.demoAgentCommand);
+  const question = firstQuestion ? ` and it will answer what you asked first ("${abbreviate(firstQuestion)}")` : "";
   return [
     "Welcome to Symposium!",
     `No configuration found at ${options.configPath}. Let's set up your AI agent.`,
     "",
     "Which agent would you like to use?",
-    ...list.map((choice, index) => `${index + 1}. ${choice.name}`),
+    ...list.map((choice, index) => `${index + 1}. ${choice.name}${choice.shortName === "demo" ? " (offline: shows what it receives)" : ""}`),
     "",
-    `Type a number (1-${list.length}) to select:`,
+    `Type a number (1-${list.length}) or a name (${describeChoiceNames(list)}). Your choice is saved in that file, the agent starts in this session${question}.`,
+    "",
+    `Where nobody can answer this menu (for example \`acpx exec\`, one prompt per session), name the agent instead: ` +
+      `${AGENT_CHOICE_ENV}=demo in the environment, or \`symposium-conductor run --agent-choice demo\`.`,
   ].join("\n");
 }
 
-/** Writes the config for `choice`; false when a file appeared at the path meanwhile. */
-export function writeConfig(configPath: string, choice: KnownAgent): boolean {
-  fs.mkdirSync(path.dirname(configPath), { recursive: true, mode: 0o700 });
-  const proxies = RUST_BUILTIN_PROXIES.map((name) => `    { "name": ${JSON.stringify(name)}, "enabled": false }`).join(",\n");
-  const text = `{
-  // ${choice.name}. The command line is split into words like a shell would, and run without a shell.
-  "agent": ${JSON.stringify(choice.command)},
-  // Extensions. sparkle, ferris and cargo are built into Symposium's Rust conductor
-  // (symposium-acp-agent); the TypeScript conductor cannot run them, so they start disabled.
-  // An entry with a "command" is started as an ACP proxy by either conductor.
-  "proxies": [
-${proxies}
-  ]
-}
-`;
-  try {
-    fs.writeFileSync(configPath, text, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
+function abbreviate(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
-export function answer(input: string, options: ConfigurationAgentOptions): string {
-  const list = choices(options);
-  const number = /^\d+$/.test(input) ? Number(input) : Number.NaN;
-  const choice = list[number - 1];
-  if (choice === undefined) return menu(options);
-  if (!writeConfig(options.configPath, choice)) {
-    return `A configuration file appeared at ${options.configPath} meanwhile; it was left as it is. Start a new session to use it.`;
-  }
-  return `Saved: ${choice.name} is your agent (${options.configPath}).\nStart a new session to talk to it.`;
-}
+class SetupAgent {
+  private client: AgentContext | null = null;
+  private initializeParams: unknown = { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} };
+  private readonly sessions = new Map<string, SetupSession>();
+  private lastSession = 0;
+  private chosen: KnownAgent | null = null;
+  /** The chosen agent, started and initialized; null until chosen and after it died. */
+  private agent: Promise<ChosenAgent> | null = null;
+  private stopped: Promise<void> | null = null;
+  private readonly log: Logger;
 
-export function configurationAgent(options: ConfigurationAgentOptions): AgentApp {
-  let sessions = 0;
-  return agent()
-    .onRequest("initialize", () => ({
+  constructor(private readonly options: ConfigurationAgentOptions) {
+    // The conductor already prefixes each line of this process's stderr with "[setup] ".
+    this.log = options.log ?? ((message) => void process.stderr.write(`${message}\n`));
+  }
+
+  connected(client: AgentContext): void {
+    this.client = client;
+  }
+
+  async request(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    if (method === "initialize") return this.initialize(params);
+    if (method === "session/new" && this.chosen === null) return this.newSetupSession(params);
+    if (method === "session/prompt" && this.chosen === null) return this.menuPrompt(params as Params, signal);
+    if (this.chosen === null) throw RequestError.methodNotFound(method);
+    if (method === "session/new") {
+      const started = await this.startedAgent();
+      const result = await started.request<{ sessionId: string }>(method, params, signal);
+      this.sessions.set(result.sessionId, { newParams: params, firstQuestion: null, agentSession: { id: result.sessionId, agent: started } });
+      return result;
+    }
+    const started = await this.startedAgent();
+    return started.request(method, await this.toAgent(params, started, signal), signal);
+  }
+
+  notification(method: string, params: unknown): void {
+    void this.agent
+      ?.then(async (started) => {
+        const session = this.sessionOf(params);
+        if (session !== undefined && session.agentSession?.agent !== started) return; // nothing there to cancel
+        started.notify(method, await this.toAgent(params, started));
+      })
+      .catch(() => {}); // the agent's failure is reported by the requests
+  }
+
+  /** Ends the chosen agent; the same promise however often it is asked (end of input, then SIGTERM). */
+  stop(): Promise<void> {
+    this.stopped ??= this.agent?.then((started) => started.stop(), () => {}) ?? Promise.resolve();
+    this.agent = null;
+    return this.stopped;
+  }
+
+  private initialize(params: unknown): unknown {
+    this.initializeParams = params;
+    return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {},
-      agentInfo: { name: "symposium-configuration", title: "Symposium setup", version: options.version },
-    }))
-    .onRequest("session/new", () => ({ sessionId: `setup-${++sessions}` }))
-    .onNotification("session/cancel", () => {})
-    .onRequest("session/prompt", async ({ params, client }) => {
-      await streamText(client, params.sessionId, answer(userText(params.prompt), options));
+      agentInfo: { name: "symposium-configuration", title: "Symposium setup", version: this.options.version },
+      authMethods: [],
+    };
+  }
+
+  private newSetupSession(params: unknown): unknown {
+    const sessionId = `setup-${++this.lastSession}`;
+    this.sessions.set(sessionId, { newParams: params, firstQuestion: null, agentSession: null });
+    return { sessionId };
+  }
+
+  private async menuPrompt(params: Params, signal: AbortSignal): Promise<unknown> {
+    const session = this.sessions.get(String(params.sessionId));
+    if (session === undefined) throw RequestError.invalidParams(undefined, `unknown session '${String(params.sessionId)}'`);
+    const prompt = Array.isArray(params.prompt) ? (params.prompt as ContentBlock[]) : [];
+    const typed = userText(prompt);
+    const choice = findAgentChoice(typed, agentChoices(this.options.demoAgentCommand));
+    if (choice === null) {
+      if (session.firstQuestion === null && typed !== "") session.firstQuestion = prompt;
+      await this.say(params.sessionId, menu(this.options, session.firstQuestion && userText(session.firstQuestion)));
       return { stopReason: "end_turn" };
+    }
+    if (!writeConfig(this.options.configPath, choice)) {
+      await this.say(params.sessionId, `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`);
+      return { stopReason: "end_turn" };
+    }
+    this.chosen = choice;
+    this.log(`saved ${choice.name} as the agent in ${this.options.configPath}`);
+    await this.say(params.sessionId, `Saved: ${choice.name} is your agent (${this.options.configPath}). Starting it…\n\n`);
+    const question = session.firstQuestion;
+    session.firstQuestion = null;
+    if (question === null) {
+      await this.sessionAtAgent(session, await this.startedAgent(), signal);
+      await this.say(params.sessionId, `${choice.name} is ready: ask away.`);
+      return { stopReason: "end_turn" };
+    }
+    return this.request("session/prompt", { ...params, prompt: question }, signal);
+  }
+
+  /** The chosen agent, starting it (again, after it died) with the client's initialize. */
+  private startedAgent(): Promise<ChosenAgent> {
+    if (this.stopped !== null) return Promise.reject(new Error("the setup agent is stopping"));
+    if (this.agent === null) {
+      const starting = this.startAgent();
+      this.agent = starting;
+      starting.catch(() => {
+        if (this.agent === starting) this.agent = null;
+      });
+      return starting;
+    }
+    return this.agent.then((started) => {
+      if (started.running) return started;
+      this.agent = null;
+      void started.stop();
+      return this.startedAgent();
     });
+  }
+
+  private async startAgent(): Promise<ChosenAgent> {
+    // The file, not the menu's command: a user who fixed "agent" there after a failure gets the fix.
+    const configured = loadConfig(this.options.configPath)?.agent ?? this.chosen!.command;
+    const started = new ChosenAgent({
+      name: this.chosen!.name,
+      command: splitCommandLine(configured, "agent"),
+      configPath: this.options.configPath,
+      demoCommand: agentChoices(this.options.demoAgentCommand).at(-1)!.command,
+      upstream: {
+        request: async (method, params, signal) => this.upstream().request(method, this.toClient(params), { cancellationSignal: signal }),
+        notify: async (method, params) => this.upstream().notify(method, this.toClient(params)),
+      },
+      log: this.log,
+    });
+    try {
+      await started.request("initialize", this.initializeParams);
+    } catch (error) {
+      void started.stop();
+      throw error;
+    }
+    return started;
+  }
+
+  /** The agent's session for a setup session, created there on first use (again after a restart). */
+  private async sessionAtAgent(session: SetupSession, started: ChosenAgent, signal?: AbortSignal): Promise<string> {
+    if (session.agentSession?.agent === started) return session.agentSession.id;
+    const result = await started.request<{ sessionId: string }>("session/new", session.newParams, signal);
+    session.agentSession = { id: result.sessionId, agent: started };
+    return result.sessionId;
+  }
+
+  /** Params from the client with the session named as the agent knows it. */
+  private async toAgent(params: unknown, started: ChosenAgent, signal?: AbortSignal): Promise<unknown> {
+    const session = this.sessionOf(params);
+    if (session === undefined || !isObject(params)) return params;
+    return { ...params, sessionId: await this.sessionAtAgent(session, started, signal) };
+  }
+
+  /** Params from the agent with the session named as the client knows it. */
+  private toClient(params: unknown): unknown {
+    if (!isObject(params) || typeof params.sessionId !== "string") return params;
+    for (const [clientId, session] of this.sessions) {
+      if (session.agentSession?.id === params.sessionId) return clientId === params.sessionId ? params : { ...params, sessionId: clientId };
+    }
+    return params;
+  }
+
+  private sessionOf(params: unknown): SetupSession | undefined {
+    return isObject(params) && typeof params.sessionId === "string" ? this.sessions.get(params.sessionId) : undefined;
+  }
+
+  private upstream(): AgentContext {
+    if (this.client === null) throw new Error("no client connection");
+    return this.client;
+  }
+
+  private say(sessionId: unknown, text: string): Promise<void> {
+    return streamText(this.upstream(), String(sessionId), text);
+  }
 }
 
+export function configurationAgent(options: ConfigurationAgentOptions): { app: AgentApp; stop(): Promise<void> } {
+  const setup = new SetupAgent(options);
+  const app = agent({ name: "symposium-setup" })
+    .onConnect((connection) => setup.connected(connection.client))
+    .onRequest("*", ({ method, params, signal }) => setup.request(method, params, signal))
+    .onNotification("*", ({ method, params }) => setup.notification(method, params));
+  return { app, stop: () => setup.stop() };
+}
+
+/** Serves the setup agent on stdio; ends the chosen agent (and what it started) when the client leaves. */
 export async function runConfigurationAgent(options: ConfigurationAgentOptions): Promise<void> {
-  await serveOnStdio(configurationAgent(options));
+  const { app, stop } = configurationAgent(options);
+  process.once("SIGTERM", () => void stop().then(() => process.exit(143)));
+  await serveOnStdio(app);
+  await stop();
 }

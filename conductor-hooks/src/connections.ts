@@ -1,27 +1,24 @@
 // The conductor's connections: its own stdio (toward the client) and one per
-// component process. Each frames ndjson with the proxy package's LineSplitter
-// and keeps the bookkeeping the router needs to remap request ids.
+// component process. Each frames ndjson with acp-wire's LineSplitter; the
+// router keeps the tables that remap request ids.
 
 import type { ChildProcess } from "node:child_process";
-import * as readline from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type JsonRpcId, type LineHandler } from "../../acp-wire/src/index.js";
+import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type LineHandler } from "../../acp-wire/src/index.js";
+import { StderrTail, relayStderr } from "./agent-failure.js";
 import type { Trace } from "./trace.js";
-
-/** A request the conductor forwarded: where its answer must go back to. */
-export interface ForwardedRequest {
-  origin: Connection;
-  originId: JsonRpcId;
-}
 
 export type ConnectionRole = "upstream" | "proxy" | "agent";
 
+/**
+ * One ACP connection of the conductor. It is built unstarted: `start` begins
+ * reading, once whoever handles its lines (the router) exists. While a
+ * message it delivered waits for room on another connection, its input is
+ * paused (`holdUntilDrained`), so memory stays bounded on every hop.
+ */
 export abstract class Connection {
-  /** Requests the conductor sent on this connection, by the id it gave them. */
-  readonly pending = new Map<number, ForwardedRequest>();
-  /** Requests received on this connection and forwarded, by their id here: where they went. */
-  readonly forwarded = new Map<string, { target: Connection; id: number }>();
-  private lastId = 0;
+  /** The connections whose full input holds this one back. */
+  private readonly heldBy = new Set<Connection>();
 
   constructor(
     readonly name: string,
@@ -29,24 +26,33 @@ export abstract class Connection {
     protected readonly trace: Trace | null,
   ) {}
 
-  nextId(): number {
-    return ++this.lastId;
-  }
-
-  send(line: string | Buffer): void {
+  /** Sends one line; false when the receiver's input is full. */
+  send(line: string | Buffer): boolean {
     this.trace?.record(this.name, "out", line);
-    this.write(line);
+    return this.writer.writeLine(line);
   }
 
-  protected abstract write(line: string | Buffer): void;
+  /** Stops reading this connection until `full` has room again. */
+  holdUntilDrained(full: Connection): void {
+    if (this.heldBy.has(full)) return;
+    this.heldBy.add(full);
+    this.input.pause();
+    full.writer.onceDrained(() => {
+      this.heldBy.delete(full);
+      if (this.heldBy.size === 0) this.input.resume();
+    });
+  }
+
+  protected abstract readonly writer: LineWriter;
+  protected abstract readonly input: Readable;
 }
 
 /** The conductor's own stdin/stdout: the client, or an outer conductor. */
 export class StdioConnection extends Connection {
-  private readonly writer: LineWriter;
+  protected readonly writer: LineWriter;
 
   constructor(
-    private readonly input: Readable,
+    protected readonly input: Readable,
     output: Writable,
     trace: Trace | null,
     onOutputClosed: () => void,
@@ -55,12 +61,9 @@ export class StdioConnection extends Connection {
     this.writer = new LineWriter(output, onOutputClosed);
   }
 
-  listen(handler: LineHandler): Promise<void> {
+  /** Resolves when the client closes its input. */
+  start(handler: LineHandler): Promise<void> {
     return readLines(this.input, MAX_MESSAGE_BYTES, handler);
-  }
-
-  protected write(line: string | Buffer): void {
-    this.writer.writeLine(line);
   }
 }
 
@@ -71,38 +74,46 @@ export interface ComponentSpec {
 }
 
 export interface ProcessEvents extends LineHandler {
-  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** The component exited, or closed its output (then `code` and `signal` are both null if it still runs). */
+  onEnded(code: number | null, signal: NodeJS.Signals | null): void;
   onSpawnError(error: NodeJS.ErrnoException): void;
 }
 
 /** A component process: its stdio is an ACP connection, its stderr lines go to ours with its name. */
 export class ProcessConnection extends Connection {
-  readonly child: ChildProcess;
-  private readonly writer: LineWriter;
+  child!: ChildProcess;
+  /** Its last stderr lines, for the report when it fails. */
+  readonly stderrTail = new StderrTail();
+  private stderrClosed: Promise<void> = Promise.resolve();
+  protected writer!: LineWriter;
+  protected input!: Readable;
 
-  constructor(spec: ComponentSpec, role: "proxy" | "agent", trace: Trace | null, events: ProcessEvents) {
+  constructor(
+    readonly spec: ComponentSpec,
+    role: "proxy" | "agent",
+    trace: Trace | null,
+  ) {
     super(spec.name, role, trace);
-    const [program, ...args] = spec.command;
+  }
+
+  start(events: ProcessEvents): void {
+    const [program, ...args] = this.spec.command;
     this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"] });
     this.child.once("error", (error: NodeJS.ErrnoException) => events.onSpawnError(error));
-    this.child.once("exit", (code, signal) => events.onExit(code, signal));
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit
     this.writer = new LineWriter(this.child.stdin!);
-    void readLines(this.child.stdout!, MAX_MESSAGE_BYTES, events);
-    prefixLines(this.child.stderr!, `[${spec.name}] `);
+    this.input = this.child.stdout!;
+    // End of its output is the component ending: wait a moment for its exit status, to name it.
+    void readLines(this.input, MAX_MESSAGE_BYTES, events)
+      .then(() => Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 100))]))
+      .then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
+    void exited.then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
+    this.stderrClosed = relayStderr(this.child.stderr!, `[${this.spec.name}] `, this.stderrTail);
   }
 
-  endInput(): void {
-    this.child.stdin!.end();
+  /** Resolves once its stderr is read to the end (at most 200 ms after it is asked). */
+  stderrRead(): Promise<void> {
+    return Promise.race([this.stderrClosed, new Promise<void>((resolve) => setTimeout(resolve, 200))]);
   }
-
-  protected write(line: string | Buffer): void {
-    this.writer.writeLine(line);
-  }
-}
-
-function prefixLines(stream: Readable, prefix: string): void {
-  readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
-    process.stderr.write(prefix + line + "\n");
-  });
 }

@@ -1,12 +1,14 @@
 // `symposium-conductor demo-agent`: the embedded default agent. Offline and
 // deterministic; its reply shows exactly what reached it (so the editor
-// context is visible) and how to configure a real agent.
+// context is visible) and how to get a real agent from where the user is:
+// the config file `run` read (RUN_CONFIG_ENV says which), or a command line.
 
 import { agent, type AgentApp, type ContentBlock } from "@agentclientprotocol/sdk";
-import { OPEN_TAG } from "../../editor-context-proxy/src/index.js";
+import { codeFence, OPEN_TAG } from "../../editor-context-proxy/src/index.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText } from "./stdio-agent.js";
 
-export function demoAgent(configPath: string, version: string): AgentApp {
+/** `configPath`: the config file that named this agent, or null when a command line did. */
+export function demoAgent(configPath: string | null, version: string): AgentApp {
   let sessions = 0;
   return agent()
     .onRequest("initialize", () => ({
@@ -22,30 +24,40 @@ export function demoAgent(configPath: string, version: string): AgentApp {
     });
 }
 
-export function describePrompt(prompt: ContentBlock[], configPath: string): string {
+export function describePrompt(prompt: ContentBlock[], configPath: string | null): string {
   const parts = [
     "I am Symposium's built-in demo agent: I run offline and show you exactly what reached me.",
     "",
     `Your message arrived as ${prompt.length} content block${prompt.length === 1 ? "" : "s"}:`,
   ];
   prompt.forEach((block, index) => parts.push("", ...describeBlock(block, index + 1)));
-  parts.push(
-    "",
-    `To talk to a real agent, set "agent" in ${configPath}, for example:`,
-    `  "agent": "npx -y @zed-industries/claude-code-acp"`,
-    "then start a new session.",
-  );
+  parts.push("", ...howToUseARealAgent(configPath));
   return parts.join("\n");
+}
+
+function howToUseARealAgent(configPath: string | null): string[] {
+  if (configPath !== null) {
+    return [
+      `You are talking to me because "agent" in ${configPath} names me. To talk to a real agent, set "agent" there to its command, for example:`,
+      `  "agent": "npx -y @zed-industries/claude-code-acp"`,
+      "then start a new session.",
+    ];
+  }
+  return [
+    "No config file chose me: I was named on a command line (as in `symposium-conductor agent \"symposium-conductor demo-agent\"`).",
+    "To talk to a real agent, name its command there instead, for example:",
+    `  symposium-conductor agent "npx -y @zed-industries/claude-code-acp"`,
+    "or use `symposium-conductor run`, which starts the agent set in ~/.symposium/config.jsonc.",
+  ];
 }
 
 function describeBlock(block: ContentBlock, number: number): string[] {
   if (block.type !== "text") return [`${number}. a ${block.type} block`];
   const source = block.text.startsWith(OPEN_TAG) ? " (added by the editor-context proxy)" : "";
-  const longestRun = Math.max(2, ...(block.text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longestRun + 1);
+  const fence = codeFence([block.text]);
   return [`${number}. text${source}:`, fence, block.text, fence];
 }
 
-export async function runDemoAgent(configPath: string, version: string): Promise<void> {
+export async function runDemoAgent(configPath: string | null, version: string): Promise<void> {
   await serveOnStdio(demoAgent(configPath, version));
 }

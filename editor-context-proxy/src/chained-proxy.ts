@@ -1,4 +1,4 @@
-// Running under a conductor (contract 4): the conductor speaks to us on stdio.
+// Running under a conductor (the Proxy Chains rules in docs/proxy.md): the conductor speaks to us on stdio.
 // Messages from the client arrive plain and are forwarded to our successor in
 // an envelope; envelopes from the successor are opened and sent on toward the
 // client. Responses and $/cancel_request are echoed unchanged: every request we
@@ -6,7 +6,7 @@
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
 
 import type { Readable, Writable } from "node:stream";
-import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, errorResponse, messageKind, oversizedLineError, parseLine, requestId, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody, MALFORMED_ENVELOPE, openEnvelope, wrapInEnvelope } from "../../acp-wire/src/index.js";
+import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope } from "../../acp-wire/src/index.js";
 import type { EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =
@@ -25,11 +25,19 @@ export interface ChainedProxyOptions {
 /** Serves one conductor connection until its input ends. */
 export async function runChainedProxy(options: ChainedProxyOptions): Promise<void> {
   const out = new LineWriter(options.output);
-  const router = new ChainedProxyRouter(options.injector, (line) => out.writeLine(line), options.log);
+  const input = options.input;
+  // Everything goes out on one stdout: while it is full, stop reading stdin (bounded memory).
+  const send = (line: string | Buffer): void => {
+    if (!out.writeLine(line) && !input.isPaused()) {
+      input.pause();
+      out.onceDrained(() => input.resume());
+    }
+  };
+  const router = new ChainedProxyRouter(options.injector, send, options.log);
   const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  await readLines(options.input, maxBytes, {
+  await readLines(input, maxBytes, {
     onLine: (line) => router.receive(line),
-    onOversizedLine: (bytes) => out.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes))),
+    onOversizedLine: (bytes) => send(errorResponse(null, oversizedLineError(bytes, maxBytes))),
   });
 }
 
@@ -45,7 +53,7 @@ export class ChainedProxyRouter {
   receive(line: Buffer): void {
     const parsed = parseLine(line);
     if (!parsed.ok) {
-      this.send(errorResponse(null, parsed.error));
+      this.send(errorResponse(parsed.id, parsed.error));
       return;
     }
     const message = parsed.message;
@@ -54,44 +62,37 @@ export class ChainedProxyRouter {
       this.send(line);
       return;
     }
-    const role = proxyMethodRole(message.method);
-    if (role?.role === "initialize") {
-      this.dialect = role.dialect;
-      this.toSuccessor(message, { ...message, method: INITIALIZE }, null);
-    } else if (role?.role === "successor") {
+    const initialize = plainInitialize(message);
+    if (initialize !== null) {
+      this.dialect = initialize.dialect;
+      this.toSuccessor(message, line, initialize.message, null);
+    } else if (proxyMethodRole(message.method)?.role === "successor") {
       this.fromSuccessor(message, line);
     } else if (message.method === INITIALIZE && kind === "request") {
-      this.send(errorResponse(requestId(message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
+      this.send(errorResponse(exactId(line, message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
       this.log(NO_SUCCESSOR_HELP);
     } else {
       const rewritten = this.injector.rewrite(message);
-      this.toSuccessor(message, rewritten ?? message, rewritten === null ? line : null);
+      this.toSuccessor(message, line, rewritten ?? message, rewritten === null ? line : null);
     }
   }
 
   /**
-   * Wraps `inner` in an envelope that carries `outer`'s id, if it has one.
-   * `raw` is `inner`'s original line when it is unchanged, for splicing.
+   * Wraps `inner` in an envelope that carries `outer`'s id (exactly as it was
+   * written), if it has one. `raw` is `inner`'s original line when it is
+   * unchanged, for splicing.
    */
-  private toSuccessor(outer: WireMessage, inner: WireMessage, raw: Buffer | null): void {
-    const successor = dialectMethods(this.dialect).successor;
+  private toSuccessor(outer: WireMessage, outerLine: Buffer, inner: WireMessage, raw: Buffer | null): void {
+    const id = "id" in outer ? exactId(outerLine, outer) : undefined;
     const body = raw === null ? null : messageBody(raw, inner);
-    if (body !== null) {
-      this.send(envelopeFromBody(body, outer.id, successor));
-      return;
-    }
-    this.send(JSON.stringify(wrapInEnvelope(inner, outer.id, successor)));
+    this.send(encodeMessage(inner, id, dialectMethods(this.dialect).successor, body));
   }
 
   private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
-    const body = envelopeInnerBody(raw, envelope);
-    if (body !== null) {
-      this.send(plainFromBody(body, envelope.id));
-      return;
-    }
     const message = openEnvelope(envelope);
-    if (message !== null) this.send(JSON.stringify(message));
-    else if ("id" in envelope) this.send(errorResponse(requestId(envelope), MALFORMED_ENVELOPE));
+    const id = "id" in envelope ? exactId(raw, envelope) : undefined;
+    if (message !== null) this.send(encodeMessage(message, id, null, envelopeInnerBody(raw, envelope)));
+    else if (id !== undefined) this.send(errorResponse(id, MALFORMED_ENVELOPE));
     else this.log(`dropped a malformed ${String(envelope.method)} notification`);
   }
 }

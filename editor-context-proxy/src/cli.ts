@@ -3,7 +3,7 @@
 
 import { runChainedProxy } from "./chained-proxy.js";
 import { EditorContextInjector } from "./injector.js";
-import { debugLogger, stderrLogger, packageVersion } from "../../acp-wire/src/index.js";
+import { debugLogger, describeError, exitStatus, printLine, runCli, stderrLogger, packageVersion } from "../../acp-wire/src/index.js";
 import { describeCurrentContext, watchCurrentContext } from "./show.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { runWrapped } from "./wrap-mode.js";
@@ -26,8 +26,8 @@ export async function main(argv: string[]): Promise<number> {
   const injector = new EditorContextInjector({ onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`) });
   const [first, ...rest] = argv;
 
-  if (first === "--help" || first === "-h") return print(USAGE);
-  if (first === "--version" || first === "-V") return print(packageVersion());
+  if (first === "--help" || first === "-h") return printLine(USAGE);
+  if (first === "--version" || first === "-V") return printLine(packageVersion());
   if (first === "show") return show(injector, rest);
   if (first === "--") return wrap(injector, rest, log);
   if (first === undefined) {
@@ -45,14 +45,20 @@ async function wrap(injector: EditorContextInjector, command: string[], log: (me
     return 2;
   }
   const stop = new AbortController();
+  let received: NodeJS.Signals | null = null;
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.once(signal, () => stop.abort());
+    process.once(signal, () => {
+      received ??= signal;
+      stop.abort();
+    });
   }
-  return runWrapped({ command: program, args, injector, input: process.stdin, output: process.stdout, log, signal: stop.signal });
+  const status = await runWrapped({ command: program, args, injector, input: process.stdin, output: process.stdout, log, signal: stop.signal });
+  // Stopped by a signal: exit as the shell says a program ended by it does, whatever the agent did.
+  return received === null ? status : exitStatus(null, received);
 }
 
 async function show(injector: EditorContextInjector, args: string[]): Promise<number> {
-  if (args.length === 0) return print(describeCurrentContext(injector));
+  if (args.length === 0) return printLine(describeCurrentContext(injector));
   if (args.length === 1 && args[0] === "--watch") {
     const close = await watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
     await new Promise<void>((resolve) => {
@@ -66,19 +72,8 @@ async function show(injector: EditorContextInjector, args: string[]): Promise<nu
   return 2;
 }
 
-function print(text: string): number {
-  process.stdout.write(`${text}\n`);
-  return 0;
-}
-
-main(process.argv.slice(2)).then(
-  (status) => {
-    process.exitCode = status;
-    // stdin may still hold the event loop open (wrap mode after the agent exits).
-    process.stdout.write("", () => process.exit(status));
-  },
-  (error: unknown) => {
-    stderrLogger(NAME)(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+// stdin may still hold the event loop open (wrap mode after the agent exits): runCli exits once stdout is flushed.
+runCli(main, (error) => {
+  stderrLogger(NAME)(`fatal: ${describeError(error)}`);
+  return 1;
+});

@@ -7,7 +7,7 @@
 // breaks.
 
 import * as path from "node:path";
-import type { EditorState, SelectionState } from "../../editor-state/src/index.js";
+import type { DiagnosticState, EditorState, SelectionState } from "../../editor-state/src/index.js";
 
 export const OPEN_TAG = "<editor-context>";
 export const CLOSE_TAG = "</editor-context>";
@@ -20,11 +20,14 @@ export interface FormatOptions {
   pathModule?: path.PlatformPath;
 }
 
-export function formatEditorContext(state: EditorState, options: FormatOptions = {}): string {
+export function formatEditorContext(fullState: EditorState, options: FormatOptions = {}): string {
+  const state = boundForBlock(fullState);
   const paths = options.pathModule ?? path;
   const lines: string[] = [OPEN_TAG, describeActive(state, paths)];
   if (state.workspaceFolders.length > 0) {
-    lines.push(`Workspace folders: ${state.workspaceFolders.map(oneLine).join(", ")}`);
+    const shown = state.workspaceFolders.slice(0, MAX_LIST_ITEMS_SHOWN).map(oneLine).join(", ");
+    const more = state.workspaceFolders.length - MAX_LIST_ITEMS_SHOWN;
+    lines.push(`Workspace folders: ${shown}${more > 0 ? ` (and ${more} more)` : ""}`);
   }
   if (state.isDirty) {
     lines.push("Unsaved changes: the editor's text differs from the file on disk; the selection below is the editor's text.");
@@ -33,8 +36,28 @@ export function formatEditorContext(state: EditorState, options: FormatOptions =
     lines.push(`Cursor: line ${state.cursor.line}, column ${state.cursor.character} (nothing selected)`);
   }
   lines.push(...formatSelections(state, options.maxSelectionChars ?? DEFAULT_MAX_SELECTION_CHARS));
+  lines.push(...formatDiagnostics(state));
   lines.push(CLOSE_TAG);
   return lines.join("\n");
+}
+
+// The block's size holds whatever a valid state file holds (docs/proxy.md,
+// "Guarantees"): a bounded number of list items is formatted (31,000
+// selections once overflowed the stack), and every one-line field is cut.
+const MAX_LIST_ITEMS_SHOWN = 20;
+const MAX_FIELD_CHARS = 1_000;
+
+/** The state with at most MAX_LIST_ITEMS_SHOWN selections and diagnostics; the rest count as omitted. */
+function boundForBlock(state: EditorState): EditorState {
+  const selections = state.selections.slice(0, MAX_LIST_ITEMS_SHOWN);
+  const diagnostics = state.diagnostics.slice(0, MAX_LIST_ITEMS_SHOWN);
+  return {
+    ...state,
+    selections,
+    diagnostics,
+    omittedSelections: state.omittedSelections + state.selections.length - selections.length,
+    omittedDiagnostics: state.omittedDiagnostics + state.diagnostics.length - diagnostics.length,
+  };
 }
 
 function describeActive(state: EditorState, paths: path.PlatformPath): string {
@@ -74,20 +97,45 @@ function formatSelections(state: EditorState, budget: number): string[] {
   const language = fenceLanguage(state.languageId);
   const lines: string[] = [];
   for (const { selection, text } of shown) {
-    lines.push(`Selected text (lines ${selection.startLine}-${selection.endLine}):`);
-    lines.push(fence + language, neutraliseTags(text), fence);
-    if (text.length < selection.text.length) lines.push(truncationMarker(selection, text));
+    lines.push(`Selected text (${lineSpan(selection.startLine, selection.endLine)}):`);
+    // A selection made with Shift+Down ends in a line break: no blank line before the fence.
+    lines.push(fence + language, neutraliseTags(text.replace(/\r?\n$/, "")), fence);
+    if (text.length < fullLength(selection)) lines.push(truncationMarker(selection, text));
   }
-  const left = state.selections.length - shown.length;
+  const left = state.selections.length - shown.length + state.omittedSelections;
   if (left > 0) lines.push(`[${left} more selection${left === 1 ? "" : "s"} not shown: size limit reached]`);
   return lines;
 }
 
+/** `line 5` for one line, `lines 5-9` for more. */
+function lineSpan(first: number, last: number): string {
+  return first === last ? `line ${first}` : `lines ${first}-${last}`;
+}
+
+/** The selection's length before anyone cut it: the tracker records it when it cuts. */
+function fullLength(selection: SelectionState): number {
+  return selection.totalChars ?? selection.text.length;
+}
+
 function truncationMarker(selection: SelectionState, shown: string): string {
-  const hiddenChars = selection.text.length - shown.length;
-  const shownLines = countLines(shown);
-  const lastShownLine = selection.startLine + shownLines - 1;
-  return `[Selection truncated: showing lines ${selection.startLine}-${lastShownLine} of ${selection.startLine}-${selection.endLine}; ${hiddenChars} more characters not shown]`;
+  const hiddenChars = fullLength(selection) - shown.length;
+  const lastShownLine = Math.min(selection.startLine + countLines(shown) - 1, selection.endLine);
+  return `[Selection truncated: showing ${lineSpan(selection.startLine, lastShownLine)} of ${selection.startLine}-${selection.endLine}; ${hiddenChars} more characters not shown]`;
+}
+
+/** One line per diagnostic: a message cannot break the block (oneLine), nor start a fence (it follows `- line N`). */
+function formatDiagnostics(state: EditorState): string[] {
+  if (state.diagnostics.length === 0 && state.omittedDiagnostics === 0) return [];
+  const where = state.selections.length > 0 ? "in the selected lines" : "on the cursor's line";
+  const lines = [`Problems ${where}:`, ...state.diagnostics.map(describeDiagnostic)];
+  const left = state.omittedDiagnostics;
+  if (left > 0) lines.push(`[${left} more problem${left === 1 ? "" : "s"} not shown]`);
+  return lines;
+}
+
+function describeDiagnostic(diagnostic: DiagnosticState): string {
+  const source = diagnostic.source ? ` (${oneLine(diagnostic.source)})` : "";
+  return `- line ${diagnostic.line}, ${diagnostic.severity}${source}: ${oneLine(diagnostic.message)}`;
 }
 
 function countLines(text: string): number {
@@ -107,8 +155,8 @@ function truncate(text: string, limit: number): string {
   return text.slice(0, end);
 }
 
-/** One fence for all selections: longer than any backtick run in any of them, at least three. */
-function codeFence(texts: string[]): string {
+/** One fence for all the texts (the selections; the demo agent's echo): longer than any backtick run in any of them, at least three. */
+export function codeFence(texts: string[]): string {
   let longest = 0;
   for (const text of texts) {
     let at = text.indexOf("`");
@@ -134,8 +182,9 @@ export function neutraliseTags(text: string): string {
 
 /** Makes a value safe for a one-line field: no line breaks or control characters, no tags. */
 function oneLine(value: string): string {
+  const cut = value.length > MAX_FIELD_CHARS ? `${truncate(value, MAX_FIELD_CHARS)}… (${value.length} characters)` : value;
   // eslint-disable-next-line no-control-regex
-  const escaped = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => {
+  const escaped = cut.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (char) => {
     if (char === "\n") return "\\n";
     if (char === "\r") return "\\r";
     if (char === "\t") return "\\t";

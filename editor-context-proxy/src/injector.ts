@@ -3,9 +3,16 @@
 // prompt, or return null to forward it unchanged.
 
 import { SESSION_PROMPT, isObject, type WireMessage } from "../../acp-wire/src/index.js";
-import { formatEditorContext, type FormatOptions } from "./context-block.js";
+import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-block.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
+
+/**
+ * A prompt whose `_meta` holds this key with the value `false` goes out
+ * without a block (the chat's "skip context for this prompt" toggle);
+ * docs/context-block.md.
+ */
+export const EDITOR_CONTEXT_META_KEY = "symposium.dev/editorContext";
 
 export interface EditorContextInjectorOptions extends StateFileReaderOptions, FormatOptions {
   /** State file path; defaults to $SYMPOSIUM_EDITOR_STATE_FILE. */
@@ -26,6 +33,11 @@ export class EditorContextInjector {
     return this.reader.path;
   }
 
+  /** How long after its last write the state file still counts (the reader's limit). */
+  get maxAgeMs(): number {
+    return this.reader.maxAgeMs;
+  }
+
   /** The block a prompt sent now would carry, or why there would be none. */
   currentBlock(): { ok: true; block: string; read: StateReadResult } | { ok: false; reason: string } {
     const read = this.reader.read();
@@ -38,6 +50,15 @@ export class EditorContextInjector {
     if (message.method !== SESSION_PROMPT || !("id" in message)) return null;
     const params = message.params;
     if (!isObject(params) || !Array.isArray(params.prompt)) return null;
+    if (isObject(params._meta) && params._meta[EDITOR_CONTEXT_META_KEY] === false) {
+      this.options.onSkip?.("the prompt asked for no editor context");
+      return null;
+    }
+    if (startsWithBlock(params.prompt)) {
+      // Another editor-context proxy earlier in the chain (or the conductor's hook) already added one.
+      this.options.onSkip?.("the prompt already starts with an editor-context block");
+      return null;
+    }
     const current = this.currentBlock();
     if (!current.ok) {
       this.options.onSkip?.(current.reason);
@@ -46,4 +67,10 @@ export class EditorContextInjector {
     const block = { type: "text", text: current.block };
     return { ...message, params: { ...params, prompt: [block, ...params.prompt] } };
   }
+}
+
+/** Injection is idempotent: a prompt whose first block is an editor-context block gets no second one. */
+function startsWithBlock(prompt: unknown[]): boolean {
+  const first = prompt[0];
+  return isObject(first) && first.type === "text" && typeof first.text === "string" && first.text.startsWith(OPEN_TAG);
 }

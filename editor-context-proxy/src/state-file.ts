@@ -37,7 +37,8 @@ interface CacheEntry {
  */
 export class StateFileReader {
   private cache: CacheEntry | null = null;
-  private readonly maxAgeMs: number;
+  /** Files last written longer ago than this are skipped. */
+  readonly maxAgeMs: number;
   private readonly maxBytes: number;
   private readonly now: () => number;
 
@@ -78,15 +79,23 @@ export class StateFileReader {
     if (stat.size > BigInt(this.maxBytes)) {
       return { ok: false, reason: `${this.path} is ${stat.size} bytes, over the ${this.maxBytes}-byte limit` };
     }
-    const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const key = statKey(stat);
     if (this.cache?.key === key) return withAge(this.cache.result, ageMs);
-    const result = this.parse(readBounded(fd, Number(stat.size), this.maxBytes));
+    const bytes = readBounded(fd, Number(stat.size), this.maxBytes);
+    // A writer that is not atomic may be halfway through: what was read could
+    // mix two versions. Skip it when the file changed while it was read.
+    if (statKey(fs.fstatSync(fd, { bigint: true })) !== key || (bytes !== null && (bytes.length !== Number(stat.size) || !readsTheSame(fd, bytes)))) {
+      return { ok: false, reason: `${this.path} changed while it was read (is its writer atomic?)` };
+    }
+    const result = this.parse(bytes);
     this.cache = { key, result };
     return withAge(result, ageMs);
   }
 
   private parse(bytes: Buffer | null): StateReadResult {
     if (bytes === null) return { ok: false, reason: `${this.path} grew past the ${this.maxBytes}-byte limit while being read` };
+    const depth = nestingDepth(bytes, MAX_NESTING);
+    if (depth > MAX_NESTING) return { ok: false, reason: `${this.path} nests values deeper than ${MAX_NESTING} levels` };
     let value: unknown;
     try {
       value = JSON.parse(bytes.toString("utf8"));
@@ -100,6 +109,47 @@ export class StateFileReader {
     if (state === null) return { ok: false, reason: `${this.path} names no active file` };
     return { ok: true, state, ageMs: 0 };
   }
+}
+
+/**
+ * A second read matches the first: file times may not tick between two writes
+ * of an in-place writer (their granularity is the kernel's clock tick), bytes do.
+ */
+function readsTheSame(fd: number, first: Buffer): boolean {
+  const again = Buffer.allocUnsafe(first.length);
+  return fs.readSync(fd, again, 0, again.length, 0) === first.length && again.equals(first);
+}
+
+function statKey(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+}
+
+/**
+ * The state file's format nests a few levels; JSON.parse of megabytes of
+ * brackets takes about a second. This scan (a few ms for the largest file
+ * allowed) refuses such a file before it is parsed.
+ */
+const MAX_NESTING = 32;
+
+/** The deepest nesting of arrays and objects, outside strings; stops counting past `limit`. */
+function nestingDepth(bytes: Buffer, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at]!;
+    if (inString) {
+      if (byte === 0x5c) at++;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (byte === 0x5d || byte === 0x7d) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 function withAge(result: StateReadResult, ageMs: number): StateReadResult {

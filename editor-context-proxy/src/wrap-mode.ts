@@ -3,25 +3,35 @@
 //
 // Client→agent: every line is screened (see screenClientLine); lines that are
 // not prompts are forwarded as the same bytes, runs of them in one write.
-// Agent→client: raw bytes, never parsed; LineWriter only makes sure our own
-// error answers never land inside one of the agent's lines.
+// Agent→client: whole lines, forwarded as the same bytes, never parsed when
+// laid out as JSON.stringify writes them; a half line is never passed on.
+// Each direction stops reading its source while the other side's input is
+// full, so memory stays bounded whoever stops reading. The requests in flight
+// are remembered by id, so that an agent that dies or closes its output leaves
+// none of them unanswered (docs/proxy.md, "Guarantees").
 
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import {
   MAX_MESSAGE_BYTES,
   LineWriter,
+  canonicalHead,
+  describeExit,
+  encodeMessage,
   describeSpawnError,
   errorResponse,
+  exactId,
   exitStatus,
+  idJson,
   oversizedLineError,
-  pipeRaw,
+  parseLine,
   readLines,
+  rpcError,
   screenClientLine,
-  signalProcessTree,
   spawnErrorStatus,
   spawnProgram,
   stopProcesses,
+  RawId,
   type Logger,
 } from "../../acp-wire/src/index.js";
 import type { EditorContextInjector } from "./injector.js";
@@ -34,68 +44,192 @@ export interface WrapOptions {
   output: Writable;
   log: Logger;
   maxMessageBytes?: number;
-  /** Aborting ends the agent's process tree (the CLI aborts on SIGTERM/SIGINT). */
+  /** Aborting ends the agent's process tree (the CLI aborts on SIGTERM/SIGINT/SIGHUP). */
   signal?: AbortSignal;
 }
 
-/** Runs until the agent exits; resolves with the exit status to pass on. */
+/** Runs until the agent has ended; resolves with the exit status to pass on. */
 export function runWrapped(options: WrapOptions): Promise<number> {
   const agent = spawnProgram(options.command, options.args, { stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve) => {
-    let settled = false;
-    const finish = (status: number): void => {
-      if (settled) return;
-      settled = true;
-      options.input.pause();
-      resolve(status);
-    };
     agent.once("error", (error: NodeJS.ErrnoException) => {
       options.log(describeSpawnError(options.command, error));
-      finish(spawnErrorStatus(error));
+      options.input.pause();
+      resolve(spawnErrorStatus(error));
     });
-    let ending = false;
-    const end = (): void => {
-      if (ending) return;
-      ending = true;
-      void stopProcesses([agent]);
-    };
-    agent.once("spawn", () => connect(agent, options, end));
-    options.signal?.addEventListener("abort", () => signalProcessTree(agent.pid, "SIGTERM"), { once: true });
-    agent.once("close", (code, signal) => {
-      signalProcessTree(agent.pid, "SIGTERM"); // whatever the agent left behind in its process group
-      finish(exitStatus(code, signal));
-    });
+    agent.once("spawn", () => void new WrappedAgent(agent, options).run().then(resolve));
   });
 }
 
-function connect(agent: ChildProcess, options: WrapOptions, onClientGone: () => void): void {
-  const agentIn = agent.stdin!;
-  const toClient = new LineWriter(options.output, onClientGone);
-  const toAgent = new LineWriter(agentIn);
-  void pipeRaw(agent.stdout!, toClient, options.output);
-  agentIn.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
+class WrappedAgent {
+  private readonly toClient: LineWriter;
+  private readonly toAgent: LineWriter;
+  private readonly maxBytes: number;
+  /** Client requests the agent has not answered yet, by the exact JSON text of their id. */
+  private readonly inFlight = new Set<string>();
+  private stopping: Promise<void> | null = null;
+  private readonly exited: Promise<string>;
+  private status = 1;
 
-  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  // Stop reading the client while the agent's input is full.
-  const pauseIfFull = (writable: boolean): void => {
-    if (!writable && !options.input.isPaused()) {
-      options.input.pause();
-      agentIn.once("drain", () => options.input.resume());
+  constructor(
+    private readonly agent: ChildProcess,
+    private readonly options: WrapOptions,
+  ) {
+    this.maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.toClient = new LineWriter(options.output, () => this.stop());
+    this.toAgent = new LineWriter(agent.stdin!);
+    agent.stdin!.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
+    this.exited = new Promise((resolve) =>
+      agent.once("exit", (code, signal) => {
+        this.status = exitStatus(code, signal);
+        resolve(`the agent ${describeExit(code, signal)}`);
+      }),
+    );
+    options.signal?.addEventListener("abort", () => this.stop(), { once: true });
+  }
+
+  async run(): Promise<number> {
+    void this.readClient().then(() => this.stop());
+    const outputEnded = this.readAgent();
+    // The agent's output ends when it exits, or when it closes it while still running.
+    await Promise.race([outputEnded, this.exited]);
+    const exitedSoon = await Promise.race([this.exited, delay(100).then(() => null)]);
+    if (exitedSoon === null) this.answerInFlight("the agent closed its output");
+    const stopped = this.stop();
+    // Read what the agent wrote before it ended; a child holding its stdout open is ended by the stop.
+    await Promise.race([outputEnded, stopped]);
+    this.answerInFlight(await Promise.race([this.exited, stopped.then(() => "the agent did not exit")]));
+    this.options.input.pause();
+    await stopped; // what the agent left behind is gone too (bounded: STOP_SEQUENCE.giveUpAfterMs)
+    return this.status;
+  }
+
+  /** Closes the agent's input, then SIGTERM, then SIGKILL to its whole tree (STOP_SEQUENCE in acp-wire/src/processes.ts). */
+  private stop(): Promise<void> {
+    this.stopping ??= stopProcesses([this.agent]);
+    return this.stopping;
+  }
+
+  private readClient(): Promise<void> {
+    const input = this.options.input;
+    return readLines(input, this.maxBytes, {
+      onLine: (line, framed) => {
+        const written = this.fromClient(line, framed);
+        if (!written && !input.isPaused()) {
+          input.pause();
+          this.toAgent.onceDrained(() => input.resume());
+        }
+      },
+      onOversizedLine: (bytes) => this.toClient.writeLine(errorResponse(null, oversizedLineError(bytes, this.maxBytes))),
+    });
+  }
+
+  /** Forwards (or answers) one client line; false when the agent's input is full. */
+  private fromClient(line: Buffer, framed: Buffer | null): boolean {
+    const verdict = screenClientLine(line);
+    if (verdict.kind === "error") return this.toClient.writeLine(errorResponse(verdict.id, verdict.error)), true;
+    if (verdict.kind === "parsed") {
+      const id = "id" in verdict.message && typeof verdict.message.method === "string" ? exactId(line, verdict.message) : undefined;
+      if (id !== undefined) this.inFlight.add(idJson(id));
+      const rewritten = this.options.injector.rewrite(verdict.message);
+      if (rewritten !== null) return this.toAgent.writeLine(encodeMessage(rewritten, id, null, null));
+    } else if (verdict.head.kind === "request") {
+      this.inFlight.add(verdict.head.id.json);
     }
-  };
-  void readLines(options.input, maxBytes, {
-    onLine(line, framed) {
-      const verdict = screenClientLine(line);
-      if (verdict.kind === "error") {
-        toClient.writeLine(errorResponse(null, verdict.error));
-        return;
+    return framed ? this.toAgent.writeFramed(framed) : this.toAgent.writeLine(line);
+  }
+
+  /**
+   * Agent→client: each chunk's whole lines leave in one write, as the bytes
+   * they came in (the hot path: no per-line work unless requests are in
+   * flight); the unterminated rest waits for its newline, so half a line is
+   * never passed on, and is dropped once it grows past the limit.
+   */
+  private readAgent(): Promise<void> {
+    const output = this.agent.stdout!;
+    let held: Buffer[] = [];
+    let heldBytes = 0;
+    let oversized = false;
+    const hold = (part: Buffer): void => {
+      heldBytes += part.length;
+      if (oversized || part.length === 0) return;
+      if (heldBytes > this.maxBytes) {
+        oversized = true;
+        held = [];
+      } else held.push(Buffer.from(part)); // the stream may reuse the chunk's memory
+    };
+    const finishHeld = (end: Buffer): void => {
+      if (oversized || heldBytes + end.length > this.maxBytes) this.agentLineTooLong(heldBytes + end.length - 1);
+      else this.toClientLines(Buffer.concat([...held, end]), output);
+      held = [];
+      heldBytes = 0;
+      oversized = false;
+    };
+    return new Promise((resolve) => {
+      output.on("data", (chunk: Buffer) => {
+        const last = chunk.lastIndexOf(NEWLINE);
+        if (last === -1) return hold(chunk);
+        let start = 0;
+        if (heldBytes > 0) {
+          start = chunk.indexOf(NEWLINE) + 1;
+          finishHeld(chunk.subarray(0, start));
+        }
+        if (start <= last) this.toClientLines(chunk.subarray(start, last + 1), output);
+        hold(chunk.subarray(last + 1));
+      });
+      const finish = (): void => {
+        if (heldBytes > 0) this.options.log(`the agent's output ended in the middle of a line; ${heldBytes} bytes dropped`);
+        resolve();
+      };
+      output.once("end", finish);
+      output.once("error", finish);
+    });
+  }
+
+  /** Whole lines (newlines included) from the agent, to the client; pauses the agent while the client is full. */
+  private toClientLines(lines: Buffer, output: Readable): void {
+    if (this.inFlight.size > 0 && (lines.includes(RESULT) || lines.includes(ERROR_MEMBER))) {
+      for (let start = 0; start < lines.length; ) {
+        const end = lines.indexOf(NEWLINE, start);
+        this.noteAnswer(lines.subarray(start, end));
+        start = end + 1;
       }
-      const rewritten = verdict.kind === "parsed" ? options.injector.rewrite(verdict.message) : null;
-      if (rewritten !== null) pauseIfFull(toAgent.writeLine(JSON.stringify(rewritten)));
-      else pauseIfFull(framed ? toAgent.writeFramed(framed) : toAgent.writeLine(line));
-    },
-    onOversizedLine(bytes) {
-      toClient.writeLine(errorResponse(null, oversizedLineError(bytes, maxBytes)));
-    },
-  }).then(onClientGone);
+    }
+    if (!this.toClient.writeFramed(lines) && !output.isPaused()) {
+      output.pause();
+      this.toClient.onceDrained(() => output.resume());
+    }
+  }
+
+  /** The same rule as the conductor's: the sender of an oversized line is told, the line dropped. */
+  private agentLineTooLong(bytes: number): void {
+    this.options.log(`the agent sent a line of ${bytes} bytes, over the ${this.maxBytes}-byte limit; dropped`);
+    this.toAgent.writeLine(errorResponse(null, oversizedLineError(bytes, this.maxBytes)));
+  }
+
+  /** Forgets a client request once the agent answers it. */
+  private noteAnswer(line: Buffer): void {
+    const head = canonicalHead(line);
+    if (head !== null) {
+      if (head.kind === "response") this.inFlight.delete(head.id.json);
+      return;
+    }
+    if (!line.includes(RESULT) && !line.includes(ERROR_MEMBER)) return;
+    const parsed = parseLine(line);
+    if (parsed.ok && typeof parsed.message.method !== "string" && "id" in parsed.message) this.inFlight.delete(idJson(exactId(line, parsed.message)));
+  }
+
+  private answerInFlight(why: string): void {
+    const error = rpcError("internal", why);
+    for (const id of this.inFlight) this.toClient.writeLine(errorResponse(new RawId(id), error));
+    this.inFlight.clear();
+  }
+}
+
+const NEWLINE = 0x0a;
+const RESULT = Buffer.from('"result"');
+const ERROR_MEMBER = Buffer.from('"error"');
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

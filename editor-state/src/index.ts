@@ -3,6 +3,9 @@
 // share. No imports, no I/O: the compiler keeps this folder free of Node and
 // VS Code, so either side can load it.
 //
+// The writer's side, turning plain editor facts into the file's object, is in
+// build.ts (re-exported below).
+//
 // Parsing goes field by field: a field of the wrong type is dropped, never
 // fatal, so a file written by an older or newer tracker still yields what it can.
 
@@ -20,6 +23,8 @@ export interface SelectionState {
   /** 1-based, inclusive. */
   startLine: number;
   endLine: number;
+  /** Present only when `text` was cut to the size cap: the selection's full length in characters. */
+  totalChars?: number;
 }
 
 export interface CursorState {
@@ -27,6 +32,18 @@ export interface CursorState {
   line: number;
   /** 1-based. */
   character: number;
+}
+
+export type DiagnosticSeverity = "error" | "warning" | "information" | "hint";
+
+/** An error or warning that touches the selected lines (or the cursor's line). */
+export interface DiagnosticState {
+  /** 1-based line where it starts. */
+  line: number;
+  severity: DiagnosticSeverity;
+  /** Who reported it (`ts`, `json`, `rustc`...), when known. */
+  source: string | null;
+  message: string;
 }
 
 /** A document that is not a file on disk (untitled buffer, git diff, notebook cell...). */
@@ -47,6 +64,20 @@ export interface EditorState {
   isDirty: boolean;
   document: DocumentState | null;
   workspaceFolders: string[];
+  /** Errors and warnings that overlap the selections, or the cursor's line. */
+  diagnostics: DiagnosticState[];
+  /** Selected text was cut or selections left out to keep the file small. */
+  selectionTruncated: boolean;
+  /** Non-empty selections the file leaves out (over the caps). */
+  omittedSelections: number;
+  /** Relevant diagnostics the file leaves out (over the caps). */
+  omittedDiagnostics: number;
+  /** Format version, when the writer gave one. */
+  version: number | null;
+  /** The process (a VS Code extension host) that writes the file. */
+  writerPid: number | null;
+  /** When the writer last wrote it, as it says (ISO 8601). */
+  updatedAt: string | null;
 }
 
 /** Returns null when the value carries no usable active file or document. */
@@ -65,7 +96,24 @@ export function parseEditorState(value: unknown): EditorState | null {
     workspaceFolders: Array.isArray(value.workspaceFolders)
       ? value.workspaceFolders.filter((folder): folder is string => nonEmptyString(folder) !== null)
       : [],
+    diagnostics: Array.isArray(value.diagnostics) ? value.diagnostics.map(parseDiagnostic).filter((diagnostic) => diagnostic !== null) : [],
+    selectionTruncated: value.selectionTruncated === true,
+    omittedSelections: positiveInteger(value.omittedSelections) ?? 0,
+    omittedDiagnostics: positiveInteger(value.omittedDiagnostics) ?? 0,
+    version: positiveInteger(value.version),
+    writerPid: positiveInteger(value.writerPid),
+    updatedAt: nonEmptyString(value.updatedAt),
   };
+}
+
+/** The process that last wrote a state file, from its raw JSON text; null when unknown. */
+export function stateFileWriterPid(json: string): number | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return isObject(value) ? positiveInteger(value.writerPid) : null;
+  } catch {
+    return null;
+  }
 }
 
 function parseSelections(primary: unknown, all: unknown): SelectionState[] {
@@ -89,7 +137,22 @@ function parseSelection(value: unknown): SelectionState | null {
   const startLine = positiveInteger(value.startLine);
   const endLine = positiveInteger(value.endLine);
   if (startLine === null) return null;
-  return { text: value.text, startLine, endLine: endLine !== null && endLine >= startLine ? endLine : startLine };
+  const selection: SelectionState = { text: value.text, startLine, endLine: endLine !== null && endLine >= startLine ? endLine : startLine };
+  const totalChars = positiveInteger(value.totalChars);
+  if (totalChars !== null && totalChars > value.text.length) selection.totalChars = totalChars;
+  return selection;
+}
+
+const SEVERITIES: readonly string[] = ["error", "warning", "information", "hint"] satisfies DiagnosticSeverity[];
+
+function parseDiagnostic(value: unknown): DiagnosticState | null {
+  if (!isObject(value)) return null;
+  const line = positiveInteger(value.line);
+  const message = nonEmptyString(value.message);
+  if (line === null || message === null) return null;
+  if (typeof value.severity !== "string" || !SEVERITIES.includes(value.severity)) return null;
+  const severity = value.severity as DiagnosticSeverity;
+  return { line, severity, source: nonEmptyString(value.source), message };
 }
 
 function parseCursor(value: unknown): CursorState | null {
@@ -121,3 +184,5 @@ function positiveInteger(value: unknown): number | null {
 function isObject(value: unknown): value is { [key: string]: unknown } {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+export * from "./build.js";

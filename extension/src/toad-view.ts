@@ -1,50 +1,112 @@
-// The webview view in the bottom panel that will hold Toad's iframe. For
-// now it renders the panel's status page; starting and reconnecting to
-// Toad is the panel issue's work.
+// The webview view in the bottom panel that holds the chat's iframe. The HTML
+// is rendered once per chat address; everything after that (status, focus,
+// theme) goes to the page as messages, so the chat is never reloaded by a
+// status change. Opening the view starts (or reconnects to) the chat.
 
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { panelHtml, type PanelState } from "../../webview/src/panel-html.js";
+import { panelHtml } from "../../webview/src/panel-html.js";
+import type { ChatTheme, FromPanel, PanelStatus, ToPanel } from "../../webview/src/panel-messages.js";
 
 export const TOAD_VIEW_ID = "symposium.toadView";
 
-export class ToadViewProvider implements vscode.WebviewViewProvider {
+export interface ToadViewEvents {
+  /** The view became visible (first time or again). */
+  opened(): void;
+  retry(): void;
+  /** The chat page moved to another conversation. */
+  conversation(id: string): void;
+}
+
+export class ToadViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private state: PanelState = {
-    kind: "starting",
-    message: "Symposium's chat panel. Toad is not started by this version yet; run “Symposium: Show Editor Context” to see what an agent would receive.",
-  };
+  private status: PanelStatus = { kind: "starting", message: "Starting the chat…" };
+  private chatUrl: string | undefined;
+  private renderedUrl: string | undefined | null = null;
+  private seq = 0;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+    private readonly events: ToadViewEvents,
+  ) {
+    this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: "theme", theme: currentTheme() })));
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.renderedUrl = null;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     view.onDidDispose(() => (this.view = undefined));
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) return;
+      this.events.opened();
+      this.post({ type: "focus" });
+    });
+    view.webview.onDidReceiveMessage((message: FromPanel) => {
+      if (message?.type === "retry") this.events.retry();
+      else if (message?.type === "conversation") this.events.conversation(message.conversation);
+    });
     this.render();
     this.log.info("chat panel opened");
+    this.events.opened();
   }
 
-  setState(state: PanelState): void {
-    this.state = state;
-    this.render();
+  /** Shows a status and, once there is one, the chat. */
+  show(status: PanelStatus, chatUrl?: string): void {
+    this.status = status;
+    this.seq++;
+    if (chatUrl !== undefined || status.kind !== "error") this.chatUrl = chatUrl ?? this.chatUrl;
+    if (this.renderedUrl !== this.chatUrl) this.render();
+    else this.post({ type: "status", status, seq: this.seq });
+  }
+
+  /** Forgets the chat's address (the host was stopped): the next chat is a new page. */
+  clearChat(): void {
+    this.chatUrl = undefined;
+  }
+
+  focus(): void {
+    this.post({ type: "focus" });
+  }
+
+  dispose(): void {
+    this.disposables.forEach((disposable) => disposable.dispose());
+  }
+
+  private post(message: ToPanel): void {
+    void this.view?.webview.postMessage(message);
   }
 
   private render(): void {
     if (!this.view) return;
     const webview = this.view.webview;
+    this.renderedUrl = this.chatUrl;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce: crypto.randomBytes(16).toString("base64"),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.css")).toString(),
-      state: this.state,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.js")).toString(),
+      chatUrl: this.chatUrl,
+      status: this.status,
+      seq: this.seq,
     });
   }
 
   private mediaRoot(): vscode.Uri {
     return vscode.Uri.joinPath(this.extensionUri, "webview", "media");
+  }
+}
+
+export function currentTheme(): ChatTheme {
+  switch (vscode.window.activeColorTheme.kind) {
+    case vscode.ColorThemeKind.Light:
+      return "light";
+    case vscode.ColorThemeKind.HighContrast:
+    case vscode.ColorThemeKind.HighContrastLight:
+      return "high-contrast";
+    default:
+      return "dark";
   }
 }

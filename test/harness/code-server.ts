@@ -190,3 +190,16 @@ export async function visibleText(page: Page, selector: string): Promise<string>
   const text = await page.$$eval(`${selector} .view-line`, (lines) => lines.map((line) => line.textContent ?? "").join("\n"));
   return text.replace(/\u00a0/g, " "); // VS Code renders spaces as no-break spaces
 }
+
+/** Opens a workspace file with Quick Open (Ctrl+P) like a user, and waits until its editor has focus. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(name);
+  // File search runs in the extension host: slow while extensions are still activating.
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 45_000 });
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(`.part.editor .tab.active[aria-label*="${name}"]`, { timeout: 10_000 });
+  await page.waitForFunction(() => document.activeElement?.closest(".part.editor .monaco-editor") != null, null, { timeout: 10_000 });
+}

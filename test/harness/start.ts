@@ -20,6 +20,16 @@ if (!fs.existsSync(codeServerEntry())) {
   execFileSync("bash", [path.join(REPO_DIR, "scripts", "install-code-server.sh")], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
+// The demo works with no configuration: the conductor runs the offline demo agent,
+// unless the user named a conductor config of their own.
+if (!process.env.SYMPOSIUM_CONFIG) {
+  const config = path.join(cache, "demo-conductor.jsonc");
+  const conductor = path.join(REPO_DIR, "dist", "symposium-conductor.mjs");
+  fs.mkdirSync(cache, { recursive: true });
+  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(conductor)} demo-agent`, proxies: [] }, null, 2), { mode: 0o600 });
+  process.env.SYMPOSIUM_CONFIG = config;
+}
+
 const workspace = path.join(cache, "demo-workspace");
 if (!fs.existsSync(workspace)) fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
 const port = process.env.PORT ? Number(process.env.PORT) : await getPort({ host: "127.0.0.1", port: 8080 });
@@ -31,8 +41,9 @@ Symposium for VS Code is running in code-server.
   Open:      ${server.url}?folder=${encodeURIComponent(workspace)}
   Password:  ${server.password}
 
-Then press Ctrl+Alt+Y (or run "Symposium: Open Chat") for the panel, and
-"Symposium: Show Editor Context" for what an agent would receive.
+Open src/main.rs, select a line or two, press Ctrl+Alt+Y (or run "Symposium: Open Chat")
+and ask about it: the demo agent's answer shows the <editor-context> block it received.
+"Symposium: Show Editor Context" shows what an agent would receive at any moment.
 Press Ctrl+C to stop.`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

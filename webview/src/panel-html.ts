@@ -1,27 +1,36 @@
 // The HTML of the Symposium panel. Pure: the extension passes in what it
 // knows; nothing here touches VS Code's API, so it is easy to test.
 //
+// The page is rendered once per chat address: later status changes arrive
+// as messages (panel-messages.ts) handled by media/panel.js, because
+// replacing the HTML would reload the iframe and lose the chat.
+//
 // Security: a Content Security Policy that allows nothing by default; styles
-// only from the webview's own resource origin; scripts only with this load's
-// nonce; frames only from the one Toad origin the extension names.
+// and the one script only from the webview's own resources (the script also
+// needs this render's nonce); frames only from the one gate origin the
+// extension names. The iframe's sandbox is the seed's (docs/panel.md).
 
-export type PanelState =
-  | { kind: "starting"; message: string }
-  | { kind: "error"; message: string; detail?: string }
-  | { kind: "chat"; toadUrl: string };
+import type { PanelStatus } from "./panel-messages.js";
 
 export interface PanelHtmlOptions {
   /** The webview's `cspSource`. */
   cspSource: string;
   /** A fresh random value for each render. */
   nonce: string;
-  /** URI of webview/media/panel.css as the webview may load it. */
+  /** URIs of webview/media/panel.css and panel.js as the webview may load them. */
   styleUri: string;
-  state: PanelState;
+  scriptUri: string;
+  /** The chat's address (through the gate); none while there is nothing to show. */
+  chatUrl?: string;
+  status: PanelStatus;
+  /** The status's sequence number: the page ignores status messages older than this. */
+  seq: number;
 }
 
+export const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups";
+
 export function panelHtml(options: PanelHtmlOptions): string {
-  const frameSource = options.state.kind === "chat" ? originOf(options.state.toadUrl) : null;
+  const frameSource = options.chatUrl ? originOf(options.chatUrl) : null;
   const csp = [
     "default-src 'none'",
     `style-src ${options.cspSource}`,
@@ -30,6 +39,10 @@ export function panelHtml(options: PanelHtmlOptions): string {
   ]
     .filter(Boolean)
     .join("; ");
+  const status = options.status;
+  const frame = options.chatUrl
+    ? `<iframe id="toad" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${status.kind === "ready" ? "" : " hidden"}></iframe>`
+    : "";
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -39,23 +52,16 @@ export function panelHtml(options: PanelHtmlOptions): string {
 <link rel="stylesheet" href="${escapeHtml(options.styleUri)}">
 <title>Symposium</title>
 </head>
-<body>
-${body(options.state)}
+<body data-seq="${options.seq}">
+<main id="status" class="status" data-state="${status.kind}"${status.kind === "ready" ? " hidden" : ""}>
+<p id="message"${status.kind === "error" ? ' class="error"' : ""}>${escapeHtml(status.kind === "ready" ? "" : status.message)}</p>
+<pre id="detail"${status.kind === "error" && status.detail ? "" : " hidden"}>${escapeHtml(status.kind === "error" ? (status.detail ?? "") : "")}</pre>
+<button id="retry"${status.kind === "error" && status.retry ? "" : " hidden"}>Retry</button>
+</main>
+${frame}
+<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>
 </body>
 </html>`;
-}
-
-function body(state: PanelState): string {
-  switch (state.kind) {
-    case "starting":
-      return `<main class="status" data-state="starting"><p>${escapeHtml(state.message)}</p></main>`;
-    case "error":
-      return `<main class="status" data-state="error"><p class="error">${escapeHtml(state.message)}</p>${
-        state.detail ? `<pre>${escapeHtml(state.detail)}</pre>` : ""
-      }</main>`;
-    case "chat":
-      return `<iframe id="toad" title="Toad chat" src="${escapeHtml(state.toadUrl)}" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"></iframe>`;
-  }
 }
 
 /** scheme://host:port of a URL: what a CSP source may name. */

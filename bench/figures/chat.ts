@@ -1,0 +1,146 @@
+// P10 (first token) and P11 (memory of one chat session), measured together:
+// each round starts a chat server whose agent command is the conductor (with
+// the editor-context hook on) in front of the bench chat agent, opens the
+// page in Chromium and, interleaved, an SDK client on the same agent over
+// stdio; both get PROMPTS prompts, one after the other.
+
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Readable, Writable } from "node:stream";
+import { client, ndJsonStream } from "@agentclientprotocol/sdk";
+import type { Page } from "playwright-core";
+import { quote } from "shell-quote";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { CHAT_AGENT, CONDUCTOR_CLI, descendants, launchBrowser, openChat, pageProbe, startChatServer, typePrompt, type PageProbe } from "./chat-page.js";
+import { RUNS, freshStateFile, median, node, percentile, residentKb, type Figure } from "./common.js";
+
+const PROMPTS = 5;
+
+interface Sample {
+  ms: number;
+  /** Page → agent, agent → page, page's render: wall clocks of both processes. */
+  legs: [number, number, number];
+}
+
+async function pageFirstToken(page: Page, text: string): Promise<Sample> {
+  await typePrompt(page, text);
+  await page.waitForFunction(() => (window as unknown as { benchProbe: PageProbe }).benchProbe.shownAt > 0, undefined, { timeout: 10_000 });
+  const sample = await page.evaluate(() => {
+    const probe = (window as unknown as { benchProbe: PageProbe }).benchProbe;
+    const chunk = probe.chunks[probe.firstChunk]!;
+    return { ms: probe.shownAt - probe.sentAt, legs: [chunk.receivedAt! - probe.sentAt, chunk.arrivedAt - chunk.sentAt, probe.shownAt - chunk.arrivedAt] as [number, number, number] };
+  });
+  await page.waitForSelector("body[data-state=ready]", { timeout: 10_000 });
+  return sample;
+}
+
+/** The same agent, an SDK client over its stdio: prompt sent → first chunk received. */
+async function directClient() {
+  const agentProcess = spawn(CHAT_AGENT[0]!, CHAT_AGENT.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+  let firstChunk: (() => void) | undefined;
+  const connection = client({ name: "bench" })
+    .onNotification("session/update", ({ params }) => {
+      if (params.update.sessionUpdate === "agent_message_chunk") firstChunk?.();
+    })
+    .connect(ndJsonStream(Writable.toWeb(agentProcess.stdin) as WritableStream<Uint8Array>, Readable.toWeb(agentProcess.stdout) as ReadableStream<Uint8Array>));
+  await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId } = await connection.agent.request("session/new", { cwd: process.cwd(), mcpServers: [] });
+  return {
+    pid: agentProcess.pid!,
+    firstToken: async (text: string): Promise<number> => {
+      const started = performance.now();
+      let shown = 0;
+      const chunk = new Promise<void>((resolve) => (firstChunk = resolve));
+      const answered = connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+      await chunk.then(() => (shown = performance.now()));
+      firstChunk = undefined;
+      await answered;
+      return shown - started;
+    },
+    stop: async () => {
+      connection.close();
+      const exited = new Promise((resolve) => agentProcess.once("exit", resolve));
+      agentProcess.stdin.end();
+      await exited;
+    },
+  };
+}
+
+interface Round {
+  chat: Sample[];
+  direct: number[];
+  memory: { serverIdleKb: number; serverKb: number; conductorKb: number; othersKb: number; agentUnderChatKb: number; agentAloneKb: number };
+}
+
+async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<Round> {
+  const stateFile = freshStateFile(dir); // fresh for the reader's 30 s limit
+  const command = [node, CONDUCTOR_CLI, "agent", quote(CHAT_AGENT)];
+  const server = await startChatServer(command, dir, { [STATE_FILE_ENV]: stateFile });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const serverIdleKb = residentKb(server.child.pid);
+    const [page, direct] = await Promise.all([openChat(browser, server.url, pageProbe), directClient()]);
+    const result: Round = { chat: [], direct: [], memory: { serverIdleKb, serverKb: 0, conductorKb: 0, othersKb: 0, agentUnderChatKb: 0, agentAloneKb: 0 } };
+    for (let i = 0; i < PROMPTS; i++) {
+      result.chat.push(await pageFirstToken(page, `hello ${i}`));
+      result.direct.push(await direct.firstToken(`hello ${i}`));
+      if (i === 0) result.memory = { ...sessionMemory(server.child.pid!), serverIdleKb, agentAloneKb: residentKb(direct.pid) };
+    }
+    await Promise.all([page.close(), direct.stop()]);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+function sessionMemory(serverPid: number) {
+  let conductorKb = 0;
+  let agentUnderChatKb = 0;
+  let othersKb = 0; // the shell the server runs the command line through, if it stays
+  for (const { pid, command } of descendants(serverPid)) {
+    if (command.includes(path.basename(CONDUCTOR_CLI))) conductorKb += residentKb(pid);
+    else if (command.includes(path.basename(CHAT_AGENT[1]!))) agentUnderChatKb += residentKb(pid);
+    else othersKb += residentKb(pid);
+  }
+  return { serverKb: residentKb(serverPid), conductorKb, othersKb, agentUnderChatKb };
+}
+
+export async function chatFigures(dir: string): Promise<Figure[]> {
+  const projectDir = fs.mkdtempSync(path.join(dir, "chat-"));
+  const browser = await launchBrowser();
+  const rounds: Round[] = [];
+  try {
+    await round(projectDir, browser); // warm-up: page cache, Chromium's first page
+    for (let i = 0; i < RUNS; i++) rounds.push(await round(projectDir, browser));
+  } finally {
+    await browser.close();
+  }
+  const chat = rounds.flatMap((r) => r.chat.map((sample) => sample.ms));
+  const leg = (i: number) => median(rounds.flatMap((r) => r.chat.map((sample) => sample.legs[i]!))).toFixed(1);
+  const direct = rounds.flatMap((r) => r.direct);
+  const added = median(chat) - median(direct);
+  const mb = (pick: (m: Round["memory"]) => number) => median(rounds.map((r) => pick(r.memory))) / 1024;
+  const share = mb((m) => m.serverKb - m.serverIdleKb);
+  const conductor = mb((m) => m.conductorKb);
+  const others = mb((m) => m.othersKb);
+  const overhead = mb((m) => m.serverKb - m.serverIdleKb + m.conductorKb + m.othersKb);
+  return [
+    {
+      id: "P10",
+      what: "first token: prompt typed in the chat page → first chunk on the page (server, conductor with the hook, agent)",
+      value: `+${added.toFixed(1)} ms over direct (p50)`,
+      goal: "p50 ≤ +5 ms over direct",
+      met: added <= 5,
+      detail: `page p50 ${median(chat).toFixed(1)} ms, p90 ${percentile(chat, 90).toFixed(1)} ms (Enter keydown → the chunk in the DOM, timed in the page; legs, p50: page → agent ${leg(0)} ms, agent → page ${leg(1)} ms, page's render ${leg(2)} ms); SDK client over stdio p50 ${median(direct).toFixed(2)} ms; ${chat.length} prompts each, interleaved, ${RUNS} sessions`,
+    },
+    {
+      id: "P11",
+      what: "memory of one chat session: server's share + conductor with the hook",
+      value: `+${overhead.toFixed(1)} MB over the agent`,
+      goal: "≤ 60 MB over the agent",
+      met: overhead <= 60,
+      detail: `VmRSS, median of ${RUNS} sessions after the first answer: the server grows ${share.toFixed(1)} MB (from ${mb((m) => m.serverIdleKb).toFixed(1)} MB idle; the page's share of a server that is shared), the conductor ${conductor.toFixed(1)} MB${others > 0.05 ? `, the shell ${others.toFixed(1)} MB` : ""}; the agent alone ${mb((m) => m.agentAloneKb).toFixed(1)} MB (under the chat ${mb((m) => m.agentUnderChatKb).toFixed(1)} MB)`,
+    },
+  ];
+}

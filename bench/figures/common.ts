@@ -1,0 +1,135 @@
+// What every figure shares: where the programs are, the Figure line, running
+// the bench client against a command, medians, and interleaving the arms.
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+
+export const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO = path.resolve(OUT, "..");
+export const node = process.execPath;
+export const CLIENT = path.join(OUT, "bench", "programs", "bench-client.js");
+export const AGENT = [node, path.join(OUT, "bench", "programs", "bench-agent.js")];
+export const AGENT_LINE = AGENT.join(" ");
+export const PROXY = [node, path.join(REPO, "dist", "symposium-editor-context.mjs")];
+export const CONDUCTOR = [node, path.join(REPO, "dist", "symposium-conductor.mjs")];
+export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+export const POSIX_SHELL = process.platform !== "win32";
+
+export interface Figure {
+  id: string;
+  what: string;
+  value: string;
+  goal: string;
+  met: boolean;
+  detail: string;
+}
+
+type Scenario = "down" | "up" | "prompts" | "startup";
+
+export function measure(scenario: Scenario, count: number, command: string[], env: NodeJS.ProcessEnv = {}): { rate: number; peakRssKb?: number } {
+  const output = execFileSync(node, [CLIENT, scenario, String(count), "--", ...command], {
+    env: { ...process.env, [STATE_FILE_ENV]: "", ...env },
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024,
+  });
+  return JSON.parse(output.trim()) as { rate: number; peakRssKb?: number };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The p-th percentile (nearest rank) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export type Arm = "baseline" | "candidate" | "reference";
+type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
+
+/**
+ * Runs the arms in turn (A B R A B R …) and returns their medians. The
+ * reference arm puts `cat` where the candidate's proxy or conductor sits: the
+ * cost of the extra process hops alone, which no proxy code can go below.
+ */
+export function interleaved(run: Run, withReference: boolean) {
+  const arms: Arm[] = withReference ? ["baseline", "candidate", "reference"] : ["baseline", "candidate"];
+  arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
+  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [] };
+  const rss: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const arm of arms) {
+      const result = run(arm);
+      samples[arm].push(result.rate);
+      if (arm === "candidate" && result.peakRssKb) rss.push(result.peakRssKb);
+    }
+  }
+  return {
+    baseline: median(samples.baseline),
+    candidate: median(samples.candidate),
+    reference: withReference ? median(samples.reference) : null,
+    rss,
+  };
+}
+
+export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null }): Figure {
+  const ratio = result.candidate / result.baseline;
+  const reference = result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`;
+  return {
+    id,
+    what,
+    value: `${ratio.toFixed(2)} × direct`,
+    goal: `≥ ${goalRatio} × direct`,
+    met: ratio >= goalRatio,
+    detail: `${Math.round(result.candidate).toLocaleString("en")} vs ${Math.round(result.baseline).toLocaleString("en")} ${unit}${reference}`,
+  };
+}
+
+/** `sh -c` pipelines that put `cat` processes where the proxy or conductor would be. */
+export const catBetween = (before: number, after: number): string[] => [
+  "sh",
+  "-c",
+  [...Array<string>(before).fill("cat"), AGENT_LINE, ...Array<string>(after).fill("cat")].join(" | "),
+];
+
+/** A state file with a selection of `selectionBytes`, as the tracker would write it. */
+export function freshStateFile(dir: string, selectionBytes = 200): string {
+  const file = path.join(dir, "state.json");
+  const text = "let answer = 42;\n".repeat(Math.ceil(selectionBytes / 17)).slice(0, selectionBytes);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      activeFile: "/project/src/main.ts",
+      languageId: "typescript",
+      selection: { text, startLine: 1, endLine: text.split("\n").length },
+      workspaceFolders: ["/project"],
+    }),
+  );
+  return file;
+}
+
+/** Resident memory of a process in KiB (Linux /proc; 0 elsewhere or when it is gone). */
+export function residentKb(pid: number | undefined): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc, clock ticks of 10 ms; 0 elsewhere). */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,78 @@
+// The agents a new user can choose from (the seed's four, then the built-in
+// demo agent), how a typed answer or a name given on the command line picks
+// one, and writing the config file for a choice. No ACP SDK here: `run` uses
+// this before any agent starts.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { quote } from "shell-quote";
+import { RUST_BUILTIN_PROXIES } from "./config.js";
+
+export interface KnownAgent {
+  name: string;
+  /** What to type (or pass to --agent-choice / SYMPOSIUM_AGENT) to pick it. */
+  shortName: string;
+  command: string;
+}
+
+/** The environment variable that names the agent when there is no config file and no menu can be answered. */
+export const AGENT_CHOICE_ENV = "SYMPOSIUM_AGENT";
+
+/** The seed's four, in its order. */
+export const KNOWN_AGENTS: readonly KnownAgent[] = [
+  { name: "Claude Code", shortName: "claude", command: "npx -y @zed-industries/claude-code-acp" },
+  { name: "Gemini CLI", shortName: "gemini", command: "npx -y -- @google/gemini-cli@latest --experimental-acp" },
+  { name: "Codex", shortName: "codex", command: "npx -y @zed-industries/codex-acp" },
+  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp" },
+];
+
+export const DEMO_AGENT_NAME = "Built-in demo agent";
+
+/** The known agents and the demo agent, started by `demoAgentCommand`. */
+export function agentChoices(demoAgentCommand: readonly string[]): KnownAgent[] {
+  return [...KNOWN_AGENTS, { name: DEMO_AGENT_NAME, shortName: "demo", command: quote([...demoAgentCommand]) }];
+}
+
+/** A number from the list, or a name ("claude", "Claude Code", "gemini-cli", "demo"); null when nothing matches. */
+export function findAgentChoice(input: string, choices: readonly KnownAgent[]): KnownAgent | null {
+  const number = /^\s*(\d+)[.)]?\s*$/.exec(input);
+  if (number) return choices[Number(number[1]) - 1] ?? null;
+  const wanted = normalise(input);
+  if (wanted === "") return null;
+  return choices.find((choice) => [choice.shortName, choice.name, `${choice.shortName}agent`].some((name) => normalise(name) === wanted)) ?? null;
+}
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+export function describeChoiceNames(choices: readonly KnownAgent[]): string {
+  return choices.map((choice) => choice.shortName).join(", ");
+}
+
+/**
+ * Writes the config for `choice` (mode 0600, its folder 0700); false when a
+ * file appeared at the path meanwhile: that file is never overwritten.
+ */
+export function writeConfig(configPath: string, choice: KnownAgent): boolean {
+  fs.mkdirSync(path.dirname(configPath), { recursive: true, mode: 0o700 });
+  const proxies = RUST_BUILTIN_PROXIES.map((name) => `    { "name": ${JSON.stringify(name)}, "enabled": false }`).join(",\n");
+  const text = `{
+  // ${choice.name}. The command line is split into words like a shell would, and run without a shell.
+  "agent": ${JSON.stringify(choice.command)},
+  // Extensions. sparkle, ferris and cargo are built into Symposium's Rust conductor
+  // (symposium-acp-agent); the TypeScript conductor cannot run them, so they start disabled.
+  // An entry with a "command" is started as an ACP proxy by either conductor.
+  "proxies": [
+${proxies}
+  ]
+}
+`;
+  try {
+    fs.writeFileSync(configPath, text, { flag: "wx", mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}

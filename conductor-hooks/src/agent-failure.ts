@@ -1,0 +1,154 @@
+// What a user sees when an agent (or any chain component) cannot start or
+// dies: which one, how it ended, the last lines it wrote to stderr, and what
+// to try. One text for the JSON-RPC error's `data` and for the log, with a
+// one-line `message` for clients that show only that.
+
+import * as readline from "node:readline";
+import type { Readable } from "node:stream";
+import { describeExit, describeSpawnError } from "../../acp-wire/src/index.js";
+
+/** The last lines a process wrote to stderr, bounded in count and length. */
+export class StderrTail {
+  private readonly kept: string[] = [];
+  /** Lines pushed so far, kept or not: a mark for since(). */
+  total = 0;
+
+  constructor(
+    private readonly maxLines = 20,
+    private readonly maxLineChars = 500,
+  ) {}
+
+  push(line: string): void {
+    this.total++;
+    this.kept.push(line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line);
+    if (this.kept.length > this.maxLines) this.kept.shift();
+  }
+
+  lines(): string[] {
+    return [...this.kept];
+  }
+
+  /** The kept lines pushed after `mark` (a value of `total`). */
+  since(mark: number): string[] {
+    return this.kept.slice(Math.max(0, this.kept.length - (this.total - mark)));
+  }
+}
+
+/** Copies a child's stderr to ours, each line prefixed with its name, keeping the tail; resolves when it ends. */
+export function relayStderr(stream: Readable, prefix: string, tail: StderrTail): Promise<void> {
+  return new Promise((resolve) => {
+    readline
+      .createInterface({ input: stream, crlfDelay: Infinity })
+      .on("line", (line) => {
+        tail.push(line);
+        process.stderr.write(`${prefix}${line}\n`);
+      })
+      .on("close", () => resolve());
+  });
+}
+
+export type AgentEnd =
+  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: "spawn-error"; error: NodeJS.ErrnoException }
+  /** It closed its output but was still running when we gave up waiting for it. */
+  | { kind: "output-closed" };
+
+export interface AgentFailure {
+  /** The name the user knows it by: "Claude Code", "agent", "proxy 1 (…)". */
+  name: string;
+  /** What it is, in front of its name: "agent 'Claude Code'", "component 'agent'". Default "agent". */
+  role?: "agent" | "component";
+  command: readonly string[];
+  end: AgentEnd;
+  stderrTail: readonly string[];
+  /** The config file the command came from, when there is one. */
+  configPath?: string;
+  /** How to start the built-in demo agent, suggested as a fallback. */
+  demoCommand?: string;
+}
+
+export interface FailureReport {
+  /** One line: which component, how it ended, its last stderr line. */
+  message: string;
+  /** Everything, for the error's `data` (a client may show it) and the log. */
+  data: { component: string; command: string[]; status: string; stderrTail: string[]; details: string };
+}
+
+export function describeAgentFailure(failure: AgentFailure): FailureReport {
+  const status = describeEnd(failure);
+  const lastLine = [...failure.stderrTail].reverse().find((line) => line.trim() !== "");
+  const who = `${failure.role ?? "agent"} '${failure.name}'`;
+  const message = `${who} ${status}${lastLine ? `: ${lastLine.trim()}` : ""}`;
+  const details = [
+    `${who} ${status}.`,
+    `Command: ${failure.command.join(" ")}`,
+    ...(failure.stderrTail.length > 0
+      ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)]
+      : ["It wrote nothing to stderr."]),
+    "What to try:",
+    ...whatToTry(failure),
+  ].join("\n");
+  return {
+    message,
+    data: { component: failure.name, command: [...failure.command], status, stderrTail: [...failure.stderrTail], details },
+  };
+}
+
+export interface AgentError extends Omit<AgentFailure, "end" | "stderrTail"> {
+  method: string;
+  error: { code: number; message: string; data?: unknown };
+  /** What it wrote to stderr while the request was in flight. */
+  stderrLines: readonly string[];
+}
+
+/**
+ * An agent that answers with an internal error often says why only on its
+ * stderr (an adapter whose CLI refused to start, say): the error is given
+ * those lines, with the first one in its message. Null when it wrote nothing.
+ */
+export function explainAgentError(failure: AgentError): { code: number; message: string; data: { details: string } & Record<string, unknown> } | null {
+  const written = failure.stderrLines.filter((line) => line.trim() !== "");
+  if (written.length === 0) return null;
+  const { error } = failure;
+  const who = `${failure.role ?? "agent"} '${failure.name}'`;
+  const agentDetails = isRecord(error.data) && typeof error.data.details === "string" ? ` (${error.data.details})` : "";
+  const details = [
+    `${who} answered ${failure.method} with: ${error.message}${agentDetails}.`,
+    `Command: ${failure.command.join(" ")}`,
+    "Meanwhile it wrote on stderr:",
+    ...failure.stderrLines.map((line) => `  ${line}`),
+    "What to try:",
+    ...whatToTry(failure),
+  ].join("\n");
+  return {
+    code: error.code,
+    message: `${error.message}: ${who} wrote on stderr: ${written[0]!.trim()}`,
+    data: { component: failure.name, agentError: { message: error.message, data: error.data }, stderrTail: [...failure.stderrLines], details },
+  };
+}
+
+function isRecord(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeEnd(failure: AgentFailure): string {
+  const { end } = failure;
+  if (end.kind === "spawn-error") return `could not start: ${describeSpawnError(failure.command[0] ?? "", end.error)}`;
+  if (end.kind === "output-closed") return "closed its output";
+  return describeExit(end.code, end.signal);
+}
+
+function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] {
+  // In a chain, the agent is the component named "agent"; the others are proxies.
+  const isAgent = failure.role !== "component" || failure.name === "agent";
+  const field = isAgent ? `"agent"` : `its "command"`;
+  const where = failure.configPath ? ` (${field} in ${failure.configPath})` : "";
+  const tries = [
+    `- run the command${where} by hand in a terminal: it should start and wait for input, not exit or complain`,
+    "- start the conductor with --trace FILE (and SYMPOSIUM_LOG=debug) to see every message and log line",
+  ];
+  if (!isAgent) return tries;
+  const how = failure.configPath ? `set "agent" in ${failure.configPath} to` : "use";
+  tries.push(`- or, to check everything else works offline, ${how} the built-in demo agent: ${failure.demoCommand ?? "symposium-conductor demo-agent"}`);
+  return tries;
+}

@@ -1,0 +1,69 @@
+// The status bar item: whether the editor context is shared and for what
+// (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
+// and a click turns sharing on or off.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { formatEditorContext } from "../../editor-context-proxy/src/index.js";
+import { parseEditorState, type StateFile } from "../../editor-state/src/index.js";
+import type { EditorStateTracker } from "./editor-state-tracker.js";
+
+export const TOGGLE_EDITOR_CONTEXT = "symposium.toggleEditorContext";
+const TOOLTIP_LINES = 8;
+
+export function createContextStatus(tracker: EditorStateTracker): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem("symposium.editorContext", vscode.StatusBarAlignment.Right, 100);
+  item.name = "Symposium Editor Context";
+  item.command = TOGGLE_EDITOR_CONTEXT;
+  const update = (): void => render(item, tracker.stateFilePath !== undefined, tracker.currentState);
+  update();
+  item.show();
+  return vscode.Disposable.from(
+    item,
+    tracker.onDidWriteState(update),
+    tracker.onDidChangeStateFilePath(update),
+    vscode.commands.registerCommand(TOGGLE_EDITOR_CONTEXT, toggleSetting),
+  );
+}
+
+function render(item: vscode.StatusBarItem, enabled: boolean, state: StateFile | undefined): void {
+  if (!enabled) {
+    item.text = "$(eye-closed) Context off";
+    item.tooltip = "Symposium does not send your editor context to the agent. Click to turn it on.";
+    return;
+  }
+  const parsed = state ? parseEditorState(state) : null;
+  if (!state || !parsed) {
+    item.text = "$(eye) No editor";
+    item.tooltip = "Symposium shares your editor context with the agent; no editor is open now. Click to turn it off.";
+    return;
+  }
+  item.text = `$(eye) ${describeTarget(state)}`;
+  const block = formatEditorContext(parsed).split("\n");
+  const shown = block.slice(0, TOOLTIP_LINES).join("\n") + (block.length > TOOLTIP_LINES ? "\n…" : "");
+  const tooltip = new vscode.MarkdownString("Symposium sends this with every prompt (click to turn it off):\n\n");
+  tooltip.appendCodeblock(shown, "text");
+  item.tooltip = tooltip;
+}
+
+/** `main.rs:10-12`, `main.rs:7` (cursor), `Untitled-1`. */
+export function describeTarget(state: StateFile): string {
+  const name = state.activeFile ? path.basename(state.activeFile) : (state.document?.label ?? state.document?.uri ?? "");
+  const selection = state.selection;
+  if (selection) {
+    const count = state.selections?.length ?? 1;
+    const more = count > 1 ? ` +${count - 1}` : "";
+    const lines = selection.startLine === selection.endLine ? `${selection.startLine}` : `${selection.startLine}-${selection.endLine}`;
+    return `${name}:${lines}${more}`;
+  }
+  return state.cursor ? `${name}:${state.cursor.line}` : name;
+}
+
+/** Flips the setting where it is decided: the workspace's value when it has one, else the user's. */
+async function toggleSetting(): Promise<void> {
+  const config = vscode.workspace.getConfiguration("symposium");
+  const enabled = config.get<boolean>("editorContext.enabled", true);
+  const inspected = config.inspect<boolean>("editorContext.enabled");
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update("editorContext.enabled", !enabled, target);
+}

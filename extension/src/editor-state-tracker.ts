@@ -1,0 +1,144 @@
+// Writes what the user is looking at to the state file (docs/state-file.md)
+// that the editor-context proxy reads on every prompt; the panel passes the
+// file's path to Toad as SYMPOSIUM_EDITOR_STATE_FILE.
+//
+// - Context is the last text editor the user was in while it is still open:
+//   focus moving to a panel, terminal or output view keeps it; closing every
+//   editor clears it.
+// - Writing (debounced 100 ms, skipped when nothing changed, atomic, 0600) is
+//   `StateFileWriter` (state-file-writer.ts); the file's time is touched every
+//   10 s so an idle window's context never goes stale (the reader's limit is 30 s).
+// - A failed write is logged once and retried on the next change; nothing
+//   here throws into VS Code.
+
+import * as vscode from "vscode";
+import type { StateFile } from "../../editor-state/src/index.js";
+import { readConfig } from "./config.js";
+import { editorFacts, isEditingPlace, isOpenInTab } from "./editor-facts.js";
+import { claimStateFilePath, privateStateDirectory, removeStateFile } from "./state-file-location.js";
+import { StateFileWriter } from "./state-file-writer.js";
+
+/** Well within the reader's 30 s (MAX_STATE_AGE_MS). */
+const REFRESH_MS = 10_000;
+
+export class EditorStateTracker implements vscode.Disposable {
+  /** This window's path, kept while the setting is toggled: Toad keeps the one it was started with. */
+  private claimedPath: string | undefined;
+  private lastEditor: vscode.TextEditor | undefined;
+  private readonly pathChanged = new vscode.EventEmitter<string | undefined>();
+  private readonly stateWritten = new vscode.EventEmitter<void>();
+  private readonly writer: StateFileWriter;
+  private readonly refreshTimer: NodeJS.Timeout;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  /** Fires with the new path (undefined when context sharing is turned off). */
+  readonly onDidChangeStateFilePath: vscode.Event<string | undefined> = this.pathChanged.event;
+  /** Fires after each write or refresh of the file (and when it is removed). */
+  readonly onDidWriteState: vscode.Event<void> = this.stateWritten.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.lastEditor = this.editingPlace(vscode.window.activeTextEditor);
+    this.writer = new StateFileWriter({
+      editorFacts: () => {
+        const editor = this.contextEditor();
+        return editor ? editorFacts(editor) : null;
+      },
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+      log,
+      written: () => this.stateWritten.fire(),
+    });
+    const changed = (): void => this.writer.schedule();
+    this.subscriptions.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.lastEditor = this.editingPlace(editor) ?? this.lastEditor;
+        changed();
+      }),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.ifTracked(event.textEditor.document, changed)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.ifTracked(event.document, changed)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.ifTracked(document, changed)),
+      vscode.workspace.onDidCloseTextDocument(changed),
+      vscode.window.tabGroups.onDidChangeTabs(changed),
+      vscode.languages.onDidChangeDiagnostics((event) => {
+        const document = this.lastEditor?.document;
+        if (document && event.uris.some((uri) => uri.toString() === document.uri.toString())) changed();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(changed),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration("symposium.editorContext.enabled")) this.applySetting();
+      }),
+    );
+    this.refreshTimer = setInterval(() => this.writer.refresh(), REFRESH_MS);
+    this.refreshTimer.unref?.();
+    this.applySetting();
+  }
+
+  /** The file this window writes, or undefined when context sharing is off (or no private place exists). */
+  get stateFilePath(): string | undefined {
+    return this.writer.path;
+  }
+
+  /** What was last written (undefined when nothing is). */
+  get currentState(): StateFile | undefined {
+    return this.writer.currentState;
+  }
+
+  /** Writes a pending change now. */
+  flush(): void {
+    this.writer.flush();
+  }
+
+  dispose(): void {
+    this.flush();
+    clearInterval(this.refreshTimer);
+    this.subscriptions.forEach((subscription) => subscription.dispose());
+    // A closed window shares no context; a reloaded one writes the same path again.
+    if (this.writer.path) removeStateFile(this.writer.path, (message) => this.log.warn(message));
+    this.writer.path = undefined;
+    this.pathChanged.dispose();
+    this.stateWritten.dispose();
+  }
+
+  private applySetting(): void {
+    const enabled = readConfig().editorContextEnabled;
+    const writer = this.writer;
+    if (enabled === (writer.path !== undefined)) return;
+    if (enabled) {
+      this.claimedPath ??= this.claimPath();
+      writer.path = this.claimedPath;
+      if (writer.path) this.log.info(`editor context on: writing ${writer.path}`);
+      writer.writeNow();
+    } else {
+      writer.reset();
+      removeStateFile(writer.path!, (message) => this.log.warn(message));
+      this.log.info(`editor context off: removed ${writer.path}`);
+      writer.path = undefined;
+      this.stateWritten.fire();
+    }
+    this.pathChanged.fire(writer.path);
+  }
+
+  private claimPath(): string | undefined {
+    const warn = (message: string): void => this.log.warn(message);
+    const dir = privateStateDirectory(warn);
+    return dir ? claimStateFilePath(dir, this.context.workspaceState, (message) => this.log.info(message)) : undefined;
+  }
+
+  private editingPlace(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
+    return editor && isEditingPlace(editor) ? editor : undefined;
+  }
+
+  private ifTracked(document: vscode.TextDocument, then: () => void): void {
+    if (document === this.lastEditor?.document) then();
+  }
+
+  /** The editor the context is about: the last one the user was in, while its document is open in a tab. */
+  private contextEditor(): vscode.TextEditor | undefined {
+    const active = this.editingPlace(vscode.window.activeTextEditor);
+    if (active) this.lastEditor = active;
+    if (this.lastEditor && !isOpenInTab(this.lastEditor.document)) this.lastEditor = undefined;
+    return this.lastEditor;
+  }
+}

@@ -1,0 +1,280 @@
+// The one object that owns this window's panel host: finds the host a previous
+// window load started (trusting it only if it answers as that very launch),
+// or starts a new one; keeps it attached while the window lives; restarts and
+// stops it; and tells the view what to show. A window reload disposes this
+// object but leaves the host running, so the next load reconnects in
+// milliseconds; the host ends itself when no window comes back.
+// A little over the usual file size: the states and their transitions stay
+// readable in one place (docs/panel.md describes them).
+
+import * as crypto from "node:crypto";
+import getPort from "get-port";
+import * as vscode from "vscode";
+import { isAlive, stopProcessTree } from "../../acp-wire/src/index.js";
+import { EXIT_PORT_BUSY, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
+import type { PanelStatus } from "../../webview/src/panel-messages.js";
+import { readConfig, type SymposiumConfig } from "./config.js";
+import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type HostRuntime } from "./panel-host-client.js";
+import { noticeToadMissing } from "./panel-settings.js";
+import { PanelRecord, type HostRecord } from "./panel-record.js";
+import { planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
+import { currentTheme } from "./toad-view.js";
+import { readLastLines } from "../../panel-host/src/host-log.js";
+
+export type HostState = "stopped" | "starting" | "running" | "failed";
+export const STATE_CONTEXT_KEY = "symposium.chatState";
+
+const HEARTBEAT_MS = 5_000;
+const READY_TIMEOUT_MS = 20_000;
+
+export interface PanelHostDeps {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  runtime: HostRuntime;
+  /** The state file the tracker writes (undefined: none, or context sharing off). */
+  stateFile: () => string | undefined;
+  /** The view shows this: a status, and the chat's address once there is one. */
+  show: (status: PanelStatus, chatUrl?: string) => void;
+}
+
+interface Connection {
+  record: HostRecord;
+  secret: string;
+  chatUrl: string;
+  origin: string | undefined;
+}
+
+export class PanelHostController implements vscode.Disposable {
+  private state: HostState = "stopped";
+  private connection: Connection | undefined;
+  private pending: Promise<void> | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private lastShown = "";
+  /** After Stop, opening the panel does not start the chat again; Restart or Retry does. */
+  private stoppedByUser = false;
+  private readonly record: PanelRecord;
+
+  constructor(private readonly deps: PanelHostDeps) {
+    this.record = new PanelRecord(deps.context.workspaceState, deps.context.secrets);
+    void this.setState("stopped");
+  }
+
+  get logFile(): string | undefined {
+    return this.connection?.record.logFile;
+  }
+
+  /** Reconnects to this workspace's host or starts one; concurrent calls share one attempt. */
+  ensureStarted(): Promise<void> {
+    if (this.stoppedByUser || this.state === "running" || this.state === "starting") return this.pending ?? Promise.resolve();
+    return (this.pending = this.run(async () => (await this.reconnect()) ?? (await this.start())));
+  }
+
+  async restart(): Promise<void> {
+    await this.pending?.catch(() => undefined);
+    this.stoppedByUser = false;
+    return (this.pending = this.run(async () => {
+      await this.stopHost();
+      return this.start();
+    }));
+  }
+
+  async stop(): Promise<void> {
+    await this.pending?.catch(() => undefined);
+    this.stoppedByUser = true;
+    await this.stopHost();
+    this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Toad” (or press Retry) to start it." });
+    await this.setState("stopped");
+  }
+
+  /** The chat page moved to another conversation: a reload returns to that one. */
+  async rememberConversation(id: string): Promise<void> {
+    const connection = this.connection;
+    if (!connection || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return;
+    connection.record = { ...connection.record, conversation: id };
+    await this.record.save(connection.record, connection.secret);
+  }
+
+  /** Settings that shape the frontend take effect only in a new host: offer the restart. */
+  async offerRestart(what: string): Promise<void> {
+    if (this.state === "stopped") return;
+    const choice = await vscode.window.showInformationMessage(`Symposium: ${what} changed. Restart the chat to use it? (The current conversation ends.)`, "Restart");
+    if (choice === "Restart") await this.restart();
+  }
+
+  dispose(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  private async run(connect: () => Promise<Connection>): Promise<void> {
+    await this.setState("starting");
+    this.show({ kind: "starting", message: "Starting the chat…" });
+    try {
+      this.connection = await connect();
+      this.startHeartbeat();
+      await this.beat();
+    } catch (error) {
+      const problem = error instanceof PanelError ? error : new PanelError(`The chat could not start: ${(error as Error).message}`);
+      this.deps.log.error(`${problem.message}${problem.detail ? `\n${problem.detail}` : ""}`);
+      this.show({ kind: "error", message: problem.message, detail: problem.detail, retry: true });
+      await this.setState("failed");
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  private async reconnect(): Promise<Connection | undefined> {
+    const saved = await this.record.load();
+    if (!saved) return undefined;
+    const { record, secret } = saved;
+    const identity = await fetchIdentity(record.port, secret).catch((error: Error) => error);
+    if (identity instanceof Error || identity.launchId !== record.launchId || identity.pid !== record.pid) {
+      const why = identity instanceof Error ? identity.message : `a different process answers (pid ${identity.pid})`;
+      this.deps.log.info(`the remembered chat host (pid ${record.pid}, port ${record.port}) is not there any more: ${why}; starting a new one`);
+      await this.record.clear();
+      return undefined;
+    }
+    this.deps.log.info(`reconnected to the chat host (pid ${record.pid}, port ${record.port})`);
+    const wanted = this.wantedStateFile(readConfig());
+    if (wanted !== record.stateFile) void this.offerRestart("The editor-context file");
+    return this.connect(record, secret);
+  }
+
+  private async start(): Promise<Connection> {
+    const config = readConfig();
+    const plan: LaunchPlan = planLaunch({
+      config,
+      runtime: this.deps.runtime,
+      extensionPath: this.deps.context.extensionUri.fsPath,
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      noticeToadMissing: (why) => noticeToadMissing(this.deps.context.globalState, this.deps.log, why),
+    });
+    const port = config.toadPort || (await getPort({ host: "127.0.0.1" }));
+    const stateFile = this.wantedStateFile(config);
+    const spec: LaunchSpec = {
+      launchId: crypto.randomUUID(),
+      secret: crypto.randomBytes(32).toString("base64url"),
+      port,
+      frontend: plan.frontend,
+      cwd: plan.cwd,
+      env: { ...this.deps.runtime.env, ...(stateFile ? { SYMPOSIUM_EDITOR_STATE_FILE: stateFile } : {}) },
+      allowedOrigins: [],
+      idleTimeoutMs: Number(process.env.SYMPOSIUM_PANEL_IDLE_MS) || 15 * 60_000,
+      logFile: prepareLogFile((this.deps.context.storageUri ?? this.deps.context.globalStorageUri).fsPath),
+    };
+    this.deps.log.info(`starting the chat host on 127.0.0.1:${port}: ${plan.describe}; log ${spec.logFile}`);
+    const child = spawnHost(this.deps.runtime, spec);
+    let exitCode: number | null | undefined;
+    child.once("exit", (code) => (exitCode = code));
+    child.once("error", (error) => (exitCode = (error as NodeJS.ErrnoException).code === "ENOENT" ? 127 : 126));
+    const record: HostRecord = { pid: child.pid ?? -1, port, launchId: spec.launchId, conversation: crypto.randomUUID(), stateFile, logFile: spec.logFile };
+    await this.record.save(record, spec.secret);
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    for (;;) {
+      if (exitCode !== undefined) throw this.hostExited(exitCode, spec, config);
+      const identity = await fetchIdentity(port, spec.secret, 1_000).catch(() => undefined);
+      if (identity && identity.launchId === spec.launchId && identity.frontend.state !== "starting") return this.connect(record, spec.secret);
+      if (Date.now() > deadline) {
+        await stopProcessTree(record.pid);
+        throw new PanelError(`The chat did not answer within ${READY_TIMEOUT_MS / 1000} s.`, readLastLines(spec.logFile, 15).join("\n"));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private hostExited(code: number | null, spec: LaunchSpec, config: SymposiumConfig): PanelError {
+    void this.record.clear();
+    if (code === EXIT_PORT_BUSY) {
+      return new PanelError(
+        config.toadPort
+          ? `Port ${spec.port} is busy (setting symposium.toadPort). Choose another port, or set it to 0 to pick a free one.`
+          : `Port ${spec.port} was taken just now; press Retry.`,
+      );
+    }
+    return new PanelError(`The chat host exited at once (status ${code}).`, readLastLines(spec.logFile, 15).join("\n"));
+  }
+
+  private async connect(record: HostRecord, secret: string): Promise<Connection> {
+    const theme = currentTheme();
+    // asExternalUri maps the address only (code-server's drops the query): add the query after.
+    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${record.port}/`));
+    const url = new URL(external.toString(true));
+    url.search = new URLSearchParams({ token: secret, conversation: record.conversation, theme }).toString();
+    const chatUrl = url.toString();
+    const origin = url.origin;
+    return { record, secret, chatUrl, origin: origin === `http://127.0.0.1:${record.port}` ? undefined : origin };
+  }
+
+  private startHeartbeat(): void {
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+  }
+
+  /** Attaches (keeps the host from idling out) and shows what its frontend is doing. */
+  private async beat(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    let identity: HostIdentity;
+    try {
+      identity = await attach(connection.record.port, connection.secret, connection.origin);
+    } catch (error) {
+      if (this.connection !== connection || this.pending) return;
+      this.deps.log.warn(`the chat host does not answer: ${(error as Error).message}`);
+      clearInterval(this.heartbeat);
+      this.connection = undefined;
+      const alive = isAlive(connection.record.pid);
+      this.show({ kind: "error", message: alive ? "The chat host does not answer." : "The chat host has stopped.", detail: readLastLines(connection.record.logFile, 15).join("\n"), retry: true });
+      await this.setState("failed");
+      return;
+    }
+    const frontend = identity.frontend;
+    if (frontend.state === "running") {
+      this.show({ kind: "ready" }, connection.chatUrl);
+      await this.setState("running");
+    } else if (frontend.state === "failed") {
+      this.show({ kind: "error", message: `The chat frontend keeps failing: ${frontend.message}.`, detail: frontend.lastLines.join("\n"), retry: true }, connection.chatUrl);
+      await this.setState("failed");
+    } else {
+      this.show({ kind: "starting", message: frontend.state === "restarting" ? `The chat frontend stopped; restarting it (attempt ${frontend.crashes})…` : "Starting the chat…" }, connection.chatUrl);
+    }
+  }
+
+  private async stopHost(): Promise<void> {
+    clearInterval(this.heartbeat);
+    const connection = this.connection ?? (await this.trustedRecord());
+    this.connection = undefined;
+    if (!connection) return;
+    const { record, secret } = connection;
+    this.deps.log.info(`stopping the chat host (pid ${record.pid}) and everything it started`);
+    await requestStop(record.port, secret);
+    await stopProcessTree(record.pid);
+    await this.record.clear();
+  }
+
+  /** The saved host, only if it still answers as itself (never signal a pid that may have been reused). */
+  private async trustedRecord(): Promise<{ record: HostRecord; secret: string } | undefined> {
+    const saved = await this.record.load();
+    if (!saved) return undefined;
+    const identity = await fetchIdentity(saved.record.port, saved.secret).catch(() => undefined);
+    if (identity?.launchId === saved.record.launchId && identity.pid === saved.record.pid) return saved;
+    await this.record.clear();
+    return undefined;
+  }
+
+  private wantedStateFile(config: SymposiumConfig): string | undefined {
+    return config.editorContextEnabled ? this.deps.stateFile() : undefined;
+  }
+
+  private show(status: PanelStatus, chatUrl?: string): void {
+    const key = JSON.stringify([status, chatUrl]);
+    if (key === this.lastShown) return;
+    this.lastShown = key;
+    this.deps.log.info(`panel: ${status.kind}${status.kind === "ready" ? "" : ` (${status.message})`}`);
+    this.deps.show(status, chatUrl);
+  }
+
+  private async setState(state: HostState): Promise<void> {
+    this.state = state;
+    await vscode.commands.executeCommand("setContext", STATE_CONTEXT_KEY, state);
+  }
+}
+

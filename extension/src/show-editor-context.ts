@@ -1,0 +1,63 @@
+// "Symposium: Show Editor Context": the exact block the agent would receive
+// now, computed by the proxy's own reader and formatter from the file the
+// tracker wrote, in a read-only document beside the editor that follows every
+// write while it is open. When there is no block it says why.
+
+import * as vscode from "vscode";
+import { StateFileReader, formatEditorContext } from "../../editor-context-proxy/src/index.js";
+import { COMMANDS } from "./commands.js";
+import type { EditorStateTracker } from "./editor-state-tracker.js";
+
+const SCHEME = "symposium-context";
+const URI = vscode.Uri.parse(`${SCHEME}:Editor%20Context.md`);
+
+/** The text the view shows: the block, or the reason there is none. */
+export function describeEditorContext(tracker: EditorStateTracker): string {
+  const file = tracker.stateFilePath;
+  if (file === undefined) {
+    const off = !vscode.workspace.getConfiguration("symposium").get<boolean>("editorContext.enabled", true);
+    return `No editor context would be sent: ${off ? "context sharing is off (setting symposium.editorContext.enabled)" : "there is no private place for the state file (see Symposium: Show Log)"}.`;
+  }
+  const state = tracker.currentState;
+  if (state && state.activeFile === null && state.document === null) return "No editor context would be sent: no text editor is open.";
+  const read = new StateFileReader(file).read();
+  return read.ok ? formatEditorContext(read.state) : `No editor context would be sent: ${read.reason}.`;
+}
+
+class EditorContextDocument implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly tracker: EditorStateTracker) {}
+
+  provideTextDocumentContent(): string {
+    return describeEditorContext(this.tracker);
+  }
+
+  /** Re-reads the file, only while the view is open. */
+  refresh(): void {
+    if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === URI.toString())) this.changed.fire(URI);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export function registerShowEditorContext(tracker: EditorStateTracker, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const view = new EditorContextDocument(tracker);
+  const show = async (): Promise<void> => {
+    tracker.flush();
+    log.info(`editor context: ${describeEditorContext(tracker).split("\n", 2).join(" ")}`);
+    const document = await vscode.workspace.openTextDocument(URI);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+    view.refresh();
+  };
+  return [
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, view),
+    tracker.onDidWriteState(() => view.refresh()),
+    tracker.onDidChangeStateFilePath(() => view.refresh()),
+    vscode.commands.registerCommand(COMMANDS.showEditorContext, show),
+  ];
+}

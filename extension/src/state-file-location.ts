@@ -1,0 +1,141 @@
+// Where the state file lives (docs/state-file.md, "Rules for the writer"):
+// a per-user directory of mode 0700 that nobody else can own or redirect,
+// and in it one unpredictable name per window, kept across window reloads.
+//
+// The directory is `$XDG_RUNTIME_DIR/symposium` when that variable names a
+// private directory of ours, else `symposium-<uid>` in the OS temp directory
+// (on Windows the user's own temp directory). A component that is a symlink,
+// is owned by someone else or is open to others is refused (and logged); then
+// a fresh directory from mkdtemp (0700, random name) is used instead.
+
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { isAlive } from "../../acp-wire/src/index.js";
+import { stateFileWriterPid } from "../../editor-state/src/index.js";
+
+const POSIX = process.platform !== "win32";
+const FILE_NAME = /^editor-state-[0-9a-f]{32}\.json$/;
+/** Per workspace, the files this workspace's windows wrote lately, newest first. */
+const REMEMBERED_KEY = "symposium.editorStateFiles";
+const REMEMBER_AT_MOST = 8;
+
+export type Log = (message: string) => void;
+
+/** The private directory for state files, created if needed; undefined (and logged) when none can be made safe. */
+export function privateStateDirectory(log: Log): string | undefined {
+  for (const candidate of directoryCandidates(log)) {
+    try {
+      fs.mkdirSync(candidate, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        log(`cannot create ${candidate}: ${(error as Error).message}`);
+        continue;
+      }
+    }
+    tightenOwnDirectory(candidate, log);
+    const problem = unsafeDirectory(candidate);
+    if (problem === null) return candidate;
+    log(`refusing ${candidate} for the editor state file: ${problem}`);
+  }
+  try {
+    return fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), `symposium-${userTag()}-`));
+  } catch (error) {
+    log(`no private directory for the editor state file: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function directoryCandidates(log: Log): string[] {
+  const candidates: string[] = [];
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  if (POSIX && runtime && path.isAbsolute(runtime)) {
+    const problem = unsafeDirectory(runtime);
+    if (problem === null) candidates.push(path.join(runtime, "symposium"));
+    else log(`not using XDG_RUNTIME_DIR (${runtime}): ${problem}`);
+  }
+  // The temp directory itself may be a system symlink (macOS /tmp): resolve it, then check what we add below it.
+  candidates.push(path.join(fs.realpathSync(os.tmpdir()), POSIX ? `symposium-${userTag()}` : "symposium"));
+  return candidates;
+}
+
+/** An existing directory of ours that others may read (made by hand, or under another umask) is made private. */
+function tightenOwnDirectory(dir: string, log: Log): void {
+  if (!POSIX) return;
+  try {
+    const stat = fs.lstatSync(dir);
+    if (!stat.isDirectory() || stat.uid !== process.getuid!() || (stat.mode & 0o077) === 0) return;
+    fs.chmodSync(dir, 0o700);
+    log(`made ${dir} private (mode was ${(stat.mode & 0o777).toString(8)})`);
+  } catch {
+    // unsafeDirectory says what is wrong.
+  }
+}
+
+function userTag(): string {
+  return typeof process.getuid === "function" ? String(process.getuid()) : os.userInfo().username.replace(/[^\w.-]/g, "_");
+}
+
+/** Why `dir` may not hold private data, or null when it may. */
+export function unsafeDirectory(dir: string): string | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (stat.isSymbolicLink()) return "it is a symbolic link";
+  if (!stat.isDirectory()) return "it is not a directory";
+  if (!POSIX) return null; // Windows: the user's temp directory is already the user's own.
+  if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return `it is owned by uid ${stat.uid}, not by this user`;
+  if ((stat.mode & 0o077) !== 0) return `its mode is ${(stat.mode & 0o777).toString(8)}, open to other users (expected 700)`;
+  return null;
+}
+
+export function freshStateFilePath(dir: string): string {
+  return path.join(dir, `editor-state-${crypto.randomBytes(16).toString("hex")}.json`);
+}
+
+export interface StateFileMemory {
+  get<T>(key: string, defaultValue: T): T;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+/**
+ * The path for this window: one this workspace used before (so a Toad started
+ * before a window reload keeps finding it) when no live window writes it now,
+ * else a fresh one. Two windows on one folder share the memory, not the file.
+ */
+export function claimStateFilePath(dir: string, memory: StateFileMemory, log: Log): string {
+  const remembered = memory.get<unknown>(REMEMBERED_KEY, []);
+  const known = (Array.isArray(remembered) ? remembered : []).filter(
+    (file): file is string => typeof file === "string" && path.dirname(file) === dir && FILE_NAME.test(path.basename(file)),
+  );
+  const reusable = known.find((file) => !writtenByLiveWindow(file));
+  const chosen = reusable ?? freshStateFilePath(dir);
+  log(reusable ? `editor state file: ${chosen} (this workspace's, kept across reloads)` : `editor state file: ${chosen}`);
+  void memory.update(REMEMBERED_KEY, [chosen, ...known.filter((file) => file !== chosen)].slice(0, REMEMBER_AT_MOST));
+  return chosen;
+}
+
+/** True while another live process (another window's extension host) writes `file`. */
+function writtenByLiveWindow(file: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return false; // gone (removed when its window closed or reloaded): free to reuse
+  }
+  const pid = stateFileWriterPid(text);
+  return pid !== null && pid !== process.pid && isAlive(pid);
+}
+
+/** Removes the file; a file that is already gone is fine. */
+export function removeStateFile(file: string, log: Log): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log(`cannot remove ${file}: ${(error as Error).message}`);
+  }
+}

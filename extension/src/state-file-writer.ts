@@ -1,0 +1,116 @@
+// The writing half of the editor-state tracker (docs/state-file.md), without
+// VS Code: given a way to read the editor's facts, it builds the state file,
+// debounced (100 ms, trailing), skipped when nothing changed, atomic
+// (write-file-atomic, 0600) and synchronous so a write can never land after
+// the file was removed. `refresh` touches the file's time so an idle window's
+// context never goes stale. A failed write is logged once and retried on the
+// next change. Kept free of `vscode` so the benchmarks (bench/) drive the very
+// code the tracker runs.
+
+import * as fs from "node:fs";
+import debounce from "lodash.debounce";
+import writeFileAtomic from "write-file-atomic";
+import { buildStateFile, type EditorFacts, type StateFile } from "../../editor-state/src/index.js";
+import { privateStateDirectory } from "./state-file-location.js";
+
+const DEBOUNCE_MS = 100;
+
+export interface StateFileWriterOptions {
+  /** The editor the context is about, read when a write happens (null when none is open). */
+  editorFacts(): EditorFacts | null;
+  workspaceFolders(): string[];
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
+  /** Called after each write or refresh of the file. */
+  written(): void;
+}
+
+export class StateFileWriter {
+  /** Where to write; undefined while context sharing is off. */
+  path: string | undefined;
+  private writtenKey: string | undefined;
+  private current: StateFile | undefined;
+  private failing = false;
+  private readonly debounced = debounce(() => this.writeNow(), DEBOUNCE_MS);
+
+  constructor(private readonly options: StateFileWriterOptions) {}
+
+  /** What was last written (undefined when nothing is). */
+  get currentState(): StateFile | undefined {
+    return this.current;
+  }
+
+  /** Something the file shows may have changed: write within 100 ms of the last such call. */
+  schedule(): void {
+    this.debounced();
+  }
+
+  flush(): void {
+    this.debounced.flush();
+  }
+
+  /** Drops a pending write and forgets what was written (the file is being removed). */
+  reset(): void {
+    this.debounced.cancel();
+    this.writtenKey = undefined;
+    this.current = undefined;
+  }
+
+  /** Builds the file from the current facts and writes it if its content changed. */
+  writeNow(): void {
+    if (!this.path) return;
+    try {
+      const state = buildStateFile({
+        editor: this.options.editorFacts(),
+        workspaceFolders: this.options.workspaceFolders(),
+        writerPid: process.pid,
+        now: new Date(),
+      });
+      const { key, text } = serialize(state);
+      if (key === this.writtenKey) return;
+      this.write(state, key, text);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Keeps the file younger than the reader's limit while nothing changes. */
+  refresh(): void {
+    if (!this.path || this.writtenKey === undefined) return this.writeNow();
+    try {
+      const now = new Date();
+      fs.utimesSync(this.path, now, now);
+      this.options.written();
+    } catch {
+      // Removed under us (or never written): write it whole.
+      this.writtenKey = undefined;
+      this.writeNow();
+    }
+  }
+
+  private write(state: StateFile, key: string, text: string): void {
+    const log = this.options.log;
+    if (this.failing) privateStateDirectory((message) => log.warn(message)); // the directory may have been removed
+    writeFileAtomic.sync(this.path!, text, { mode: 0o600, fsync: false });
+    this.writtenKey = key;
+    this.current = state;
+    if (this.failing) log.info(`editor state file written again: ${this.path}`);
+    this.failing = false;
+    this.options.written();
+  }
+
+  private failed(error: unknown): void {
+    this.writtenKey = undefined; // retried on the next change or refresh
+    if (this.failing) return;
+    this.failing = true;
+    this.options.log.error(`cannot write the editor state file ${this.path}: ${(error as Error).message} (retrying on the next change)`);
+  }
+}
+
+/**
+ * The file's JSON without its time stamp (equal keys: nothing worth a write
+ * changed), and the file's JSON: one stringify of the 64 KiB selection for both.
+ */
+function serialize(state: StateFile): { key: string; text: string } {
+  const key = JSON.stringify({ ...state, updatedAt: undefined });
+  return { key, text: `${key.slice(0, -1)},"updatedAt":${JSON.stringify(state.updatedAt)}}` };
+}

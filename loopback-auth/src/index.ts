@@ -1,0 +1,154 @@
+// The one copy of the caller checks for this project's local servers (the
+// built-in chat, the panel host): a per-launch secret, the Host header (DNS
+// rebinding) and the Origin header (web pages opening websockets to
+// localhost). See loopback-auth/README.md for the API and the reasons.
+
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+
+/** Environment variable a launcher may use to hand a server its secret. */
+export const CHAT_TOKEN_ENV = "SYMPOSIUM_CHAT_TOKEN";
+/** Query parameter that carries the secret (cookies are not sent to a page framed cross-site). */
+export const TOKEN_PARAM = "token";
+
+export type CheckResult = { ok: true } | { ok: false; status: number; reason: string };
+
+export interface LoopbackGuardOptions {
+  /** The per-launch secret every request must carry. */
+  token: string;
+  /** The port the server listens on (a function when it is known only after listen). */
+  port: number | (() => number);
+  /** The host the server was told to listen on, when not a loopback name (e.g. a LAN address). */
+  listenHost?: string;
+  /** Extra `Host` values to accept, as `name:port` (`name` alone for a default port). */
+  allowedHosts?: readonly string[];
+  /** Extra origins (`scheme://host[:port]`) whose pages may call; their hosts are accepted as `Host` too. */
+  allowedOrigins?: readonly string[];
+}
+
+export interface LoopbackGuard {
+  /** Checks a plain HTTP request: secret, Host, and Origin when the browser sent one. */
+  checkHttp(req: IncomingMessage): CheckResult;
+  /** Checks a websocket upgrade: secret, Host and Origin. */
+  checkUpgrade(req: IncomingMessage): CheckResult;
+}
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The secret for this launch: `$SYMPOSIUM_CHAT_TOKEN` when set, else 32 random bytes (base64url). */
+export function generateSecret(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env[CHAT_TOKEN_ENV]?.trim();
+  if (given) {
+    if (given.length < 16) throw new Error(`${CHAT_TOKEN_ENV} is too short: use at least 16 characters (or unset it to get a random one)`);
+    return given;
+  }
+  return randomBytes(32).toString("base64url");
+}
+
+/** True for names and addresses that reach only this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/**
+ * Parses a list of origins separated by commas or whitespace (an environment
+ * variable's value) into normalised `scheme://host[:port]` strings.
+ * Throws, naming the bad entry, on anything that is not an http(s) origin.
+ */
+export function parseOriginList(text: string | undefined): string[] {
+  const entries = (text ?? "").split(/[\s,]+/).filter((entry) => entry.length > 0);
+  return entries.map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new Error(`'${entry}' is not an origin: write it as http(s)://host[:port]`);
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" || url.search || url.hash || url.username) {
+      throw new Error(`'${entry}' is not an origin: write it as http(s)://host[:port], without a path`);
+    }
+    return url.origin;
+  });
+}
+
+/** The secret a request carries: its `token` query parameter, or an `Authorization: Bearer` header. */
+export function tokenFromRequest(req: IncomingMessage): string | undefined {
+  const fromQuery = new URL(req.url ?? "/", "http://request.invalid").searchParams.get(TOKEN_PARAM);
+  if (fromQuery !== null) return fromQuery;
+  const header = req.headers.authorization;
+  return header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;
+}
+
+/** Compares two secrets in time independent of where they differ (and of their lengths). */
+export function secretsMatch(given: string, expected: string): boolean {
+  const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function createLoopbackGuard(options: LoopbackGuardOptions): LoopbackGuard {
+  if (options.token.length === 0) throw new Error("a loopback guard needs a non-empty token");
+  const port = typeof options.port === "function" ? options.port : () => options.port as number;
+  const allowedOrigins = new Set(options.allowedOrigins?.map((origin) => new URL(origin).origin));
+  const allowedHosts = new Set([
+    ...(options.allowedHosts ?? []).map((host) => host.toLowerCase()),
+    ...[...allowedOrigins].map((origin) => new URL(origin).host),
+  ]);
+
+  const ownHosts = (): string[] => {
+    const names = [...LOOPBACK_NAMES];
+    if (options.listenHost && !isLoopbackHost(options.listenHost)) names.push(hostForUrl(options.listenHost));
+    return names.map((name) => `${name}:${port()}`);
+  };
+
+  const checkHost = (req: IncomingMessage): CheckResult => {
+    const host = req.headers.host?.toLowerCase();
+    if (!host) return refuse("no Host header");
+    if (ownHosts().includes(host) || allowedHosts.has(host)) return { ok: true };
+    return refuse(`Host '${host}' is not this server`);
+  };
+
+  const checkOrigin = (origin: string | undefined): CheckResult => {
+    // Browsers always send Origin on websocket upgrades and cross-origin
+    // requests; a client without one is not a web page, and still needs the secret.
+    if (origin === undefined) return { ok: true };
+    const normalised = origin.toLowerCase();
+    if (ownHosts().some((host) => normalised === `http://${host}`) || allowedOrigins.has(normalised)) return { ok: true };
+    return refuse(`Origin '${origin}' is not allowed`);
+  };
+
+  const checkToken = (req: IncomingMessage): CheckResult => {
+    const given = tokenFromRequest(req);
+    if (given === undefined) return refuse("no secret in the request");
+    return secretsMatch(given, options.token) ? { ok: true } : refuse("wrong secret");
+  };
+
+  const all = (...results: Array<() => CheckResult>): CheckResult => {
+    for (const result of results) {
+      const outcome = result();
+      if (!outcome.ok) return outcome;
+    }
+    return { ok: true };
+  };
+
+  // The same three checks for both: a plain request's Origin is checked
+  // only when present, and an upgrade from a browser always has one.
+  const check = (req: IncomingMessage): CheckResult => all(() => checkHost(req), () => checkOrigin(req.headers.origin), () => checkToken(req));
+  return { checkHttp: check, checkUpgrade: check };
+}
+
+/** Ends a refused websocket upgrade with a plain HTTP status (before any websocket exists). */
+export function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  const body = `${reason}\n`;
+  socket.end(`HTTP/1.1 ${status} Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+function refuse(reason: string): CheckResult {
+  return { ok: false, status: 403, reason };
+}
+
+function hostForUrl(host: string): string {
+  const lower = host.toLowerCase();
+  return lower.includes(":") && !lower.startsWith("[") ? `[${lower}]` : lower;
+}

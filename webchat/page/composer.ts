@@ -1,0 +1,88 @@
+// The input: Enter sends, Shift+Enter breaks the line (Escape, anywhere on
+// the page, cancels the turn: main.ts); typing `/` offers the agent's slash commands (arrows to choose, Tab
+// or Enter to take one).
+
+import type { SlashCommand } from "./protocol.js";
+import { h } from "./dom.js";
+
+export interface ComposerHooks {
+  send(text: string): boolean;
+}
+
+export class Composer {
+  readonly input = h("textarea", { id: "input", rows: "2", placeholder: "Ask the agent… (Enter sends, Shift+Enter new line, / for commands)", "aria-label": "Message" });
+  readonly menu = h("ul", { id: "slash-menu", role: "listbox", hidden: "" });
+  private commands: SlashCommand[] = [];
+  private matches: SlashCommand[] = [];
+  private selected = 0;
+
+  constructor(private readonly hooks: ComposerHooks) {
+    this.input.addEventListener("keydown", (event) => this.onKey(event));
+    this.input.addEventListener("input", () => this.updateMenu());
+  }
+
+  setCommands(commands: SlashCommand[]): void {
+    this.commands = commands;
+    this.updateMenu();
+  }
+
+  submit(): void {
+    const text = this.input.value;
+    if (text.trim() === "") return;
+    if (this.hooks.send(text)) {
+      this.input.value = "";
+      this.updateMenu();
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.isComposing) return;
+    const menuOpen = this.matches.length > 0;
+    if (menuOpen && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+      event.preventDefault();
+      this.selected = (this.selected + (event.key === "ArrowDown" ? 1 : this.matches.length - 1)) % this.matches.length;
+      this.renderMenu();
+    } else if (menuOpen && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey && !this.input.value.includes(" ")))) {
+      event.preventDefault();
+      this.take(this.matches[this.selected]!);
+    } else if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      this.submit();
+    } else if (event.key === "Escape" && menuOpen) {
+      event.preventDefault(); // the page's Escape (cancel the turn) waits for the next press
+      this.close();
+    }
+  }
+
+  private take(command: SlashCommand): void {
+    this.input.value = `/${command.name} `;
+    this.close();
+    this.input.focus();
+  }
+
+  private close(): void {
+    this.matches = [];
+    this.renderMenu();
+  }
+
+  private updateMenu(): void {
+    const match = /^\/(\S*)$/.exec(this.input.value);
+    this.matches = match ? this.commands.filter((command) => command.name.startsWith(match[1]!)) : [];
+    this.selected = 0;
+    this.renderMenu();
+  }
+
+  private renderMenu(): void {
+    this.menu.hidden = this.matches.length === 0;
+    this.menu.replaceChildren(
+      ...this.matches.map((command, index) => {
+        const item = h("li", { role: "option", class: index === this.selected ? "selected" : "", "aria-selected": String(index === this.selected) }, h("span", { class: "command-name" }, `/${command.name}`), " ", h("span", { class: "command-description" }, command.description));
+        item.addEventListener("mousedown", (event) => {
+          event.preventDefault();
+          this.take(command);
+        });
+        return item;
+      }),
+    );
+  }
+}

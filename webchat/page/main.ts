@@ -1,0 +1,161 @@
+// The chat page: one websocket to the server (relative URL, so it works
+// behind a path prefix), the conversation view, the toolbar (mode, cancel,
+// new chat), the editor-context chip, and the theme the panel asks for.
+
+import "./style.css"; // bundled into page.css beside page.js
+import { Composer } from "./composer.js";
+import { h } from "./dom.js";
+import { CONVERSATION_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
+import { TranscriptView } from "./render.js";
+
+const params = new URLSearchParams(location.search);
+const app = document.getElementById("app")!;
+let session: SessionInfo = { state: "starting", modes: [], commands: [] };
+let socket: WebSocket | undefined;
+let chip: ContextChip | null = null;
+let named = params.has(QUERY.conversation);
+
+const status = h("span", { id: "status", role: "status" }, "Connecting…");
+const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
+const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
+const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation" }, "New chat");
+const sendButton = h("button", { id: "send", class: "primary", title: "Send (Enter)" }, "Send");
+const transcriptElement = h("main", { id: "transcript", "aria-live": "polite" });
+const banner = h("div", { id: "banner", role: "alert", hidden: "" });
+const chipLabel = h("span", { class: "chip-label", tabindex: "0" });
+const chipBlock = h("pre", { class: "chip-block", role: "tooltip" });
+const chipToggle = h("input", { type: "checkbox", id: "context-toggle", checked: "" });
+const chipRow = h("div", { id: "context-chip", hidden: "" }, h("span", { class: "chip" }, chipLabel, chipBlock), h("label", { for: "context-toggle", title: "Attach the editor context to the next prompt" }, chipToggle, " attach"));
+const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }));
+const composer = new Composer({
+  send: (text) => {
+    if (session.state !== "ready") return false;
+    const skipContext = chip !== null && !chipToggle.checked;
+    send({ type: "prompt", text, skipContext });
+    chipToggle.checked = true; // the skip is for one prompt only
+    return true;
+  },
+});
+
+app.append(
+  h("header", {}, h("strong", { id: "title" }, app.dataset.title ?? "Symposium"), status, h("span", { class: "spacer" }), modeSelect, newChatButton),
+  banner,
+  transcriptElement,
+  h("footer", {}, chipRow, composer.menu, h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton))),
+);
+
+sendButton.addEventListener("click", () => composer.submit());
+cancelButton.addEventListener("click", () => send({ type: "cancel" }));
+newChatButton.addEventListener("click", newChat);
+modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
+chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
+
+applyTheme(params.get(QUERY.theme));
+window.addEventListener("message", (event) => {
+  const data = event.data as { type?: unknown; theme?: unknown } | null;
+  if (event.source === window.parent && data?.type === THEME_MESSAGE) applyTheme(data.theme);
+});
+window.addEventListener("focus", () => composer.input.focus());
+// Escape cancels the turn wherever the focus is (a permission button, say).
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
+});
+connect();
+composer.input.focus();
+
+function connect(): void {
+  const url = new URL(`ws?${wsQuery()}`, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.addEventListener("message", (event) => onMessage(JSON.parse(String(event.data)) as ServerMessage));
+  ws.addEventListener("close", () => {
+    if (socket !== ws) return;
+    showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", true);
+    setStatus("Disconnected");
+  });
+}
+
+function wsQuery(): string {
+  const query = new URLSearchParams({ [QUERY.token]: params.get(QUERY.token) ?? "" });
+  const conversation = params.get(QUERY.conversation);
+  if (conversation) query.set(QUERY.conversation, conversation);
+  return query.toString();
+}
+
+function onMessage(message: ServerMessage): void {
+  switch (message.type) {
+    case "hello":
+      named = message.named;
+      document.title = message.title;
+      return;
+    case "replay":
+      view.clear();
+      message.events.forEach((event) => view.add(event));
+      return;
+    case "event":
+      return view.add(message.event);
+    case "session":
+      return updateSession(message.session);
+    case "context":
+      return updateChip(message.chip);
+  }
+}
+
+function updateSession(next: SessionInfo): void {
+  session = next;
+  const words = { starting: "Starting the agent…", ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
+  setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
+  document.body.dataset.state = next.state;
+  cancelButton.hidden = next.state !== "prompting";
+  sendButton.disabled = next.state !== "ready";
+  composer.input.disabled = next.state === "ended";
+  composer.setCommands(next.commands);
+  modeSelect.hidden = next.modes.length === 0;
+  modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
+  if (next.currentModeId) modeSelect.value = next.currentModeId;
+  if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
+}
+
+function updateChip(next: ContextChip | null): void {
+  chip = next;
+  chipRow.hidden = next === null;
+  chipLabel.textContent = next?.label ?? "";
+  chipBlock.textContent = next?.block ?? "";
+}
+
+function showBanner(message: string | null, reconnect: boolean, stderrTail: string[] = []): void {
+  if (message === null) return;
+  const actions = reconnect ? [h("button", { id: "reconnect" }, "Reconnect")] : [h("button", { id: "banner-new-chat", class: "primary" }, "New chat")];
+  actions[0]!.addEventListener("click", reconnect ? () => location.reload() : newChat);
+  const tail = stderrTail.length > 0 ? [h("div", { class: "meta" }, "Last lines of the agent's stderr:"), h("pre", { class: "stderr-tail" }, stderrTail.join("\n"))] : [];
+  banner.replaceChildren(h("div", {}, message), ...tail, h("div", { class: "actions" }, ...actions));
+  banner.hidden = false;
+}
+
+function newChat(): void {
+  if (!named) return location.reload(); // an unnamed conversation ends with its page, as in Toad.
+  send({ type: "end" });
+  const id = randomId();
+  window.parent?.postMessage({ type: CONVERSATION_MESSAGE, conversation: id }, "*");
+  params.set(QUERY.conversation, id);
+  location.replace(`?${params.toString()}`);
+}
+
+function send(message: PageMessage): void {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function setStatus(text: string): void {
+  status.textContent = text;
+}
+
+function applyTheme(theme: unknown): void {
+  const chosen: Theme = THEMES.includes(theme as Theme) ? (theme as Theme) : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  document.body.dataset.theme = chosen;
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,86 @@
+// The messages between the chat page and its server, over the one websocket
+// (JSON text frames). The page never speaks ACP; the server does, and passes
+// the agent's session updates through as `update` events. No imports: both
+// the page (DOM) and the server (Node) load this file.
+
+/** What the server keeps per conversation and replays to a page that attaches. */
+export type TranscriptEvent =
+  | { kind: "user"; text: string; contextSkipped: boolean }
+  /** An ACP `session/update` notification's `update`, as the agent sent it. */
+  | { kind: "update"; update: AgentUpdate }
+  | { kind: "permission"; id: string; title: string; toolKind?: string; options: PermissionOption[] }
+  | { kind: "permissionDone"; id: string; outcome: "selected" | "cancelled"; optionId?: string }
+  | { kind: "turnEnd"; stopReason: string }
+  | { kind: "error"; message: string; detail?: string[] }
+  | { kind: "notice"; message: string };
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" | string;
+}
+
+/** An ACP session update, loosely typed: the page renders what it knows and ignores the rest. */
+export interface AgentUpdate {
+  sessionUpdate: string;
+  [field: string]: unknown;
+}
+
+export interface AgentMode {
+  id: string;
+  name: string;
+  description?: string | null;
+}
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+  hint?: string;
+}
+
+export type ConversationState = "starting" | "ready" | "prompting" | "ended";
+
+/** What the page shows about the agent and its session. */
+export interface SessionInfo {
+  state: ConversationState;
+  agentName?: string;
+  modes: AgentMode[];
+  currentModeId?: string;
+  commands: SlashCommand[];
+  /** Why the conversation ended, with the agent's last stderr lines. */
+  ended?: { message: string; stderrTail: string[] };
+}
+
+/** The editor context the next prompt will carry (docs/context-block.md), or null: no chip. */
+export interface ContextChip {
+  /** Short: `main.rs:10-12`. */
+  label: string;
+  /** The whole block, shown on hover. */
+  block: string;
+}
+
+export type ServerMessage =
+  | { type: "hello"; conversationId: string; named: boolean; title: string; projectDir: string }
+  | { type: "replay"; events: TranscriptEvent[] }
+  | { type: "event"; event: TranscriptEvent }
+  | { type: "session"; session: SessionInfo }
+  | { type: "context"; chip: ContextChip | null };
+
+export type PageMessage =
+  | { type: "prompt"; text: string; skipContext: boolean }
+  | { type: "cancel" }
+  | { type: "permission"; id: string; optionId: string }
+  | { type: "setMode"; modeId: string }
+  /** "New chat": end this conversation now rather than after the grace period. */
+  | { type: "end" };
+
+/** Query parameters of the page and websocket URLs (docs/webchat.md). */
+export const QUERY = { token: "token", conversation: "conversation", theme: "theme" } as const;
+/** Conversation ids a URL may name. */
+export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** The message the parent frame posts to set the theme. */
+export const THEME_MESSAGE = "symposium/theme";
+/** The message the page posts to its parent when "New chat" starts a conversation. */
+export const CONVERSATION_MESSAGE = "symposium/conversation";
+export type Theme = "light" | "dark" | "high-contrast";
+export const THEMES: readonly Theme[] = ["light", "dark", "high-contrast"];

@@ -1,0 +1,248 @@
+// Renders transcript events (webchat/page/protocol.ts) into the conversation
+// view: streamed Markdown, collapsed thoughts, tool calls with their content
+// and diffs, plans, permission requests with the agent's own options.
+
+import { diffLines } from "diff";
+import type { PermissionOption, TranscriptEvent } from "./protocol.js";
+import { h, markdownFragment, setMarkdown } from "./dom.js";
+import { findSettled, startOfText, type Settled } from "./markdown-blocks.js";
+
+/** At most one render of streaming text per frame. */
+const FRAME_MS = 16;
+
+interface TextBlock {
+  kind: string;
+  element: HTMLElement;
+  body: HTMLElement;
+  text: string;
+  /** The part of `text` rendered for good (markdown-blocks.ts), and how far it was scanned. */
+  settled: Settled;
+  /** `body`'s first children that show the settled part; the rest show the part still streaming. */
+  settledNodes: number;
+}
+
+export class TranscriptView {
+  private lastText: TextBlock | undefined;
+  private readonly toolCalls = new Map<string, HTMLElement>();
+  private readonly permissions = new Map<string, HTMLElement>();
+  private plan: HTMLElement | undefined;
+  private renderQueued = new Set<TextBlock>();
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRenderAt = -Infinity;
+  /** Whether the view follows new content: the user has not scrolled up from the end. */
+  private following = true;
+
+  constructor(private readonly root: HTMLElement, private readonly answer: (id: string, optionId: string) => void) {
+    // Read on scrolls only: reading the layout on every streamed chunk would force a layout per chunk.
+    root.addEventListener("scroll", () => (this.following = root.scrollHeight - root.scrollTop - root.clientHeight < 40), { passive: true });
+  }
+
+  clear(): void {
+    this.root.replaceChildren();
+    this.lastText = undefined;
+    this.toolCalls.clear();
+    this.permissions.clear();
+    this.plan = undefined;
+    this.renderQueued.clear();
+    clearTimeout(this.renderTimer);
+    this.renderTimer = undefined;
+  }
+
+  add(event: TranscriptEvent): void {
+    this.render(event);
+    this.follow();
+  }
+
+  private follow(): void {
+    if (this.following) this.root.scrollTop = this.root.scrollHeight;
+  }
+
+  private render(event: TranscriptEvent): void {
+    switch (event.kind) {
+      case "user":
+        this.lastText = undefined;
+        this.plan = undefined;
+        this.append(h("div", { class: "message user" }, h("div", { class: "body" }, event.text), ...(event.contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : [])));
+        return;
+      case "update":
+        return this.renderUpdate(event.update as Record<string, unknown> & { sessionUpdate: string });
+      case "permission":
+        return this.renderPermission(event.id, event.title, event.options);
+      case "permissionDone": {
+        const card = this.permissions.get(event.id);
+        if (!card) return;
+        card.classList.add("answered");
+        for (const button of card.querySelectorAll("button")) button.disabled = true;
+        const chosen = event.optionId ? card.querySelector<HTMLElement>(`button[data-option-id="${CSS.escape(event.optionId)}"]`) : null;
+        chosen?.classList.add("chosen");
+        card.append(h("div", { class: "meta outcome" }, event.outcome === "cancelled" ? "Cancelled" : `Answered: ${chosen?.textContent ?? event.optionId ?? ""}`));
+        return;
+      }
+      case "turnEnd":
+        this.flushText(); // the answer is complete when the page says the agent is ready
+        this.lastText = undefined;
+        if (event.stopReason !== "end_turn") this.append(h("div", { class: "meta turn-end", "data-stop-reason": event.stopReason }, event.stopReason === "cancelled" ? "Turn cancelled." : `Turn ended: ${event.stopReason}.`));
+        return;
+      case "error":
+        this.lastText = undefined;
+        this.append(h("div", { class: "error", role: "alert" }, h("div", {}, event.message), ...(event.detail?.length ? [h("pre", {}, event.detail.join("\n"))] : [])));
+        return;
+      case "notice":
+        this.append(h("div", { class: "meta notice" }, event.message));
+        return;
+    }
+  }
+
+  private renderUpdate(update: Record<string, unknown> & { sessionUpdate: string }): void {
+    switch (update.sessionUpdate) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+      case "user_message_chunk":
+        return this.streamText(update.sessionUpdate, contentText(update.content));
+      case "tool_call":
+      case "tool_call_update":
+        this.lastText = undefined;
+        return this.renderToolCall(update);
+      case "plan":
+        return this.renderPlan(update.entries as Array<{ content: string; status: string; priority?: string }>);
+      default:
+        return; // modes and commands go to the toolbar; unknown updates are ignored.
+    }
+  }
+
+  private streamText(kind: string, text: string): void {
+    if (!this.lastText || this.lastText.kind !== kind) {
+      const body = h("div", { class: "body markdown" });
+      const element =
+        kind === "agent_thought_chunk"
+          ? h("details", { class: "thought" }, h("summary", {}, "Thinking"), body)
+          : h("div", { class: `message ${kind === "user_message_chunk" ? "user" : "agent"}` }, body);
+      this.lastText = { kind, element, body, text: "", settled: startOfText(), settledNodes: 0 };
+      this.append(element);
+    }
+    this.lastText.text += text;
+    this.queueMarkdown(this.lastText);
+  }
+
+  /**
+   * Renders streaming text at once when the last render is a frame old (the
+   * first chunk of an answer shows without delay), else at the end of that
+   * frame, so a flood of chunks costs one render per frame.
+   */
+  private queueMarkdown(block: TextBlock): void {
+    this.renderQueued.add(block);
+    if (this.renderTimer !== undefined) return;
+    const wait = this.lastRenderAt + FRAME_MS - performance.now();
+    if (wait <= 0) return this.renderQueuedText();
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = undefined;
+      this.renderQueuedText();
+    }, wait);
+  }
+
+  private flushText(): void {
+    clearTimeout(this.renderTimer);
+    this.renderTimer = undefined;
+    if (this.renderQueued.size > 0) this.renderQueuedText();
+  }
+
+  /** Renders what is queued; the "rendered" event says how long it took (detail.renderMs). */
+  private renderQueuedText(): void {
+    const started = performance.now();
+    for (const block of this.renderQueued) renderStreamed(block);
+    this.renderQueued.clear();
+    this.lastRenderAt = performance.now();
+    this.follow();
+    this.root.dispatchEvent(new CustomEvent("rendered", { detail: { renderMs: this.lastRenderAt - started } }));
+  }
+
+  private renderToolCall(update: Record<string, unknown>): void {
+    const id = String(update.toolCallId);
+    let card = this.toolCalls.get(id);
+    if (!card) {
+      card = h("div", { class: "tool-call", "data-tool-call-id": id }, h("div", { class: "tool-head" }, h("span", { class: "tool-kind" }), h("span", { class: "tool-title" }), h("span", { class: "tool-status" })), h("div", { class: "tool-content" }));
+      this.toolCalls.set(id, card);
+      this.append(card);
+    }
+    const set = (selector: string, value: unknown) => {
+      if (typeof value === "string") card.querySelector(selector)!.textContent = value;
+    };
+    set(".tool-kind", update.kind);
+    set(".tool-title", update.title);
+    if (typeof update.status === "string") {
+      set(".tool-status", update.status.replace("_", " "));
+      card.dataset.status = update.status;
+    }
+    if (Array.isArray(update.content)) card.querySelector(".tool-content")!.replaceChildren(...update.content.map(toolContent));
+  }
+
+  private renderPlan(entries: Array<{ content: string; status: string; priority?: string }>): void {
+    const list = h("ol", { class: "plan" }, ...entries.map((entry) => h("li", { class: `plan-entry ${entry.status}`, "data-status": entry.status }, h("span", { class: "plan-status" }, statusMark(entry.status)), entry.content)));
+    const element = h("div", { class: "plan-card" }, h("div", { class: "meta" }, "Plan"), list);
+    if (this.plan?.isConnected) this.plan.replaceWith(element);
+    else this.append(element);
+    this.plan = element;
+  }
+
+  private renderPermission(id: string, title: string, options: PermissionOption[]): void {
+    const buttons = options.map((option) => {
+      const button = h("button", { class: `permission-option ${option.kind}`, "data-option-id": option.optionId, "data-kind": option.kind }, option.name);
+      button.addEventListener("click", () => this.answer(id, option.optionId));
+      return button;
+    });
+    const card = h("div", { class: "permission", "data-permission-id": id }, h("div", { class: "permission-title" }, title), h("div", { class: "permission-options" }, ...buttons));
+    this.permissions.set(id, card);
+    this.lastText = undefined;
+    this.append(card);
+    buttons[0]?.focus();
+  }
+
+  private append(element: HTMLElement): void {
+    this.root.append(element);
+  }
+}
+
+/** Renders the newly settled part of a streaming message once, then the part after it. */
+function renderStreamed(block: TextBlock): void {
+  const body = block.body;
+  while (body.childNodes.length > block.settledNodes) body.lastChild!.remove();
+  const settled = findSettled(block.text, block.settled);
+  if (settled.end > block.settled.end) {
+    body.append(markdownFragment(block.text.slice(block.settled.end, settled.end)));
+    block.settledNodes = body.childNodes.length;
+  }
+  block.settled = settled;
+  body.append(markdownFragment(block.text.slice(settled.end)));
+}
+
+function contentText(content: unknown): string {
+  const block = content as { type?: string; text?: string; uri?: string; name?: string } | undefined;
+  if (block?.type === "text") return block.text ?? "";
+  if (block?.type === "resource_link") return `[${block.name ?? block.uri}](${block.uri})`;
+  return block?.type ? `*[${block.type} content]*` : "";
+}
+
+function toolContent(item: unknown): HTMLElement {
+  const entry = item as { type: string; content?: unknown; path?: string; oldText?: string | null; newText?: string; terminalId?: string };
+  if (entry.type === "diff") return renderDiff(entry.path ?? "", entry.oldText ?? "", entry.newText ?? "");
+  if (entry.type === "content") {
+    const body = h("div", { class: "markdown" });
+    setMarkdown(body, contentText(entry.content));
+    return body;
+  }
+  return h("div", { class: "meta" }, entry.type === "terminal" ? "(terminal output is not shown: this chat offers no terminals)" : `(${entry.type})`);
+}
+
+function renderDiff(file: string, oldText: string, newText: string): HTMLElement {
+  const lines: HTMLElement[] = [];
+  for (const part of diffLines(oldText, newText)) {
+    const sign = part.added ? "+" : part.removed ? "-" : " ";
+    const kind = part.added ? "added" : part.removed ? "removed" : "same";
+    for (const line of part.value.replace(/\n$/, "").split("\n")) lines.push(h("div", { class: `diff-line ${kind}` }, `${sign} ${line}`));
+  }
+  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, file), h("pre", {}, ...lines));
+}
+
+function statusMark(status: string): string {
+  return status === "completed" ? "✓" : status === "in_progress" ? "▸" : "○";
+}

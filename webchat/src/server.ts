@@ -1,0 +1,178 @@
+// The chat's web server: the page (with a per-response CSP nonce), its two
+// assets, and the websocket on /ws. Every request and upgrade passes the
+// loopback guard (secret, Host, Origin) before anything else happens; an
+// upgrade that fails it never starts an agent.
+
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { Logger } from "../../acp-wire/src/index.js";
+import { createLoopbackGuard, refuseUpgrade, type LoopbackGuard } from "../../loopback-auth/src/index.js";
+import { CONVERSATION_ID_PATTERN, QUERY, type ServerMessage } from "../page/protocol.js";
+import { ContextChipWatcher } from "./context-chip.js";
+import { Conversation } from "./conversation.js";
+import { pageHtml } from "./page-html.js";
+import type { ProjectFiles } from "./project-files.js";
+
+export interface ChatServerOptions {
+  command: string;
+  projectDir: string;
+  files: ProjectFiles;
+  title: string;
+  host: string;
+  port: number;
+  token: string;
+  allowedOrigins: string[];
+  graceMs: number;
+  /** The environment every agent gets. */
+  agentEnv: NodeJS.ProcessEnv;
+  /** Folder holding page.js and page.css (dist/webchat/). */
+  assetsDir: string;
+  log: Logger;
+}
+
+const ASSETS: Record<string, string> = { "/page.js": "text/javascript; charset=utf-8", "/page.css": "text/css; charset=utf-8" };
+
+export class ChatServer {
+  private readonly http: http.Server;
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  private readonly guard: LoopbackGuard;
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly chip: ContextChipWatcher;
+  private unnamedCount = 0;
+
+  constructor(private readonly options: ChatServerOptions) {
+    this.guard = createLoopbackGuard({ token: options.token, port: () => this.port, listenHost: options.host, allowedOrigins: options.allowedOrigins });
+    this.chip = new ContextChipWatcher(options.agentEnv, (chip) => this.broadcast({ type: "context", chip }));
+    this.http = http.createServer((req, res) => this.onRequest(req, res));
+    this.http.on("upgrade", (req, socket, head) => this.onUpgrade(req, socket, head));
+  }
+
+  get port(): number {
+    return (this.http.address() as AddressInfo | null)?.port ?? this.options.port;
+  }
+
+  /** Rejects with the listen error (EADDRINUSE for a busy port). */
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.http.once("error", reject);
+      this.http.listen(this.options.port, this.options.host, () => {
+        this.http.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
+  /** Ends every conversation (and its agent's process tree), then stops listening. */
+  async close(): Promise<void> {
+    this.chip.setActive(false);
+    this.http.close();
+    this.http.closeAllConnections();
+    await Promise.all([...this.conversations.values()].map((conversation) => conversation.end("the server is stopping")));
+  }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const verdict = this.guard.checkHttp(req);
+    if (!verdict.ok) {
+      this.options.log(`refused ${req.method} ${pathOf(req)}: ${verdict.reason}`);
+      res.writeHead(verdict.status, { "Content-Type": "text/plain; charset=utf-8" }).end(`${verdict.reason}\n`);
+      return;
+    }
+    const route = pathOf(req);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD" }).end();
+    } else if (route === "/" || route === "/index.html") {
+      const nonce = randomBytes(16).toString("base64");
+      res.writeHead(200, { ...securityHeaders(nonce), "Content-Type": "text/html; charset=utf-8" });
+      res.end(pageHtml({ nonce, token: this.options.token, title: this.options.title }));
+    } else if (ASSETS[route]) {
+      this.serveAsset(route, res);
+    } else {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("not found\n");
+    }
+  }
+
+  private serveAsset(route: string, res: http.ServerResponse): void {
+    fs.readFile(path.join(this.options.assetsDir, route.slice(1)), (error, body) => {
+      if (error) {
+        this.options.log(`cannot serve ${route}: ${error.message} (was the page bundled? node scripts/bundle.mjs)`);
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("the page's files are missing\n");
+        return;
+      }
+      res.writeHead(200, { ...securityHeaders(), "Content-Type": ASSETS[route]! }).end(body);
+    });
+  }
+
+  private onUpgrade(req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer): void {
+    const verdict = this.guard.checkUpgrade(req);
+    if (!verdict.ok) {
+      this.options.log(`refused a websocket: ${verdict.reason}`);
+      return refuseUpgrade(socket, verdict.status, verdict.reason);
+    }
+    const url = new URL(req.url ?? "/", "http://request.invalid");
+    const named = url.searchParams.get(QUERY.conversation);
+    if (url.pathname !== "/ws" || (named !== null && !CONVERSATION_ID_PATTERN.test(named))) {
+      return refuseUpgrade(socket, 400, url.pathname !== "/ws" ? "websockets live on /ws" : "a conversation id is 1-64 letters, digits, '-' or '_'");
+    }
+    this.sockets.handleUpgrade(req, socket, head, (ws) => this.attach(ws, named));
+  }
+
+  private attach(ws: WebSocket, named: string | null): void {
+    // The colon keeps these ids apart from any a URL can name (CONVERSATION_ID_PATTERN).
+    const id = named ?? `unnamed:${++this.unnamedCount}`;
+    let conversation = this.conversations.get(id);
+    if (!conversation) {
+      conversation = new Conversation({
+        id,
+        named: named !== null,
+        graceMs: this.options.graceMs,
+        title: this.options.title,
+        command: this.options.command,
+        projectDir: this.options.projectDir,
+        env: this.options.agentEnv,
+        files: this.options.files,
+        log: (message) => this.options.log(`[${id}] ${message}`),
+        onEnded: (ended) => {
+          if (this.conversations.get(ended.id) === ended) this.conversations.delete(ended.id);
+        },
+      });
+      this.conversations.set(id, conversation);
+    }
+    this.chip.setActive(true);
+    conversation.attach(ws, { type: "context", chip: this.chip.chip });
+    ws.on("close", () => this.chip.setActive([...this.conversations.values()].some((each) => each.attached)));
+  }
+
+  private broadcast(message: ServerMessage): void {
+    for (const conversation of this.conversations.values()) conversation.broadcast(message);
+  }
+}
+
+function pathOf(req: http.IncomingMessage): string {
+  return new URL(req.url ?? "/", "http://request.invalid").pathname;
+}
+
+/**
+ * The page loads only its own script (by nonce) and stylesheet and talks only
+ * to its own origin. No Referer leaves the page: its URL holds the secret.
+ */
+function securityHeaders(nonce?: string): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    nonce ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+  return {
+    "Content-Security-Policy": csp,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  };
+}
