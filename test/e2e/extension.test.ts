@@ -82,7 +82,8 @@ describe("extension in code-server", { skip }, () => {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.editor");
     }
-    assert.match(text, /No editor context would be sent: no text editor is open\./);
+    // The editor wraps long lines: compare the words, not the line breaks.
+    assert.match(text.replace(/\s+/g, " "), /No editor context would be sent: no text editor is open\./);
     assert.equal(await page.locator(".part.editor .tab.dirty").count(), 0, "a read-only view: nothing to save on close");
   });
 });

@@ -111,7 +111,8 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     assert.ok(stillMainRs(readState(stateFile)), `output: ${JSON.stringify(readState(stateFile))}`);
     // Last: a focused terminal takes keys (F1 too) for its shell.
     await page.keyboard.press("Control+Backquote");
-    await page.waitForSelector(".part.panel .terminal-wrapper", { timeout: 20_000 });
+    // A terminal starts a shell through a pty: slow on a loaded machine.
+    await page.waitForSelector(".part.panel .terminal-wrapper", { timeout: 60_000 });
     await page.waitForTimeout(800);
     assert.ok(stillMainRs(readState(stateFile)), `terminal: ${JSON.stringify(readState(stateFile))}`);
     // Back to the editor, and the panel closed (View: Toggle Panel) so the chat's frame cannot take the keys.
