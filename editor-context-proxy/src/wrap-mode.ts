@@ -188,7 +188,8 @@ class WrappedAgent {
 
   /** Whole lines (newlines included) from the agent, to the client; pauses the agent while the client is full. */
   private toClientLines(lines: Buffer, output: Readable): void {
-    if (this.inFlight.size > 0 && (lines.includes(RESULT) || lines.includes(ERROR_MEMBER))) {
+    // One scan of the chunk: every answer carries an "id"; a flood of notifications carries none.
+    if (this.inFlight.size > 0 && lines.includes(ID_MEMBER)) {
       for (let start = 0; start < lines.length; ) {
         const end = lines.indexOf(NEWLINE, start);
         this.noteAnswer(lines.subarray(start, end));
@@ -227,6 +228,7 @@ class WrappedAgent {
 }
 
 const NEWLINE = 0x0a;
+const ID_MEMBER = Buffer.from('"id"');
 const RESULT = Buffer.from('"result"');
 const ERROR_MEMBER = Buffer.from('"error"');
 
