@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, RUNS, type Figure } from "./figures/common.js";
+import { p8 } from "./figures/panel-reload.js";
 import { p9 } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
 import { p1andP6, p2, p3, p4, p5 } from "./figures/wire.js";
@@ -25,7 +26,8 @@ measured in the same run, interleaved A B A B …, median of ${RUNS} runs after 
 baseline is the same client program (\`bench/programs/bench-client.ts\`) talking to the same agent program
 (\`bench/programs/bench-agent.ts\`) directly, without the proxy or conductor; for P10 and P11, an SDK client on the
 same agent (\`bench/programs/chat-agent.ts\`) over stdio. P5, P7 and P12 have no baseline: they are times against a limit.
-P8 (window reload → the chat in the panel live again) is not measured yet.
+P8's baseline is a cold start of the same panel in the same code-server and browser; its goal applies to the panel's
+share of a reload (from the workbench being back to the chat's first server message).
 
 | id | what | value | goal | | detail |
 |---|---|---|---|---|---|
@@ -47,6 +49,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P4"], p4],
   [["P5"], () => p5(dir)],
   [["P7"], () => p7(dir)],
+  [["P8"], p8],
   [["P9"], () => p9(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],

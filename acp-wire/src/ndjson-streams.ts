@@ -65,6 +65,17 @@ export class LineWriter {
 
   private span: Buffer | null = null;
 
+  /**
+   * Write whole lines (each with its newline) that leave as they are, e.g.
+   * all the complete lines of one input chunk: one write, and no cork when
+   * nothing else is waiting in this tick (the pass-through hot path).
+   */
+  writeLines(lines: Buffer): boolean {
+    if (this.closed) return true;
+    this.flushSpan();
+    return this.output.write(lines);
+  }
+
   private flushSpan(): void {
     if (this.span === null) return;
     const span = this.span;

@@ -196,7 +196,7 @@ class WrappedAgent {
         start = end + 1;
       }
     }
-    if (!this.toClient.writeFramed(lines) && !output.isPaused()) {
+    if (!this.toClient.writeLines(lines) && !output.isPaused()) {
       output.pause();
       this.toClient.onceDrained(() => output.resume());
     }

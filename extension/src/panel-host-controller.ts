@@ -114,7 +114,6 @@ export class PanelHostController implements vscode.Disposable {
       await this.beat();
     } catch (error) {
       const problem = error instanceof PanelError ? error : new PanelError(`The chat could not start: ${(error as Error).message}`);
-      this.deps.log.error(`${problem.message}${problem.detail ? `\n${problem.detail}` : ""}`);
       this.show({ kind: "error", message: problem.message, detail: problem.detail, retry: true });
       await this.setState("failed");
     } finally {
@@ -268,7 +267,9 @@ export class PanelHostController implements vscode.Disposable {
     const key = JSON.stringify([status, chatUrl]);
     if (key === this.lastShown) return;
     this.lastShown = key;
-    this.deps.log.info(`panel: ${status.kind}${status.kind === "ready" ? "" : ` (${status.message})`}`);
+    // An error goes to the log as the panel shows it: the message and the log lines under it.
+    if (status.kind === "error") this.deps.log.error(`${status.message}${status.detail ? `\n${status.detail}` : ""}`);
+    else this.deps.log.info(`panel: ${status.kind}${status.kind === "ready" ? "" : ` (${status.message})`}`);
     this.deps.show(status, chatUrl);
   }
 

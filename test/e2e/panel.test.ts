@@ -12,51 +12,12 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import getPort from "get-port";
 import type { Browser, Frame, Page } from "playwright-core";
-import { e2eSkipReason, launchBrowser, openFile, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, descendants, eventually, isAlive, REPO_DIR, tempDir } from "../support/processes.js";
+import { e2eSkipReason, openFile, type CodeServer } from "../harness/code-server.js";
+import { descendants, eventually, isAlive, REPO_DIR, tempDir } from "../support/processes.js";
 import { FAKE_TOAD, hostProcesses } from "../support/panel-host.js";
+import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
-
-/**
- * A workspace copy and a conductor config that runs the demo agent (as `npm start` sets
- * up), in code-server with `settings`, open in Chromium.
- */
-async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}): Promise<{ workspace: string; server: CodeServer; browser: Browser; page: Page }> {
-  const root = tempDir("symposium-panel-");
-  const workspace = path.join(root, "workspace");
-  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
-  const config = path.join(root, "config.jsonc");
-  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(CONDUCTOR_CLI)} demo-agent`, proxies: [] }));
-  Object.assign(process.env, env, { SYMPOSIUM_CONFIG: config });
-  const server = await startCodeServer(workspace);
-  for (const [key, value] of Object.entries(settings)) setUserSetting(server, key, value);
-  const browser = await launchBrowser();
-  return { workspace, server, browser, page: await openWorkbench(browser, server) };
-}
-
-async function closeDemoWindow(browser: Browser | undefined, server: CodeServer | undefined, workspace: string | undefined): Promise<void> {
-  await browser?.close();
-  await server?.stop();
-  if (workspace) for (const pid of hostProcesses(workspace)) process.kill(pid, "SIGTERM");
-}
-
-/** The chat's frame: the one loaded from the gate (its URL carries the secret). */
-async function chatFrame(page: Page, ready: string, timeoutMs = 30_000, notOnPort?: number): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (!/[?&]token=/.test(frame.url()) || gatePort(frame) === notOnPort) continue;
-      if ((await frame.locator(ready).count().catch(() => 0)) > 0) return frame;
-    }
-    if (Date.now() > deadline) {
-      const shot = path.join(tempDir("symposium-panel-shot-"), "no-chat.png");
-      await page.screenshot({ path: shot }).catch(() => undefined);
-      throw new Error(`no chat frame with ${ready} (screenshot: ${shot}): ${page.frames().map((frame) => frame.url()).join(" | ")}`);
-    }
-    await page.waitForTimeout(200);
-  }
-}
 
 async function openMainRsAndSelectLine2(page: Page): Promise<void> {
   await openFile(page, "main.rs");
@@ -64,14 +25,6 @@ async function openMainRsAndSelectLine2(page: Page): Promise<void> {
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Shift+ArrowDown");
   await page.waitForTimeout(400); // the tracker's debounce
-}
-
-/** Runs a command from the palette; first gives the workbench the keyboard (in the chat, F1 goes to its page). */
-async function command(page: Page, title: string): Promise<void> {
-  const editor = page.locator(".part.editor");
-  if (await editor.isVisible()) await editor.click({ position: { x: 600, y: 300 } });
-  else await page.locator(".part.panel .composite.title").first().click({ position: { x: 600, y: 10 } }); // the panel is maximized
-  await runCommand(page, title);
 }
 
 async function ask(frame: Frame, question: string): Promise<void> {
@@ -89,17 +42,6 @@ async function ask(frame: Frame, question: string): Promise<void> {
 
 async function transcript(frame: Frame): Promise<string> {
   return frame.locator("#transcript").innerText().catch(() => "");
-}
-
-async function waitForText(read: () => Promise<string>, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = await read();
-    if (pattern.test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`never saw ${pattern}; last:\n${text}`);
 }
 
 /** The panel maximized, scrolled to the block the agent received; then back as it was. */
@@ -123,17 +65,6 @@ async function listenWhenFree(server: http.Server, port: number): Promise<void> 
     if (attempt >= 20) throw error;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-function setUserSetting(server: CodeServer, key: string, value: unknown): void {
-  const settings = path.join(server.userDataDir, "User", "settings.json");
-  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, "utf8")), [key]: value }, null, 2));
-}
-
-function gatePort(frame: Frame): number {
-  const url = new URL(frame.url());
-  const proxied = /\/proxy\/(\d+)\//.exec(url.pathname);
-  return Number(proxied ? proxied[1] : url.port);
 }
 
 function rawGet(port: number, requestPath: string, headers: Record<string, string>): Promise<number> {

@@ -61,14 +61,20 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
 });
 connect();
-composer.input.focus();
+// Only when the page has the keys already: inside VS Code's panel, focusing on
+// load would take them from the editor the user went back to while we loaded.
+if (document.hasFocus()) composer.input.focus();
 
 function connect(): void {
   const url = new URL(`ws?${wsQuery()}`, location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(url);
   socket = ws;
-  ws.addEventListener("message", (event) => onMessage(JSON.parse(String(event.data)) as ServerMessage));
+  ws.addEventListener("message", (event) => {
+    // When the chat first heard from its server (wall clock): what bench/figures/panel-reload.ts times.
+    document.body.dataset.firstMessageAt ??= String(Date.now());
+    onMessage(JSON.parse(String(event.data)) as ServerMessage);
+  });
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
     showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", true);
@@ -107,6 +113,7 @@ function updateSession(next: SessionInfo): void {
   const words = { starting: "Starting the agent…", ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
   setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
   document.body.dataset.state = next.state;
+  if (next.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
   cancelButton.hidden = next.state !== "prompting";
   sendButton.disabled = next.state !== "ready";
   composer.input.disabled = next.state === "ended";

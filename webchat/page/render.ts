@@ -194,7 +194,7 @@ export class TranscriptView {
     this.permissions.set(id, card);
     this.lastText = undefined;
     this.append(card);
-    buttons[0]?.focus();
+    if (document.hasFocus()) buttons[0]?.focus(); // never take the keys from the editor
   }
 
   private append(element: HTMLElement): void {

@@ -25,6 +25,7 @@
     if (nextSeq < seq) return;
     seq = nextSeq;
     const ready = next.kind === "ready";
+    const wasReady = frame !== null && !frame.hidden;
     status.hidden = ready;
     status.dataset.state = next.kind;
     if (frame) frame.hidden = !ready;
@@ -33,7 +34,9 @@
     detail.textContent = next.kind === "error" && next.detail ? next.detail : "";
     detail.hidden = !detail.textContent;
     retry.hidden = !(next.kind === "error" && next.retry);
-    if (ready) focusChat();
+    // The chat takes the keys when it appears only if the panel has them now: a
+    // user who went back to the editor while it started keeps typing there.
+    if (ready && !wasReady && document.hasFocus()) focusChat();
   }
 
   window.addEventListener("message", (event) => {

@@ -1,0 +1,91 @@
+// P8: a window reload → the chat in the panel live again, against a cold start
+// of the same panel, in code-server + Chromium (test/e2e/panel-helpers.ts).
+// One code-server and one browser for all runs; interleaved: a cold start
+// (Stop Toad, then Restart Toad: host, frontend, chat page) and a reload
+// (Developer: Reload Window). "Live" is the chat page's first message from its
+// server, which the page stamps on <body data-first-message-at> (wall clock,
+// the same machine's clock as this process); data-ready-at is when the agent
+// session said ready. Both clocks start when the command's Enter is pressed.
+
+import type { Frame, Page } from "playwright-core";
+import { chatFrame, closeDemoWindow, command, openDemoWindow } from "../../test/e2e/panel-helpers.js";
+import { hostProcesses } from "../../test/support/panel-host.js";
+import { median, RUNS, type Figure } from "./common.js";
+
+interface Sample {
+  /** Command's Enter → first server message in the chat page. */
+  live: number;
+  /** Command's Enter → the agent session ready. */
+  ready: number;
+  /** Reloads only: the workbench's status bar back → first server message (the panel's own share). */
+  share?: number;
+}
+
+/** The chat frame whose first server message came after `since` (a new page), with its stamps. */
+async function liveChat(page: Page, since: number, timeoutMs = 60_000): Promise<{ frame: Frame; firstMessageAt: number; readyAt: number }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames().filter((each) => /[?&]token=/.test(each.url()))) {
+      const stamps = await frame.evaluate(() => [Number(document.body.dataset.firstMessageAt), Number(document.body.dataset.readyAt)]).catch(() => [NaN, NaN]);
+      if (stamps[0]! > since && stamps[1]! > since) return { frame, firstMessageAt: stamps[0]!, readyAt: stamps[1]! };
+    }
+    await page.waitForTimeout(50);
+  }
+  throw new Error("P8: the chat did not come back");
+}
+
+async function coldStart(page: Page, workspace: string): Promise<Sample> {
+  await command(page, "Symposium: Stop Toad");
+  for (let i = 0; hostProcesses(workspace).length > 0; i++) {
+    if (i > 200) {
+      await page.screenshot({ path: "/tmp/p8-not-stopped.png" });
+      throw new Error(`P8: the host did not stop (${hostProcesses(workspace).join(", ")})`);
+    }
+    await page.waitForTimeout(50);
+  }
+  await command(page, "Symposium: Restart Toad");
+  const started = Date.now();
+  const chat = await liveChat(page, started);
+  return { live: chat.firstMessageAt - started, ready: chat.readyAt - started };
+}
+
+async function reload(page: Page): Promise<Sample> {
+  const loaded = page.waitForEvent("domcontentloaded", { timeout: 60_000 });
+  await command(page, "Developer: Reload Window");
+  const started = Date.now();
+  await loaded;
+  await page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
+  const workbench = Date.now();
+  const chat = await liveChat(page, started);
+  return { live: chat.firstMessageAt - started, ready: chat.readyAt - started, share: chat.firstMessageAt - workbench };
+}
+
+export async function p8(): Promise<Figure> {
+  const window = await openDemoWindow({});
+  const cold: Sample[] = [];
+  const reloads: Sample[] = [];
+  try {
+    const { page, workspace } = window;
+    await command(page, "Symposium: Open Chat");
+    await chatFrame(page, "body[data-state=ready]", 60_000);
+    for (let round = 0; round <= RUNS; round++) {
+      const c = await coldStart(page, workspace);
+      const r = await reload(page);
+      if (round > 0) cold.push(c), reloads.push(r); // round 0 warms the caches
+    }
+  } finally {
+    await closeDemoWindow(window.browser, window.server, window.workspace);
+  }
+  const m = (samples: Sample[], pick: (s: Sample) => number) => median(samples.map(pick));
+  const share = m(reloads, (s) => s.share!);
+  const coldLive = m(cold, (s) => s.live);
+  const whole = m(reloads, (s) => s.live);
+  return {
+    id: "P8",
+    what: "window reload → the chat in the panel live again (first server message in the chat page), code-server + Chromium",
+    value: `${share.toFixed(0)} ms after the workbench is back = ${(share / coldLive).toFixed(2)} × cold (${whole.toFixed(0)} ms from the reload command)`,
+    goal: "≤ 1 s and ≤ 0.3 × cold (the panel's share)",
+    met: share <= 1000 && share <= 0.3 * coldLive,
+    detail: `cold start (Stop, then Restart Toad → first message) ${coldLive.toFixed(0)} ms, agent session ready ${m(cold, (s) => s.ready).toFixed(0)} ms; reload: Reload Window → first message ${whole.toFixed(0)} ms, session ready ${m(reloads, (s) => s.ready).toFixed(0)} ms (code-server's own workbench reload is most of it); median of ${RUNS}, interleaved, one code-server and one browser`,
+  };
+}

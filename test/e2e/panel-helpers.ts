@@ -1,0 +1,156 @@
+// Helpers for the panel's end-to-end tests (and the reload benchmark,
+// bench/figures/panel-reload.ts): a demo window in code-server, the chat's
+// frame, the panel's status frame, commands from the palette, user settings.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Browser, Frame, Page } from "playwright-core";
+import { launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
+import { CONDUCTOR_CLI, REPO_DIR, tempDir } from "../support/processes.js";
+import { hostProcesses } from "../support/panel-host.js";
+
+export interface DemoWindow {
+  workspace: string;
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * A workspace copy and a conductor config that runs the demo agent (as `npm start` sets
+ * up), in code-server with `settings`, open in Chromium.
+ */
+export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}): Promise<DemoWindow> {
+  const root = tempDir("symposium-panel-");
+  const workspace = path.join(root, "workspace");
+  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  const config = path.join(root, "config.jsonc");
+  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(CONDUCTOR_CLI)} demo-agent`, proxies: [] }));
+  Object.assign(process.env, env, { SYMPOSIUM_CONFIG: config });
+  const server = await startCodeServer(workspace);
+  setUserSettings(server, settings);
+  const browser = await launchBrowser();
+  return { workspace, server, browser, page: await openWorkbench(browser, server) };
+}
+
+export async function closeDemoWindow(browser: Browser | undefined, server: CodeServer | undefined, workspace: string | undefined): Promise<void> {
+  await browser?.close();
+  await server?.stop();
+  if (workspace) for (const pid of hostProcesses(workspace)) process.kill(pid, "SIGTERM");
+}
+
+/** The chat's frame: the one loaded from the gate (its URL carries the secret). */
+export async function chatFrame(page: Page, ready: string, timeoutMs = 30_000, notOnPort?: number): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (!/[?&]token=/.test(frame.url()) || gatePort(frame) === notOnPort) continue;
+      if ((await frame.locator(ready).count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) {
+      const shot = path.join(tempDir("symposium-panel-shot-"), "no-chat.png");
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      throw new Error(`no chat frame with ${ready} (screenshot: ${shot}): ${page.frames().map((frame) => frame.url()).join(" | ")}`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+/** The panel's own page (webview/src/panel-html.ts) once its status message matches `pattern`. */
+export async function panelStatusFrame(page: Page, pattern: RegExp, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = "";
+  for (;;) {
+    for (const frame of page.frames().filter((each) => each.url().includes("fake.html"))) {
+      const text = await frame.locator("main#status #message").innerText({ timeout: 500 }).catch(() => "");
+      if (pattern.test(text)) return frame;
+      if (text) seen = text;
+    }
+    if (Date.now() > deadline) throw new Error(`the panel never showed ${pattern}; last: ${seen}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Runs a command from the palette; first gives the workbench the keyboard (in the chat, F1 goes to its page). */
+export async function command(page: Page, title: string): Promise<void> {
+  const editor = page.locator(".part.editor");
+  if (await editor.isVisible()) await editor.click({ position: { x: 600, y: 300 } });
+  else await page.locator(".part.panel .composite.title").first().click({ position: { x: 600, y: 10 } }); // the panel is maximized
+  await runCommand(page, title);
+}
+
+export async function waitForText(read: () => Promise<string>, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await read();
+    if (pattern.test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`never saw ${pattern}; last:\n${text}`);
+}
+
+/** Writes user settings into settings.json before the workbench opens; `undefined` removes a setting. */
+export function setUserSettings(server: CodeServer, changes: Record<string, unknown>): string {
+  const settings = path.join(server.userDataDir, "User", "settings.json");
+  const current = JSON.parse(fs.readFileSync(settings, "utf8")) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete current[key];
+    else current[key] = value;
+  }
+  const text = JSON.stringify(current, null, 2);
+  fs.writeFileSync(settings, text);
+  return text;
+}
+
+/** Settings VS Code reads from the machine VS Code runs on (package.json: "scope": "machine"). */
+const MACHINE_SCOPED = new Set(["symposium.toadCommand", "symposium.acpAgentPath"]);
+
+/**
+ * Changes settings while VS Code runs, as a user does: opens the settings.json the setting
+ * lives in (a machine-scoped one in a remote window such as code-server's: the remote
+ * settings), replaces its text, saves, closes it. (code-server does not notice a write to
+ * the file from outside in good time.) `undefined` removes a setting.
+ */
+export async function editSettings(page: Page, server: CodeServer, changes: Record<string, unknown>): Promise<void> {
+  const machine = Object.keys(changes).filter((key) => MACHINE_SCOPED.has(key));
+  const user = Object.keys(changes).filter((key) => !MACHINE_SCOPED.has(key));
+  if (machine.length) await editSettingsFile(page, path.join(server.userDataDir, "Machine", "settings.json"), "Preferences: Open Remote Settings (JSON)", pick(changes, machine));
+  if (user.length) await editSettingsFile(page, path.join(server.userDataDir, "User", "settings.json"), "Preferences: Open User Settings (JSON)", pick(changes, user));
+}
+
+function pick(changes: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, changes[key]]));
+}
+
+async function editSettingsFile(page: Page, file: string, opener: string, changes: Record<string, unknown>): Promise<void> {
+  const current = (fs.existsSync(file) && fs.readFileSync(file, "utf8").trim() ? JSON.parse(fs.readFileSync(file, "utf8")) : {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete current[key];
+    else current[key] = value;
+  }
+  await command(page, opener);
+  await page.waitForFunction(() => document.activeElement?.closest(".part.editor .monaco-editor") != null, null, { timeout: 15_000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press("Control+A");
+  // One line (no auto-indent), and nothing left after it (no auto-closed bracket).
+  await page.keyboard.insertText(JSON.stringify(current));
+  await page.keyboard.press("Control+Shift+End");
+  await page.keyboard.press("Delete");
+  await page.keyboard.press("Control+S");
+  await page.waitForSelector(".part.editor .tab.active:not(.dirty)", { timeout: 10_000 });
+  await command(page, "View: Close Editor");
+}
+
+/** The extension's log (its LogOutputChannel "Symposium", as VS Code writes it to disk). */
+export function extensionLog(server: CodeServer): string {
+  const logs = path.join(server.userDataDir, "logs");
+  const files = fs.existsSync(logs) ? (fs.readdirSync(logs, { recursive: true }) as string[]).filter((file) => path.basename(file) === "Symposium.log") : [];
+  return files.map((file) => fs.readFileSync(path.join(logs, file), "utf8")).join("\n");
+}
+
+export function gatePort(frame: Frame): number {
+  const url = new URL(frame.url());
+  const proxied = /\/proxy\/(\d+)\//.exec(url.pathname);
+  return Number(proxied ? proxied[1] : url.port);
+}
