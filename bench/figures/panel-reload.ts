@@ -8,7 +8,7 @@
 // session said ready. Both clocks start when the command's Enter is pressed.
 
 import type { Frame, Page } from "playwright-core";
-import { chatFrame, closeDemoWindow, command, openDemoWindow } from "../../test/e2e/panel-helpers.js";
+import { chatFrame, closeDemoWindow, command, openDemoWindow, panelStatusFrame } from "../../test/e2e/panel-helpers.js";
 import { hostProcesses } from "../../test/support/panel-host.js";
 import { median, RUNS, type Figure } from "./common.js";
 
@@ -36,13 +36,8 @@ async function liveChat(page: Page, since: number, timeoutMs = 60_000): Promise<
 
 async function coldStart(page: Page, workspace: string): Promise<Sample> {
   await command(page, "Symposium: Stop Toad");
-  for (let i = 0; hostProcesses(workspace).length > 0; i++) {
-    if (i > 200) {
-      await page.screenshot({ path: "/tmp/p8-not-stopped.png" });
-      throw new Error(`P8: the host did not stop (${hostProcesses(workspace).join(", ")})`);
-    }
-    await page.waitForTimeout(50);
-  }
+  await panelStatusFrame(page, /The chat is stopped/, 10_000);
+  if (hostProcesses(workspace).length > 0) throw new Error(`P8: a host outlived Stop (${hostProcesses(workspace).join(", ")})`);
   await command(page, "Symposium: Restart Toad");
   const started = Date.now();
   const chat = await liveChat(page, started);

@@ -81,9 +81,17 @@ export class PanelHostController implements vscode.Disposable {
   async stop(): Promise<void> {
     await this.pending?.catch(() => undefined);
     this.stoppedByUser = true;
-    await this.stopHost();
-    this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Toad” (or press Retry) to start it." });
-    await this.setState("stopped");
+    // Pending while it runs: a Restart that comes meanwhile waits, so this stop's last
+    // steps (forgetting the record, "stopped") never undo the host that Restart starts.
+    const stopping = (async () => {
+      await this.stopHost();
+      this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Toad” (or press Retry) to start it." });
+      await this.setState("stopped");
+    })();
+    const pending = (this.pending = stopping.finally(() => {
+      if (this.pending === pending) this.pending = undefined;
+    }));
+    return pending;
   }
 
   /** The chat page moved to another conversation: a reload returns to that one. */
