@@ -4,7 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { formatEditorContext } from "../../editor-context-proxy/src/index.js";
+import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
 import { parseEditorState, type StateFile } from "../../editor-state/src/index.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 

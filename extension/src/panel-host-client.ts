@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { spawnProgram } from "../../acp-wire/src/index.js";
+import { spawnProgram } from "../../acp-wire/src/processes.js";
 import { CONTROL, LAUNCH_SPEC_ENV, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
 
 export interface HostRuntime {

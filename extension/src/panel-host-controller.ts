@@ -10,7 +10,7 @@
 import * as crypto from "node:crypto";
 import getPort from "get-port";
 import * as vscode from "vscode";
-import { isAlive, stopProcessTree } from "../../acp-wire/src/index.js";
+import { isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { EXIT_PORT_BUSY, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
 import { readConfig, type SymposiumConfig } from "./config.js";

@@ -4,7 +4,8 @@
 // write while it is open. When there is no block it says why.
 
 import * as vscode from "vscode";
-import { StateFileReader, formatEditorContext } from "../../editor-context-proxy/src/index.js";
+import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
+import { StateFileReader } from "../../editor-context-proxy/src/state-file.js";
 import { COMMANDS } from "./commands.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 

@@ -12,7 +12,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { isAlive } from "../../acp-wire/src/index.js";
+import { isAlive } from "../../acp-wire/src/processes.js";
 import { stateFileWriterPid } from "../../editor-state/src/index.js";
 
 const POSIX = process.platform !== "win32";
