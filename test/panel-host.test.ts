@@ -133,7 +133,8 @@ describe("panel host and gate", () => {
     if (first.frontend.state !== "running") return;
     process.kill(first.frontend.pid, "SIGKILL");
     await eventually(() => !isAlive((first.frontend as { pid: number }).pid), 3_000, "the frontend to die");
-    const second = await waitForFrontend(host, "running");
+    // The host may still report the dead frontend for a moment: wait for a new one.
+    const second = await waitForFrontend(host, "running", 15_000, first.frontend.pid);
     assert.notEqual((second.frontend as { pid: number }).pid, first.frontend.pid);
     assert.match(host.log(), /the frontend was killed by SIGKILL; restarting in 500 ms \(crash 1\)/);
   });

@@ -53,13 +53,15 @@ export async function startTestHost(overrides: Partial<LaunchSpec> = {}, env: No
 }
 
 /** Waits until the host's frontend is in `state` (or fails with the host's log). */
-export async function waitForFrontend(host: TestHost, state: string, timeoutMs = 15_000): Promise<HostIdentity> {
+/** Waits until the host reports its frontend in `state` (and, with `notPid`, a frontend other than that one). */
+export async function waitForFrontend(host: TestHost, state: string, timeoutMs = 15_000, notPid?: number): Promise<HostIdentity> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
     try {
       const identity = await host.identity();
-      if (identity.frontend.state === state) return identity;
+      const pid = (identity.frontend as { pid?: number }).pid;
+      if (identity.frontend.state === state && (notPid === undefined || pid !== notPid)) return identity;
       last = identity;
     } catch (error) {
       last = error;
