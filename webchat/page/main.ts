@@ -5,7 +5,7 @@
 import "./style.css"; // bundled into page.css beside page.js
 import { Composer } from "./composer.js";
 import { h } from "./dom.js";
-import { CONVERSATION_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
+import { CONVERSATION_MESSAGE, FOCUS_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
 import { TranscriptView } from "./render.js";
 
 const params = new URLSearchParams(location.search);
@@ -53,7 +53,9 @@ chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", 
 applyTheme(params.get(QUERY.theme));
 window.addEventListener("message", (event) => {
   const data = event.data as { type?: unknown; theme?: unknown } | null;
-  if (event.source === window.parent && data?.type === THEME_MESSAGE) applyTheme(data.theme);
+  if (event.source !== window.parent) return;
+  if (data?.type === THEME_MESSAGE) applyTheme(data.theme);
+  else if (data?.type === FOCUS_MESSAGE) composer.input.focus();
 });
 window.addEventListener("focus", () => composer.input.focus());
 // Escape cancels the turn wherever the focus is (a permission button, say).

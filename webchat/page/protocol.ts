@@ -80,6 +80,8 @@ export const QUERY = { token: "token", conversation: "conversation", theme: "the
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** The message the parent frame posts to set the theme. */
 export const THEME_MESSAGE = "symposium/theme";
+/** The message the parent frame posts when it hands the keyboard to the chat (the panel was opened or clicked). */
+export const FOCUS_MESSAGE = "symposium/focus";
 /** The message the page posts to its parent when "New chat" starts a conversation. */
 export const CONVERSATION_MESSAGE = "symposium/conversation";
 export type Theme = "light" | "dark" | "high-contrast";

@@ -14,9 +14,16 @@
   function focusChat() {
     if (frame && !frame.hidden) {
       frame.focus();
-      if (frame.contentWindow) frame.contentWindow.focus();
+      if (frame.contentWindow) {
+        frame.contentWindow.focus();
+        if (chatOrigin) frame.contentWindow.postMessage({ type: "symposium/focus" }, chatOrigin);
+      }
     }
   }
+  // The chat loads after it is shown: hand it the keys then, if the panel still has them.
+  if (frame) frame.addEventListener("load", () => {
+    if (document.hasFocus()) focusChat();
+  });
 
   let seq = Number(document.body.dataset.seq) || 0;
 
