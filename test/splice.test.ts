@@ -9,7 +9,7 @@ describe("splicing messages", () => {
     const [raw, message] = parse(`{"jsonrpc":"2.0","id":"a-1","method":"fs/read_text_file","params":{"path":"/x","n":1e400}}`);
     const body = messageBody(raw, message)!;
     assert.equal(body.toString(), `"method":"fs/read_text_file","params":{"path":"/x","n":1e400}}`);
-    assert.equal(plainFromBody(body, 7).toString(), `{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/x","n":1e400}}`);
+    assert.equal(plainFromBody(body, 7).toString(), `{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"path":"/x","n":1e400}}\n`);
     const envelope = envelopeFromBody(body, 8, "_proxy/successor");
     assert.deepEqual(JSON.parse(envelope.toString().replace("1e400", "1")), {
       jsonrpc: "2.0",
@@ -19,14 +19,14 @@ describe("splicing messages", () => {
     });
     assert.match(envelope.toString(), /1e400/, "the inner bytes are kept exactly");
     const [response, parsedResponse] = parse(`{"jsonrpc":"2.0","id":3,"result":{"ok":true}}`);
-    assert.equal(plainFromBody(messageBody(response, parsedResponse)!, "x").toString(), `{"jsonrpc":"2.0","id":"x","result":{"ok":true}}`);
+    assert.equal(plainFromBody(messageBody(response, parsedResponse)!, "x").toString(), `{"jsonrpc":"2.0","id":"x","result":{"ok":true}}\n`);
   });
 
   it("opens an envelope it can read exactly, with or without an id", () => {
     const [raw, message] = parse(`{"jsonrpc":"2.0","method":"proxy/successor","params":{"method":"session/update","params":{"u":[1,2]}}}`);
-    assert.equal(plainFromBody(envelopeInnerBody(raw, message)!, undefined).toString(), `{"jsonrpc":"2.0","method":"session/update","params":{"u":[1,2]}}`);
+    assert.equal(plainFromBody(envelopeInnerBody(raw, message)!, undefined).toString(), `{"jsonrpc":"2.0","method":"session/update","params":{"u":[1,2]}}\n`);
     const [request, parsedRequest] = parse(`{"jsonrpc":"2.0","id":4,"method":"_proxy/successor","params":{"method":"initialize"}}`);
-    assert.equal(plainFromBody(envelopeInnerBody(request, parsedRequest)!, 9).toString(), `{"jsonrpc":"2.0","id":9,"method":"initialize"}`);
+    assert.equal(plainFromBody(envelopeInnerBody(request, parsedRequest)!, 9).toString(), `{"jsonrpc":"2.0","id":9,"method":"initialize"}\n`);
   });
 
   it("declines anything not laid out as expected, so the caller re-serialises", () => {

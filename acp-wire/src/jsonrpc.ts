@@ -3,6 +3,9 @@
 
 import type { ErrorResponse, JsonRpcId } from "@agentclientprotocol/sdk";
 import { ERROR } from "./acp-constants.js";
+import { RawId, canonicalHead, idTokenEnd, stringEnd, type CanonicalHead } from "./canonical-line.js";
+
+export { RawId };
 
 export type { ErrorResponse, JsonRpcId };
 
@@ -24,11 +27,6 @@ export type ErrorKind = keyof typeof ERROR;
 export function rpcError(kind: ErrorKind, detail?: string, data?: unknown): ErrorResponse {
   const { code, message } = ERROR[kind];
   return { code, message: detail ? `${message}: ${detail}` : message, ...(data === undefined ? {} : { data }) };
-}
-
-/** An id as the exact JSON text it was written with: JSON.parse rounds integers beyond 2^53. */
-export class RawId {
-  constructor(readonly json: string) {}
 }
 
 export type IdLike = JsonRpcId | RawId;
@@ -71,51 +69,6 @@ export function exactId(raw: Buffer, message: WireMessage): IdLike {
   return text === null ? id : new RawId(text);
 }
 
-/** A request, notification or response in JSON.stringify's layout, told apart by its first bytes. */
-export type CanonicalHead = { kind: "request" | "response"; id: RawId } | { kind: "notification" };
-
-const NOTIFICATION: CanonicalHead = { kind: "notification" };
-const OPAQUE_NOTIFICATION: Screened = { kind: "opaque", head: NOTIFICATION };
-const HEAD = Buffer.from('{"jsonrpc":"2.0",');
-const ID_KEY = Buffer.from('"id":');
-const METHOD_KEY = Buffer.from('"method":');
-const RESULT_KEY = Buffer.from('"result":');
-const ERROR_KEY = Buffer.from('"error":');
-
-/**
- * Classifies a line laid out the way JSON.stringify writes messages (jsonrpc,
- * then id, then method/result/error) from its first bytes, without parsing;
- * null for any other layout (the caller parses it). The id must be a number
- * or a string without escapes.
- */
-export function canonicalHead(line: Buffer): CanonicalHead | null {
-  if (line[line.length - 1] !== CLOSE_BRACE || !startsWith(line, HEAD, 0)) return null;
-  let at = HEAD.length;
-  if (startsWith(line, METHOD_KEY, at)) return NOTIFICATION;
-  if (!startsWith(line, ID_KEY, at)) return null;
-  at += ID_KEY.length;
-  const end = idTokenEnd(line, at);
-  if (end === -1 || line[end] !== COMMA) return null;
-  const id = new RawId(line.toString("utf8", at, end));
-  if (startsWith(line, METHOD_KEY, end + 1)) return { kind: "request", id };
-  if (startsWith(line, RESULT_KEY, end + 1) || startsWith(line, ERROR_KEY, end + 1)) return { kind: "response", id };
-  return null;
-}
-
-/** The end of a number or escape-free string token starting at `at`; -1 if it is neither. */
-function idTokenEnd(line: Buffer, at: number): number {
-  if (line[at] === QUOTE) {
-    for (let end = at + 1; end < line.length; end++) {
-      if (line[end] === QUOTE) return end + 1;
-      if (line[end] === BACKSLASH || line[end]! < 0x20) return -1;
-    }
-    return -1;
-  }
-  let end = at;
-  while (end < line.length && NUMBER_BYTES.has(line[end]!)) end++;
-  return end === at ? -1 : end;
-}
-
 /** The JSON text of the top-level "id" member of an object line, or null (any layout). */
 function idText(raw: Buffer): string | null {
   const head = canonicalHead(raw);
@@ -152,14 +105,6 @@ function idText(raw: Buffer): string | null {
   return null;
 }
 
-function stringEnd(raw: Buffer, at: number): number {
-  for (let end = at + 1; end < raw.length; end++) {
-    if (raw[end] === BACKSLASH) end++;
-    else if (raw[end] === QUOTE) return end + 1;
-  }
-  return -1;
-}
-
 export type Screened =
   | { kind: "parsed"; message: WireMessage }
   | { kind: "opaque"; head: CanonicalHead }
@@ -170,8 +115,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const NUMBER_BYTES = new Set(Buffer.from("-+.0123456789eE"));
 
 /**
  * Decides, as cheaply as it can, what the proxy must do with a client line.
@@ -184,16 +127,9 @@ const NUMBER_BYTES = new Set(Buffer.from("-+.0123456789eE"));
  */
 export function screenClientLine(line: Buffer): Screened {
   const head = line.includes(PROMPT_METHOD) ? null : canonicalHead(line);
-  if (head !== null) return head === NOTIFICATION ? OPAQUE_NOTIFICATION : { kind: "opaque", head };
+  if (head !== null) return { kind: "opaque", head };
   const parsed = parseLine(line);
   return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error, id: parsed.id };
-}
-
-/** A byte loop: for these short prefixes it is several times faster than Buffer.compare's call into C++. */
-function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {
-  if (buffer.length < offset + prefix.length) return false;
-  for (let index = 0; index < prefix.length; index++) if (buffer[offset + index] !== prefix[index]) return false;
-  return true;
 }
 
 export function oversizedLineError(byteLength: number, maxBytes: number): ErrorResponse {

@@ -4,12 +4,16 @@
 
 import type { Readable, Writable } from "node:stream";
 import { LineSplitter, type LineHandler } from "./line-splitter.js";
+import { noteBytesRead } from "./read-buffers.js";
 
 /** Feeds a readable stream into a LineSplitter; resolves when the stream ends. */
 export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler): Promise<void> {
   const splitter = new LineSplitter(maxLineBytes, handler);
   return new Promise((resolve) => {
-    input.on("data", (chunk: Buffer) => splitter.push(chunk));
+    input.on("data", (chunk: Buffer) => {
+      noteBytesRead(chunk.length);
+      splitter.push(chunk);
+    });
     const finish = (): void => {
       splitter.end();
       resolve();
@@ -37,9 +41,14 @@ export class LineWriter {
     output.on("close", () => this.markClosed());
   }
 
-  /** Write one complete message line (a trailing newline is added). */
+  /**
+   * Write one complete message line. A newline is added, unless the line
+   * already ends with one (the framed lines splice.ts builds): a line of
+   * JSON never holds a raw newline, so a final one can only be its frame.
+   */
   writeLine(line: string | Buffer): boolean {
     if (typeof line === "string") return this.write(line + "\n");
+    if (line[line.length - 1] === NEWLINE_BUFFER[0]) return this.write(line);
     this.write(line);
     return this.write(NEWLINE_BUFFER);
   }

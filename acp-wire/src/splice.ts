@@ -8,7 +8,8 @@
 //   {"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{...}}
 //                           └──────────────── body ──────────────────────┘
 //
-// Every function returns null when the layout is not the expected one, and
+// The encoders return framed lines (ending with their newline), so a writer
+// sends each in one piece. The readers return null when the layout is not the expected one, and
 // the caller falls back to JSON.stringify: splicing is an optimisation that is
 // never allowed to change what a message means. A body that holds the bytes
 // `"id"` anywhere is declined too: a duplicate "id" member after the one we
@@ -33,6 +34,14 @@ export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
 }
 
 /**
+ * A body found from a line's bytes (canonicalHead's `bodyStart`, or
+ * openEnvelopeLine), or null when it holds `"id"` (see above).
+ */
+export function spliceableBody(body: Buffer): Buffer | null {
+  return body.includes(ID_KEY) ? null : body;
+}
+
+/**
  * The body of the message inside an envelope (`{method, params}` in the
  * envelope's params), or null when the layout is not the expected one or the
  * envelope carries anything else (a hop-local _meta, which must be dropped).
@@ -51,17 +60,18 @@ export function envelopeInnerBody(raw: Buffer, envelope: WireMessage): Buffer | 
   return body.subarray(lead.length, body.length - 1);
 }
 
-/** `{"jsonrpc":"2.0",["id":id,]` + body */
+/** `{"jsonrpc":"2.0",["id":id,]` + body + newline */
 export function plainFromBody(body: Buffer, id: unknown): Buffer {
-  return Buffer.concat([HEAD, idBytes(id), body]);
+  return Buffer.concat([HEAD, idBytes(id), body, NEWLINE]);
 }
 
-/** `{"jsonrpc":"2.0",["id":id,]"method":successor,"params":{` + body + `}` */
+/** `{"jsonrpc":"2.0",["id":id,]"method":successor,"params":{` + body + `}` + newline */
 export function envelopeFromBody(body: Buffer, id: unknown, successorMethod: string): Buffer {
-  return Buffer.concat([HEAD, idBytes(id), Buffer.from(`"method":${JSON.stringify(successorMethod)},"params":{`), body, CLOSE]);
+  return Buffer.concat([HEAD, idBytes(id), Buffer.from(`"method":${JSON.stringify(successorMethod)},"params":{`), body, CLOSE, NEWLINE]);
 }
 
 const CLOSE = Buffer.from("}");
+const NEWLINE = Buffer.from("\n");
 const NO_BYTES = Buffer.alloc(0);
 
 function idBytes(id: unknown): Buffer {
@@ -69,7 +79,7 @@ function idBytes(id: unknown): Buffer {
 }
 
 /**
- * The line for `message` with id `id` (undefined: none), in a `successor`
+ * The framed line for `message` with id `id` (undefined: none), in a `successor`
  * envelope when one is given. Reuses `body` (from messageBody or
  * envelopeInnerBody) when there is one; otherwise serialises the message.
  * Either way the id is written exactly (see RawId).
@@ -79,7 +89,7 @@ export function encodeMessage(message: WireMessage, id: IdLike | undefined, succ
   const { jsonrpc: _jsonrpc, id: _id, ...rest } = message;
   const members = successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
   const json = JSON.stringify(members);
-  return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}`) : plainFromBody(Buffer.from(json.slice(1)), id);
+  return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}\n`) : plainFromBody(Buffer.from(json.slice(1)), id);
 }
 
 function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {

@@ -13,6 +13,7 @@ export const node = process.execPath;
 export const CLIENT = path.join(OUT, "bench", "programs", "bench-client.js");
 export const AGENT = [node, path.join(OUT, "bench", "programs", "bench-agent.js")];
 export const AGENT_LINE = AGENT.join(" ");
+export const NODE_RELAY = [node, path.join(OUT, "bench", "programs", "node-relay.js")];
 export const PROXY = [node, path.join(REPO, "dist", "symposium-editor-context.mjs")];
 export const CONDUCTOR = [node, path.join(REPO, "dist", "symposium-conductor.mjs")];
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -50,37 +51,44 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export type Arm = "baseline" | "candidate" | "reference";
+export type Arm = "baseline" | "candidate" | "reference" | "relay";
 type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
 
 /**
  * Runs the arms in turn (A B R A B R …) and returns their medians. The
  * reference arm puts `cat` where the candidate's proxy or conductor sits: the
- * cost of the extra process hops alone, which no proxy code can go below.
+ * cost of the extra process hops alone, which no proxy code can go below. The
+ * relay arm (optional) puts a Node program there that only pipes
+ * (`bench/programs/node-relay.ts`): what a Node hop costs by itself.
  */
-export function interleaved(run: Run, withReference: boolean) {
-  const arms: Arm[] = withReference ? ["baseline", "candidate", "reference"] : ["baseline", "candidate"];
+export function interleaved(run: Run, withReference: boolean, withRelay = false) {
+  const arms: Arm[] = ["baseline", "candidate", ...(withReference ? ["reference" as const] : []), ...(withRelay ? ["relay" as const] : [])];
   arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
-  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [] };
+  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [], relay: [] };
   const rss: number[] = [];
+  const relayRss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     for (const arm of arms) {
       const result = run(arm);
       samples[arm].push(result.rate);
       if (arm === "candidate" && result.peakRssKb) rss.push(result.peakRssKb);
+      if (arm === "relay" && result.peakRssKb) relayRss.push(result.peakRssKb);
     }
   }
   return {
     baseline: median(samples.baseline),
     candidate: median(samples.candidate),
     reference: withReference ? median(samples.reference) : null,
+    relay: withRelay ? median(samples.relay) : null,
     rss,
+    relayRss,
   };
 }
 
-export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null }): Figure {
+export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null; relay?: number | null }): Figure {
   const ratio = result.candidate / result.baseline;
-  const reference = result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`;
+  const relay = result.relay == null ? "" : `; a Node program that only pipes: ${(result.relay / result.baseline).toFixed(2)} × direct`;
+  const reference = (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) + relay;
   return {
     id,
     what,

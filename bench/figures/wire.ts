@@ -7,13 +7,21 @@ import * as fs from "node:fs";
 import { parseLine } from "../../acp-wire/src/index.js";
 import { EditorContextInjector } from "../../editor-context-proxy/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { AGENT, AGENT_LINE, CONDUCTOR, POSIX_SHELL, PROXY, catBetween, freshStateFile, interleaved, measure, median, ratioFigure, type Figure } from "./common.js";
+import { AGENT, AGENT_LINE, CONDUCTOR, NODE_RELAY, POSIX_SHELL, PROXY, catBetween, type Arm, freshStateFile, interleaved, measure, median, ratioFigure, type Figure } from "./common.js";
+
+/** The command for each arm of P1 and P2: the agent, the proxy in wrap mode, `cat` hops, or a bare Node relay. */
+function wrapArm(arm: Arm, cat: string[]): string[] {
+  if (arm === "baseline") return AGENT;
+  if (arm === "candidate") return [...PROXY, "--", ...AGENT];
+  return arm === "relay" ? [...NODE_RELAY, ...AGENT] : cat;
+}
 
 export function p1andP6(): Figure[] {
   const count = 100_000;
   const result = interleaved(
-    (arm) => measure("down", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...PROXY, "--", ...AGENT] : catBetween(0, 1)),
+    (arm) => measure("down", count, wrapArm(arm, catBetween(0, 1))),
     POSIX_SHELL,
+    true,
   );
   const peakMb = Math.max(...result.rss) / 1024;
   return [
@@ -24,7 +32,7 @@ export function p1andP6(): Figure[] {
       value: `${peakMb.toFixed(1)} MB peak`,
       goal: "≤ 60 MB",
       met: peakMb <= 60,
-      detail: `peak VmRSS of the proxy process over ${result.rss.length} runs (median of the runs' peaks: ${(median(result.rss) / 1024).toFixed(1)} MB; a bare \`node\` starts at about 41 MB)`,
+      detail: `peak VmRSS of the proxy process over ${result.rss.length} runs (median of the runs' peaks: ${(median(result.rss) / 1024).toFixed(1)} MB; a Node program that only pipes: ${(Math.max(...result.relayRss) / 1024).toFixed(1)} MB; a bare \`node\` starts at about 41 MB)`,
     },
   ];
 }
@@ -32,8 +40,9 @@ export function p1andP6(): Figure[] {
 export function p2(): Figure {
   const count = 100_000;
   const result = interleaved(
-    (arm) => measure("up", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...PROXY, "--", ...AGENT] : catBetween(1, 0)),
+    (arm) => measure("up", count, wrapArm(arm, catBetween(1, 0))),
     POSIX_SHELL,
+    true,
   );
   return ratioFigure("P2", "wrap-mode proxy, client→agent flood of 1 KiB non-prompt messages", 0.8, "msg/s at the agent", result);
 }

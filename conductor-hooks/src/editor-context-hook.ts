@@ -4,7 +4,7 @@
 
 import type { Logger } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { EditorContextInjector } from "../../editor-context-proxy/src/index.js";
+import { EditorContextInjector, INJECTED_METHODS } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";
@@ -16,5 +16,5 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
     stateFile,
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
   });
-  return { name: EDITOR_CONTEXT_COMPONENT, rewriteDownstream: (message) => injector.rewrite(message) };
+  return { name: EDITOR_CONTEXT_COMPONENT, rewrites: INJECTED_METHODS, rewriteDownstream: (message) => injector.rewrite(message) };
 }

@@ -1,6 +1,8 @@
 // Routes messages along the chain: client ⇄ component 0 ⇄ … ⇄ agent
-// (the Proxy Chains rules in docs/proxy.md). Each line is parsed once; a message that keeps its encoding
-// and its id (a plain notification) is forwarded as the bytes that came in.
+// (the Proxy Chains rules in docs/proxy.md). A line laid out as JSON.stringify writes messages is
+// routed from its first bytes and spliced (acp-wire's canonical-line.ts and splice.ts), never parsed,
+// unless it must be read whole: initialize, $/cancel_request, a message an in-process component may
+// rewrite. Any other line is parsed once. A plain notification passes on as the bytes that came in.
 //
 // Encodings by receiver: a proxy gets messages from its predecessor plain
 // (`initialize` becomes `<dialect>/initialize`) and messages from its
@@ -8,12 +10,19 @@
 // everything plain. In proxy mode the chain's successor is the outer
 // conductor, reached through envelopes on our own stdio.
 //
-// Request ids are remapped per connection (the router owns those tables);
+// Request ids are remapped per connection (request-table.ts);
 // $/cancel_request is hop-local and follows the remapping one hop. Slightly
-// over 250 lines: the tables and the routes that read them stay together.
+// over 250 lines: the tables and the routes that read them stay together, and the unparsed route
+// makes exactly the decisions of the parsed one.
 
 import {
   CANCEL_REQUEST,
+  canonicalHead,
+  envelopeFromBody,
+  openEnvelopeLine,
+  plainFromBody,
+  RawId,
+  spliceableBody,
   MALFORMED_ENVELOPE,
   openEnvelope,
   encodeMessage,
@@ -35,11 +44,14 @@ import {
   type WireMessage,
 } from "../../acp-wire/src/index.js";
 import type { Connection } from "./connections.js";
+import { RequestTable } from "./request-table.js";
 import type { Trace } from "./trace.js";
 
 /** A component that runs inside the conductor and may rewrite messages going down. */
 export interface InProcessComponent {
   name: string;
+  /** The methods whose messages `rewriteDownstream` may change; the others pass it unparsed. */
+  rewrites: ReadonlySet<string>;
   rewriteDownstream(message: WireMessage): WireMessage | null;
 }
 
@@ -51,13 +63,6 @@ type Direction = "down" | "up";
 
 /** The line a routed message came from, while its bytes may still be reused (see splice.ts). */
 type Source = { raw: Buffer; message: WireMessage; enveloped: boolean } | null;
-
-/** A request the conductor forwarded: where its answer must go back to, and the id it had there (exactly). */
-interface ForwardedRequest {
-  origin: Connection;
-  originId: IdLike;
-  originKey: string;
-}
 
 export interface RouterOptions {
   nodes: ChainNode[];
@@ -74,24 +79,17 @@ export class Router {
   private readonly upstream: Connection;
   /** In proxy mode, the dialect the outer conductor initialised us with. */
   private upstreamDialect: ProxyDialect;
-  /** Per connection: requests the conductor sent on it, by the id it gave them. */
-  private readonly pending = new Map<Connection, Map<number, ForwardedRequest>>();
-  /** Per connection: requests received on it and forwarded, by their id there: where they went. */
-  private readonly forwarded = new Map<Connection, Map<string, { target: Connection; id: number }>>();
-  private readonly lastId = new Map<Connection, number>();
+  private readonly requests = new RequestTable();
 
   constructor(private readonly options: RouterOptions) {
     this.nodes = options.nodes;
     this.upstream = options.upstream;
     this.upstreamDialect = options.dialect;
-    for (const connection of [this.upstream, ...this.processConnections()]) {
-      this.pending.set(connection, new Map());
-      this.forwarded.set(connection, new Map());
-    }
   }
 
   /** A line from our stdio. */
   fromUpstream(line: Buffer): void {
+    if (this.routeUnparsed(this.upstream, line, -1, "down")) return;
     const message = this.receive(this.upstream, line);
     if (message === null) return;
     if (this.options.mode === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
@@ -111,6 +109,7 @@ export class Router {
   fromComponent(index: number, line: Buffer): void {
     const node = this.nodes[index];
     if (node?.kind !== "process") return;
+    if (this.routeUnparsed(node.connection, line, index, "up")) return;
     const message = this.receive(node.connection, line);
     if (message === null) return;
     if (node.connection.role === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
@@ -127,14 +126,7 @@ export class Router {
 
   /** Answers every request still waiting anywhere in the chain with `error`. */
   failAllPending(error: ErrorResponse): void {
-    for (const [connection, requests] of this.pending) {
-      for (const [id, request] of requests) {
-        requests.delete(id);
-        this.forwarded.get(request.origin)!.delete(request.originKey);
-        request.origin.send(errorResponse(request.originId, error));
-      }
-      void connection;
-    }
+    for (const request of this.requests.takeAll()) request.origin.send(errorResponse(request.originId, error));
   }
 
   processConnections(): Connection[] {
@@ -179,21 +171,74 @@ export class Router {
    */
   private route(from: Connection, message: WireMessage, source: Source, position: number, direction: Direction, reusable = true): void {
     let current = message;
-    const step = direction === "down" ? 1 : -1;
-    let target = position + step;
-    for (; target >= 0 && target < this.nodes.length; target += step) {
-      const node = this.nodes[target]!;
-      if (node.kind === "process") break;
-      const rewritten = direction === "down" ? node.component.rewriteDownstream(current) : null;
+    const hop = this.nextHop(position, direction);
+    for (const component of hop.components) {
+      const rewritten = direction === "down" ? component.rewriteDownstream(current) : null;
       if (rewritten !== null) {
         current = rewritten;
         reusable = false;
       }
     }
-    const node = this.nodes[target];
-    const to = node?.kind === "process" ? node.connection : this.upstream;
-    const enveloped = (direction === "up" && to.role === "proxy") || (direction === "down" && to.role === "upstream");
-    this.deliver(from, to, current, source, reusable, enveloped);
+    this.deliver(from, hop.to, current, source, reusable, this.successorMethod(hop.to, direction) !== null);
+  }
+
+  /** The next process from chain position `position` in `direction`, and the in-process components on the way. */
+  private nextHop(position: number, direction: Direction): { to: Connection; components: InProcessComponent[] } {
+    const step = direction === "down" ? 1 : -1;
+    const components: InProcessComponent[] = [];
+    for (let target = position + step; target >= 0 && target < this.nodes.length; target += step) {
+      const node = this.nodes[target]!;
+      if (node.kind === "process") return { to: node.connection, components };
+      components.push(node.component);
+    }
+    return { to: this.upstream, components };
+  }
+
+  /** The envelope method `to` receives messages going `direction` in, or null when they go plain. */
+  private successorMethod(to: Connection, direction: Direction): string | null {
+    if (direction === "up" && to.role === "proxy") return dialectMethods(this.options.dialect).successor;
+    if (direction === "down" && to.role === "upstream") return dialectMethods(this.upstreamDialect).successor;
+    return null;
+  }
+
+  /**
+   * The unparsed route (see the header): false when the line must be parsed.
+   * `position` and `direction` are those of a plain message from `from`; an
+   * envelope goes the other way.
+   */
+  private routeUnparsed(from: Connection, line: Buffer, position: number, direction: Direction): boolean {
+    const head = canonicalHead(line);
+    if (head === null) return false;
+    if (head.kind === "response") return this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
+    let method = head.method;
+    let body = line.subarray(head.bodyStart);
+    let enveloped = false;
+    if (method !== null && proxyMethodRole(method)?.role === "successor" && this.acceptsEnvelopes(from)) {
+      const inner = openEnvelopeLine(line, head);
+      if (inner === null) return false;
+      ({ method, body } = inner);
+      enveloped = true;
+      [position, direction] = from === this.upstream ? [this.nodes.length, "up"] : [position, "down"];
+    }
+    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || proxyMethodRole(method) !== null) return false;
+    const hop = this.nextHop(position, direction);
+    if (direction === "down" && hop.components.some((component) => component.rewrites.has(method))) return false;
+    const successor = this.successorMethod(hop.to, direction);
+    if (!enveloped && successor === null && head.kind === "notification") {
+      this.options.trace?.record(from.name, "in", line);
+      this.send(from, hop.to, line);
+      return true;
+    }
+    const spliceable = spliceableBody(body);
+    if (spliceable === null) return false;
+    this.options.trace?.record(from.name, "in", line);
+    const id = head.kind === "request" ? this.requests.remember(from, hop.to, head.id) : undefined;
+    this.send(from, hop.to, successor === null ? plainFromBody(spliceable, id) : envelopeFromBody(spliceable, id, successor));
+    return true;
+  }
+
+  private acceptsEnvelopes(from: Connection): boolean {
+    return from.role === "proxy" || (from === this.upstream && this.options.mode === "proxy");
   }
 
   /**
@@ -213,8 +258,8 @@ export class Router {
       outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
       reusable = false;
     }
-    const id = "id" in message ? this.remember(from, to, source !== null ? exactId(source.raw, source.message) : message.id as IdLike) : undefined;
-    const successor = enveloped ? dialectMethods(to.role === "upstream" ? this.upstreamDialect : this.options.dialect).successor : null;
+    const id = "id" in message ? this.requests.remember(from, to, source !== null ? exactId(source.raw, source.message) : message.id as IdLike) : undefined;
+    const successor = enveloped ? this.successorMethod(to, to.role === "upstream" ? "down" : "up") : null;
     let line: string | Buffer;
     if (source !== null && reusable && !source.enveloped && successor === null && id === undefined) {
       line = source.raw; // a plain notification, passing on as it came
@@ -225,41 +270,32 @@ export class Router {
     this.send(from, to, line);
   }
 
-  /** Gives a request a fresh id on `to` and remembers where its answer goes. */
-  private remember(from: Connection, to: Connection, originId: IdLike): number {
-    const id = (this.lastId.get(to) ?? 0) + 1;
-    this.lastId.set(to, id);
-    const originKey = idKey(originId);
-    this.pending.get(to)!.set(id, { origin: from, originId, originKey });
-    this.forwarded.get(from)!.set(originKey, { target: to, id });
-    return id;
-  }
-
   private send(from: Connection, to: Connection, line: string | Buffer): void {
     if (!to.send(line)) from.holdUntilDrained(to);
   }
 
   private routeResponse(from: Connection, response: WireMessage, raw: Buffer): void {
-    const id = typeof response.id === "number" ? response.id : Number.NaN;
-    const request = this.pending.get(from)!.get(id);
-    if (request === undefined) {
-      this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
-      return;
-    }
-    this.pending.get(from)!.delete(id);
-    this.forwarded.get(request.origin)!.delete(request.originKey);
-    this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
+    const request = this.requests.take(from, typeof response.id === "number" ? response.id : Number.NaN);
+    if (request === undefined) this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
+    else this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
+  }
+
+  /** routeResponse from the line's bytes; false when it must be parsed (an unknown id is logged there). */
+  private forwardResponse(from: Connection, id: RawId, body: Buffer, raw: Buffer): boolean {
+    const key = Number(id.json);
+    const spliceable = spliceableBody(body);
+    if (spliceable === null || !this.requests.isWaiting(from, key)) return false;
+    this.options.trace?.record(from.name, "in", raw);
+    const request = this.requests.take(from, key)!;
+    this.send(from, request.origin, plainFromBody(spliceable, request.originId));
+    return true;
   }
 
   private routeCancel(from: Connection, message: WireMessage): void {
     const params = isObject(message.params) ? message.params : {};
-    const forwarded = this.forwarded.get(from)!.get(idKey(params.requestId));
+    const forwarded = this.requests.whereForwarded(from, params.requestId);
     if (forwarded === undefined) return; // already answered: nothing to cancel
     this.send(from, forwarded.target, JSON.stringify({ ...message, params: { ...params, requestId: forwarded.id } }));
   }
 }
 
-function idKey(id: unknown): string {
-  if (typeof id === "string") return `s:${id}`;
-  return `n:${typeof id === "object" && id !== null && "json" in id ? String((id as { json: string }).json) : String(id)}`;
-}

@@ -13,7 +13,7 @@ export class Trace {
   }
 
   record(hop: string, direction: "in" | "out", message: string | Buffer | WireMessage): void {
-    const json = typeof message === "string" || Buffer.isBuffer(message) ? message.toString() : JSON.stringify(message);
+    const json = typeof message === "string" || Buffer.isBuffer(message) ? message.toString().trimEnd() : JSON.stringify(message);
     this.out.write(`{"time":"${new Date().toISOString()}","hop":${JSON.stringify(hop)},"direction":"${direction}","message":${json}}\n`);
   }
 

@@ -4,10 +4,13 @@
 // client. Responses and $/cancel_request are echoed unchanged: every request we
 // send reuses the id of the request we received (ids from one sender are
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
+// Lines laid out as JSON.stringify writes messages are wrapped and opened by
+// splicing their bytes (acp-wire's canonical-line.ts); only prompts,
+// initialize and other layouts are parsed.
 
 import type { Readable, Writable } from "node:stream";
-import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope } from "../../acp-wire/src/index.js";
-import type { EditorContextInjector } from "./injector.js";
+import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope, canonicalHead, openEnvelopeLine, spliceableBody, plainFromBody, envelopeFromBody } from "../../acp-wire/src/index.js";
+import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =
   "symposium-editor-context is an ACP proxy with no agent behind it. Run it under a conductor " +
@@ -51,6 +54,7 @@ export class ChainedProxyRouter {
   ) {}
 
   receive(line: Buffer): void {
+    if (this.forwardUnparsed(line)) return;
     const parsed = parseLine(line);
     if (!parsed.ok) {
       this.send(errorResponse(parsed.id, parsed.error));
@@ -75,6 +79,28 @@ export class ChainedProxyRouter {
       const rewritten = this.injector.rewrite(message);
       this.toSuccessor(message, line, rewritten ?? message, rewritten === null ? line : null);
     }
+  }
+
+  /** The parsed route's decisions, from the line's bytes; false when it must be parsed. */
+  private forwardUnparsed(line: Buffer): boolean {
+    const head = canonicalHead(line);
+    if (head === null) return false;
+    if (head.kind === "response") return this.send(line), true;
+    const method = head.method;
+    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || INJECTED_METHODS.has(method)) return false;
+    const id = head.kind === "request" ? head.id : undefined;
+    const role = proxyMethodRole(method);
+    if (role?.role === "successor") {
+      const inner = openEnvelopeLine(line, head);
+      const body = inner === null ? null : spliceableBody(inner.body);
+      if (body === null) return false;
+      this.send(plainFromBody(body, id));
+      return true;
+    }
+    const body = role === null ? spliceableBody(line.subarray(head.bodyStart)) : null;
+    if (body === null) return false;
+    this.send(envelopeFromBody(body, id, dialectMethods(this.dialect).successor));
+    return true;
   }
 
   /**

@@ -2,7 +2,7 @@
 // programs may use to run the editor-context proxy in process, or to show
 // the block it would send.
 
-export { EditorContextInjector, EDITOR_CONTEXT_META_KEY, type EditorContextInjectorOptions } from "./injector.js";
+export { EditorContextInjector, EDITOR_CONTEXT_META_KEY, INJECTED_METHODS, type EditorContextInjectorOptions } from "./injector.js";
 export { StateFileReader, type StateReadResult } from "./state-file.js";
 export { formatEditorContext, displayPath, codeFence, OPEN_TAG, CLOSE_TAG, DEFAULT_MAX_SELECTION_CHARS } from "./context-block.js";
 export { runChainedProxy, ChainedProxyRouter } from "./chained-proxy.js";

@@ -14,6 +14,9 @@ import { StateFileReader, type StateFileReaderOptions, type StateReadResult } fr
  */
 export const EDITOR_CONTEXT_META_KEY = "symposium.dev/editorContext";
 
+/** The only methods `rewrite` may change: messages with any other method can pass unparsed. */
+export const INJECTED_METHODS: ReadonlySet<string> = new Set([SESSION_PROMPT]);
+
 export interface EditorContextInjectorOptions extends StateFileReaderOptions, FormatOptions {
   /** State file path; defaults to $SYMPOSIUM_EDITOR_STATE_FILE. */
   stateFile?: string;

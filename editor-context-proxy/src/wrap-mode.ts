@@ -23,6 +23,7 @@ import {
   exactId,
   exitStatus,
   idJson,
+  noteBytesRead,
   oversizedLineError,
   parseLine,
   readLines,
@@ -167,6 +168,7 @@ class WrappedAgent {
     };
     return new Promise((resolve) => {
       output.on("data", (chunk: Buffer) => {
+        noteBytesRead(chunk.length);
         const last = chunk.lastIndexOf(NEWLINE);
         if (last === -1) return hold(chunk);
         let start = 0;
