@@ -16,10 +16,13 @@ export interface DialectMethods {
   successor: string;
 }
 
+const METHODS: Record<ProxyDialect, DialectMethods> = {
+  proxy: { initialize: RFD_PROXY_INITIALIZE, successor: RFD_PROXY_SUCCESSOR },
+  _proxy: { initialize: "_proxy/initialize", successor: "_proxy/successor" },
+};
+
 export function dialectMethods(dialect: ProxyDialect): DialectMethods {
-  return dialect === "proxy"
-    ? { initialize: RFD_PROXY_INITIALIZE, successor: RFD_PROXY_SUCCESSOR }
-    : { initialize: "_proxy/initialize", successor: "_proxy/successor" };
+  return METHODS[dialect];
 }
 
 export type ProxyMethodRole = { dialect: ProxyDialect; role: "initialize" | "successor" };

@@ -34,11 +34,12 @@ export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
 }
 
 /**
- * A body found from a line's bytes (canonicalHead's `bodyStart`, or
- * openEnvelopeLine), or null when it holds `"id"` (see above).
+ * Whether a body found from a line's bytes (canonicalHead's `bodyStart`, or
+ * openEnvelopeLine) may follow an id written before it: not when it holds
+ * `"id"` (see above). Inside an envelope's params it needs no check.
  */
-export function spliceableBody(body: Buffer): Buffer | null {
-  return body.includes(ID_KEY) ? null : body;
+export function mayFollowId(body: Buffer): boolean {
+  return !body.includes(ID_KEY);
 }
 
 /**
@@ -55,7 +56,7 @@ export function envelopeInnerBody(raw: Buffer, envelope: WireMessage): Buffer | 
   if (outerKeys[outerKeys.length - 1] !== "params" || outerKeys.length > ("id" in envelope ? 4 : 3)) return null;
   const body = messageBody(raw, envelope);
   if (body === null) return null;
-  const lead = Buffer.from(`"method":${JSON.stringify(envelope.method)},"params":{`);
+  const lead = envelopeLead(String(envelope.method));
   if (!startsWith(body, lead, 0) || body.length < lead.length + 2 || body[body.length - 2] !== 0x7d) return null;
   return body.subarray(lead.length, body.length - 1);
 }
@@ -67,12 +68,20 @@ export function plainFromBody(body: Buffer, id: unknown): Buffer {
 
 /** `{"jsonrpc":"2.0",["id":id,]"method":successor,"params":{` + body + `}` + newline */
 export function envelopeFromBody(body: Buffer, id: unknown, successorMethod: string): Buffer {
-  return Buffer.concat([HEAD, idBytes(id), Buffer.from(`"method":${JSON.stringify(successorMethod)},"params":{`), body, CLOSE, NEWLINE]);
+  return Buffer.concat([HEAD, idBytes(id), envelopeLead(successorMethod), body, CLOSE_LINE]);
 }
 
-const CLOSE = Buffer.from("}");
+const CLOSE_LINE = Buffer.from("}\n");
 const NEWLINE = Buffer.from("\n");
 const NO_BYTES = Buffer.alloc(0);
+/** `"method":"<envelope method>","params":{` by method: there are two (proxy-dialect.ts). */
+const envelopeLeads = new Map<string, Buffer>();
+
+function envelopeLead(method: string): Buffer {
+  let lead = envelopeLeads.get(method);
+  if (lead === undefined) envelopeLeads.set(method, (lead = Buffer.from(`"method":${JSON.stringify(method)},"params":{`)));
+  return lead;
+}
 
 function idBytes(id: unknown): Buffer {
   return id === undefined ? NO_BYTES : Buffer.from(`"id":${idJson(id)},`);

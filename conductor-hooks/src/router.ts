@@ -22,7 +22,7 @@ import {
   openEnvelopeLine,
   plainFromBody,
   RawId,
-  spliceableBody,
+  mayFollowId,
   MALFORMED_ENVELOPE,
   openEnvelope,
   encodeMessage,
@@ -60,6 +60,8 @@ export type ChainNode = { kind: "process"; connection: Connection } | { kind: "i
 export type ChainMode = "agent" | "proxy";
 
 type Direction = "down" | "up";
+
+type Hop = { to: Connection; components: InProcessComponent[] };
 
 /** The line a routed message came from, while its bytes may still be reused (see splice.ts). */
 type Source = { raw: Buffer; message: WireMessage; enveloped: boolean } | null;
@@ -183,7 +185,15 @@ export class Router {
   }
 
   /** The next process from chain position `position` in `direction`, and the in-process components on the way. */
-  private nextHop(position: number, direction: Direction): { to: Connection; components: InProcessComponent[] } {
+  private nextHop(position: number, direction: Direction): Hop {
+    const hops = this.hops[direction];
+    return (hops[position + 1] ??= this.findHop(position, direction));
+  }
+
+  /** nextHop's answers by direction and position + 1: the chain does not change. */
+  private readonly hops: Record<Direction, Hop[]> = { down: [], up: [] };
+
+  private findHop(position: number, direction: Direction): Hop {
     const step = direction === "down" ? 1 : -1;
     const components: InProcessComponent[] = [];
     for (let target = position + step; target >= 0 && target < this.nodes.length; target += step) {
@@ -229,11 +239,10 @@ export class Router {
       this.send(from, hop.to, line);
       return true;
     }
-    const spliceable = spliceableBody(body);
-    if (spliceable === null) return false;
+    if (successor === null && head.kind === "request" && !mayFollowId(body)) return false;
     this.options.trace?.record(from.name, "in", line);
     const id = head.kind === "request" ? this.requests.remember(from, hop.to, head.id) : undefined;
-    this.send(from, hop.to, successor === null ? plainFromBody(spliceable, id) : envelopeFromBody(spliceable, id, successor));
+    this.send(from, hop.to, successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor));
     return true;
   }
 
@@ -283,11 +292,10 @@ export class Router {
   /** routeResponse from the line's bytes; false when it must be parsed (an unknown id is logged there). */
   private forwardResponse(from: Connection, id: RawId, body: Buffer, raw: Buffer): boolean {
     const key = Number(id.json);
-    const spliceable = spliceableBody(body);
-    if (spliceable === null || !this.requests.isWaiting(from, key)) return false;
+    if (!mayFollowId(body) || !this.requests.isWaiting(from, key)) return false;
     this.options.trace?.record(from.name, "in", raw);
     const request = this.requests.take(from, key)!;
-    this.send(from, request.origin, plainFromBody(spliceable, request.originId));
+    this.send(from, request.origin, plainFromBody(body, request.originId));
     return true;
   }
 

@@ -9,7 +9,7 @@
 // initialize and other layouts are parsed.
 
 import type { Readable, Writable } from "node:stream";
-import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope, canonicalHead, openEnvelopeLine, spliceableBody, plainFromBody, envelopeFromBody } from "../../acp-wire/src/index.js";
+import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope, canonicalHead, openEnvelopeLine, mayFollowId, plainFromBody, envelopeFromBody } from "../../acp-wire/src/index.js";
 import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
 
 export const NO_SUCCESSOR_HELP =
@@ -92,14 +92,12 @@ export class ChainedProxyRouter {
     const role = proxyMethodRole(method);
     if (role?.role === "successor") {
       const inner = openEnvelopeLine(line, head);
-      const body = inner === null ? null : spliceableBody(inner.body);
-      if (body === null) return false;
-      this.send(plainFromBody(body, id));
+      if (inner === null || (id !== undefined && !mayFollowId(inner.body))) return false;
+      this.send(plainFromBody(inner.body, id));
       return true;
     }
-    const body = role === null ? spliceableBody(line.subarray(head.bodyStart)) : null;
-    if (body === null) return false;
-    this.send(envelopeFromBody(body, id, dialectMethods(this.dialect).successor));
+    if (role !== null) return false;
+    this.send(envelopeFromBody(line.subarray(head.bodyStart), id, dialectMethods(this.dialect).successor));
     return true;
   }
 
