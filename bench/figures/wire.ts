@@ -55,8 +55,9 @@ export function p3(dir: string): Figure {
         ? measure("prompts", count, AGENT)
         : arm === "candidate"
           ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
-          : measure("prompts", count, catBetween(1, 1)),
+          : measure("prompts", count, arm === "relay" ? [...NODE_RELAY, ...AGENT] : catBetween(1, 1)),
     POSIX_SHELL,
+    true,
   );
   // A sequential ping-pong is latency: say what the conductor adds to one round trip.
   const micros = (rate: number) => 1e6 / rate;
@@ -65,7 +66,9 @@ export function p3(dir: string): Figure {
   const ratio = result.candidate / result.baseline;
   const goalMicros = (1 / 0.7 - 1) * direct;
   const signed = (us: number) => `${us < 0 ? "−" : "+"}${Math.abs(us).toFixed(0)} µs`;
-  const cat = result.reference === null ? "" : `; the same hops through \`cat\`: ${signed(micros(result.reference) - direct)}`;
+  const cat =
+    (result.reference === null ? "" : `; the same hops through \`cat\`: ${signed(micros(result.reference) - direct)}`) +
+    (result.relay === null ? "" : `; a Node program that only pipes: ${signed(micros(result.relay) - direct)}`);
   return {
     id: "P3",
     what: "conductor with the in-process editor-context proxy: added latency per prompt round trip",

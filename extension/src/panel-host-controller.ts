@@ -114,7 +114,7 @@ export class PanelHostController implements vscode.Disposable {
   }
 
   private async run(connect: () => Promise<Connection>): Promise<void> {
-    await this.setState("starting");
+    void this.setState("starting"); // the context key follows; the work need not wait for the round trip to the window
     this.show({ kind: "starting", message: "Starting the chat…" });
     try {
       this.connection = await connect();
@@ -133,6 +133,8 @@ export class PanelHostController implements vscode.Disposable {
     const saved = await this.record.load();
     if (!saved) return undefined;
     const { record, secret } = saved;
+    // The address the webview will use, looked up while the host is asked who it is (a reload waits for both).
+    const external = Promise.resolve(externalAddress(record.port)).catch(() => undefined); // connect() asks again
     const identity = await fetchIdentity(record.port, secret).catch((error: Error) => error);
     if (identity instanceof Error || identity.launchId !== record.launchId || identity.pid !== record.pid) {
       const why = identity instanceof Error ? identity.message : `a different process answers (pid ${identity.pid})`;
@@ -143,7 +145,7 @@ export class PanelHostController implements vscode.Disposable {
     this.deps.log.info(`reconnected to the chat host (pid ${record.pid}, port ${record.port})`);
     const wanted = this.wantedStateFile(readConfig());
     if (wanted !== record.stateFile) void this.offerRestart("The editor-context file");
-    return this.connect(record, secret);
+    return this.connect(record, secret, await external);
   }
 
   private async start(): Promise<Connection> {
@@ -200,11 +202,9 @@ export class PanelHostController implements vscode.Disposable {
     return new PanelError(`The chat host exited at once (status ${code}).`, readLastLines(spec.logFile, 15).join("\n"));
   }
 
-  private async connect(record: HostRecord, secret: string): Promise<Connection> {
+  private async connect(record: HostRecord, secret: string, external?: vscode.Uri): Promise<Connection> {
     const theme = currentTheme();
-    // asExternalUri maps the address only (code-server's drops the query): add the query after.
-    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${record.port}/`));
-    const url = new URL(external.toString(true));
+    const url = new URL((external ?? (await externalAddress(record.port))).toString(true));
     url.search = new URLSearchParams({ token: secret, conversation: record.conversation, theme }).toString();
     const chatUrl = url.toString();
     const origin = url.origin;
@@ -287,3 +287,7 @@ export class PanelHostController implements vscode.Disposable {
   }
 }
 
+/** The host's address as the webview reaches it (code-server forwards it); asExternalUri maps the address only (code-server's drops the query), so the query is added after. */
+function externalAddress(port: number): Thenable<vscode.Uri> {
+  return vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${port}/`));
+}
