@@ -7,10 +7,12 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { marked } from "marked";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
 import { CONDUCTOR_CLI, REPO_DIR } from "./support/processes.js";
+import { markdownChunks } from "./fixtures/markdown-answer.js";
 import { writeStateFile } from "./support/state-files.js";
 import { CHAT_AGENT, startChatServer, type ChatServer } from "./support/webchat-server.js";
 
@@ -128,6 +130,40 @@ describe("webchat page", { skip }, () => {
     assert.deepEqual(await page.locator("#mode option").allInnerTexts(), ["Ask", "Code"]);
     await page.selectOption("#mode", "code");
     await page.waitForFunction(() => (document.getElementById("mode") as HTMLSelectElement).value === "code", undefined, TIMEOUT);
+    await page.close();
+  });
+
+  it("renders a long streamed Markdown answer as the whole text renders at once, and stays at its end", async () => {
+    const page = await openChat();
+    await page.setViewportSize({ width: 800, height: 500 });
+    await ask(page, "markdown 600");
+    await page.waitForSelector(".turn-end, body[data-state=prompting]", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", { timeout: 30_000 });
+    const shown = await page.evaluate(() => {
+      const body = document.querySelector(".message.agent .body")!;
+      const transcript = document.getElementById("transcript")!;
+      return {
+        html: [...body.children].map((child) => child.innerHTML).join(""),
+        containers: [...body.children].map((child) => child.className),
+        fromEnd: transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight,
+      };
+    });
+    // Settled blocks live in part containers (closed ones skipped off screen), the tail in one live container.
+    assert.ok(shown.containers.filter((name) => name === "part closed").length >= 2, `closed parts: ${shown.containers.join(", ")}`);
+    assert.equal(shown.containers.at(-1), "live");
+    assert.ok(shown.fromEnd < 40, `the view follows the answer to its end (${shown.fromEnd} px from it)`);
+    // The whole text through marked, normalised by the same browser, links as the page makes them.
+    const whole = marked.parse(markdownChunks(600).join(""), { async: false, gfm: true, breaks: false });
+    const expected = await page.evaluate((html) => {
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      for (const link of template.content.querySelectorAll("a")) {
+        link.setAttribute("target", "_blank");
+        link.setAttribute("rel", "noopener noreferrer");
+      }
+      return template.innerHTML;
+    }, whole);
+    assert.equal(shown.html, expected);
     await page.close();
   });
 

@@ -16,6 +16,8 @@ import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, allGone, startChatServer, type ChatSer
 /** A page's websocket, from Node: collects what the server sends. */
 class PageSocket {
   readonly messages: ServerMessage[] = [];
+  /** Websocket frames received (a batch is one frame holding several messages). */
+  frames = 0;
   readonly socket: WebSocket;
   readonly opened: Promise<void>;
 
@@ -24,7 +26,11 @@ class PageSocket {
     url.searchParams.set("token", server.token);
     if (conversation) url.searchParams.set("conversation", conversation);
     this.socket = new WebSocket(url, { headers });
-    this.socket.on("message", (data) => this.messages.push(JSON.parse(data.toString()) as ServerMessage));
+    this.socket.on("message", (data) => {
+      this.frames++;
+      const message = JSON.parse(data.toString()) as ServerMessage;
+      this.messages.push(...(message.type === "batch" ? message.messages : [message]));
+    });
     this.opened = new Promise((resolve, reject) => {
       this.socket.once("open", () => resolve());
       this.socket.once("error", reject);
@@ -169,6 +175,26 @@ describe("symposium-webchat gate and agents", () => {
     await Promise.all([first.close(), second.close(), other.close()]);
     // Grace 0.6 s, then the stop sequence: gone within 3 s of the grace period.
     await allGone(started, 600 + 3_000);
+  });
+
+  it("sends a burst of agent updates in fewer frames, every update once and in order", async () => {
+    const page = new PageSocket(server, "burst");
+    await page.ready();
+    const framesBefore = page.frames;
+    const messagesBefore = page.messages.length;
+    const text = await page.ask("burst 300");
+    assert.equal(text, Array.from({ length: 300 }, (_, index) => `burst-${index + 1} `).join(""));
+    const frames = page.frames - framesBefore;
+    const messages = page.messages.length - messagesBefore;
+    assert.ok(frames < messages, `${messages} messages came in ${frames} frames: updates read together leave together`);
+    assert.ok(page.messages.every((message) => message.type !== "batch"), "a batch holds messages, never another batch");
+    // A page attaching now gets all of it in its replay, and nothing twice.
+    const again = new PageSocket(server, "burst");
+    await again.opened;
+    await eventually(() => again.messages.some((message) => message.type === "replay"), 5_000, "the replay");
+    assert.equal(again.agentText().split("burst-300 ").length, 2);
+    await Promise.all([page.close(), again.close()]);
+    assert.doesNotMatch(server.process.stderr(), /warming up/, "the in-memory ACP exchange at start succeeded");
   });
 
   it("ends an unnamed conversation's agent with its page, as Toad does", async () => {

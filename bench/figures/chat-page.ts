@@ -11,8 +11,10 @@ import { OUT, REPO, node } from "./common.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHAT_AGENT = [node, path.join(OUT, "bench", "programs", "chat-agent.js")];
-const WEBCHAT = path.join(REPO, "dist", "symposium-webchat.mjs");
-export const CONDUCTOR_CLI = path.join(REPO, "dist", "symposium-conductor.mjs");
+/** BENCH_DIST: another bundle folder (a copy of an older dist/) to compare builds back to back. */
+const DIST = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : path.join(REPO, "dist");
+const WEBCHAT = path.join(DIST, "symposium-webchat.mjs");
+export const CONDUCTOR_CLI = path.join(DIST, "symposium-conductor.mjs");
 
 export interface ChatServer {
   child: ChildProcess;
@@ -22,7 +24,9 @@ export interface ChatServer {
 
 /** Starts `symposium-webchat acp <command> --serve` on a free port; resolves with the URL it prints. */
 export async function startChatServer(command: string[], projectDir: string, env: NodeJS.ProcessEnv = {}): Promise<ChatServer> {
-  const child = spawn(node, [WEBCHAT, "acp", quote(command), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir], {
+  // BENCH_SERVER_NODE_ARGS: Node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=DIR to profile it).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(node, [...nodeArgs, WEBCHAT, "acp", quote(command), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir], {
     env: { ...process.env, SYMPOSIUM_CHAT_TOKEN: "", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -138,12 +142,17 @@ export function pageProbe(): void {
       super(url, protocols);
       // Registered before the page's own listener: runs first in the task that delivers the message.
       this.addEventListener("message", (event) => {
-        const message = JSON.parse(String(event.data)) as { type: string; event?: { kind: string; update?: { _meta?: Record<string, number> } } };
-        const meta = message.type === "event" && message.event?.kind === "update" ? message.event.update?._meta : undefined;
-        if (meta?.["bench/sentAt"] === undefined) return;
-        const chunk: ProbeChunk = { sentAt: meta["bench/sentAt"], receivedAt: meta["bench/receivedAt"], arrivedAt: wall(), shownAt: 0, renderMs: 0 };
-        probe.chunks.push(chunk);
-        probe.pending.push(chunk);
+        type Message = { type: string; messages?: Message[]; event?: { kind: string; update?: { _meta?: Record<string, number> } } };
+        const arrivedAt = wall();
+        const note = (message: Message): void => {
+          if (message.type === "batch") return message.messages?.forEach(note); // several updates in one frame: each arrived with it
+          const meta = message.type === "event" && message.event?.kind === "update" ? message.event.update?._meta : undefined;
+          if (meta?.["bench/sentAt"] === undefined) return;
+          const chunk: ProbeChunk = { sentAt: meta["bench/sentAt"], receivedAt: meta["bench/receivedAt"], arrivedAt, shownAt: 0, renderMs: 0 };
+          probe.chunks.push(chunk);
+          probe.pending.push(chunk);
+        };
+        note(JSON.parse(String(event.data)) as Message);
       });
     }
   };

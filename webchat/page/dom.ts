@@ -38,3 +38,14 @@ export function markdownFragment(markdown: string): DocumentFragment {
   const html = marked.parse(markdown, { async: false, gfm: true, breaks: false });
   return DOMPurify.sanitize(html, { ...SANITIZE, RETURN_DOM_FRAGMENT: true });
 }
+
+/** Markdown with what answers usually hold: paragraphs, emphasis, code, a list, a link, a fence, a heading, a table. */
+const WARM_UP_SAMPLE = "# Plan\n\nA *short* answer with **bold**, `code` and [a link](https://example.com/).\n\n- one\n- two\n\n1. first\n\n```ts\nconst a = 1;\n```\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+
+/**
+ * Runs the Markdown path once, off the page, so the first answer of a session
+ * does not pay for compiling marked and DOMPurify (~12 ms in Chromium).
+ */
+export function warmUpMarkdown(): void {
+  markdownFragment(WARM_UP_SAMPLE);
+}

@@ -4,7 +4,7 @@
 
 import "./style.css"; // bundled into page.css beside page.js
 import { Composer } from "./composer.js";
-import { h } from "./dom.js";
+import { h, warmUpMarkdown } from "./dom.js";
 import { CONVERSATION_MESSAGE, FOCUS_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
 import { TranscriptView } from "./render.js";
 
@@ -63,6 +63,8 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
 });
 connect();
+// While the agent starts: the first answer then renders warm.
+setTimeout(warmUpMarkdown, 0);
 // Only when the page has the keys already: inside VS Code's panel, focusing on
 // load would take them from the editor the user went back to while we loaded.
 if (document.hasFocus()) composer.input.focus();
@@ -107,6 +109,8 @@ function onMessage(message: ServerMessage): void {
       return updateSession(message.session);
     case "context":
       return updateChip(message.chip);
+    case "batch":
+      return message.messages.forEach(onMessage);
   }
 }
 

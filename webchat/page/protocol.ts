@@ -64,7 +64,9 @@ export type ServerMessage =
   | { type: "replay"; events: TranscriptEvent[] }
   | { type: "event"; event: TranscriptEvent }
   | { type: "session"; session: SessionInfo }
-  | { type: "context"; chip: ContextChip | null };
+  | { type: "context"; chip: ContextChip | null }
+  /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
+  | { type: "batch"; messages: ServerMessage[] };
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }

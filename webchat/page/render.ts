@@ -10,6 +10,12 @@ import { findSettled, startOfText, type Settled } from "./markdown-blocks.js";
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
 
+/**
+ * Settled blocks go into part containers of at most this many blocks; a full
+ * part is closed and, off screen, skipped by layout and paint (style.css).
+ */
+const PART_BLOCKS = 24;
+
 interface TextBlock {
   kind: string;
   element: HTMLElement;
@@ -17,8 +23,10 @@ interface TextBlock {
   text: string;
   /** The part of `text` rendered for good (markdown-blocks.ts), and how far it was scanned. */
   settled: Settled;
-  /** `body`'s first children that show the settled part; the rest show the part still streaming. */
-  settledNodes: number;
+  /** The part container that takes the next settled blocks (undefined: open a new one). */
+  openPart: HTMLElement | undefined;
+  /** The last child of `body`: the part still streaming, re-rendered each time. */
+  live: HTMLElement;
 }
 
 export class TranscriptView {
@@ -117,7 +125,9 @@ export class TranscriptView {
         kind === "agent_thought_chunk"
           ? h("details", { class: "thought" }, h("summary", {}, "Thinking"), body)
           : h("div", { class: `message ${kind === "user_message_chunk" ? "user" : "agent"}` }, body);
-      this.lastText = { kind, element, body, text: "", settled: startOfText(), settledNodes: 0 };
+      const live = h("div", { class: "live" });
+      body.append(live);
+      this.lastText = { kind, element, body, text: "", settled: startOfText(), openPart: undefined, live };
       this.append(element);
     }
     this.lastText.text += text;
@@ -202,17 +212,27 @@ export class TranscriptView {
   }
 }
 
-/** Renders the newly settled part of a streaming message once, then the part after it. */
+/**
+ * Renders the newly settled part of a streaming message once, into the open
+ * part container, then the part after it into the live container. A render
+ * touches only the open part and the live tail: closed parts keep their
+ * layout, and off screen they are skipped (content-visibility in style.css).
+ */
 function renderStreamed(block: TextBlock): void {
-  const body = block.body;
-  while (body.childNodes.length > block.settledNodes) body.lastChild!.remove();
   const settled = findSettled(block.text, block.settled);
   if (settled.end > block.settled.end) {
-    body.append(markdownFragment(block.text.slice(block.settled.end, settled.end)));
-    block.settledNodes = body.childNodes.length;
+    const fragment = markdownFragment(block.text.slice(block.settled.end, settled.end));
+    let part = block.openPart;
+    if (part === undefined || part.childElementCount >= PART_BLOCKS) {
+      part?.classList.add("closed");
+      part = h("div", { class: "part" });
+      block.live.before(part);
+      block.openPart = part;
+    }
+    part.append(fragment);
   }
   block.settled = settled;
-  body.append(markdownFragment(block.text.slice(settled.end)));
+  block.live.replaceChildren(markdownFragment(block.text.slice(settled.end)));
 }
 
 function contentText(content: unknown): string {

@@ -11,6 +11,7 @@ import { CHAT_TOKEN_ENV, generateSecret, isLoopbackHost, parseOriginList } from 
 import { parseArgs, USAGE, UsageError } from "./args.js";
 import { ProjectFiles } from "./project-files.js";
 import { ChatServer } from "./server.js";
+import { warmUpAcp } from "./warm-up.js";
 
 const NAME = "symposium-webchat";
 const log = stderrLogger(NAME);
@@ -87,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
   const urlHost = args.host === "0.0.0.0" || args.host === "::" ? "127.0.0.1" : args.host.includes(":") ? `[${args.host}]` : args.host;
   process.stderr.write(`http://${urlHost}:${server.port}/?token=${encodeURIComponent(token)}\n`);
   log(`serving ${args.projectDir}; each conversation runs: ${args.command}`);
+  warmUpAcp().catch((error: unknown) => log(`warming up the ACP client failed (harmless): ${describeError(error)}`));
 
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => resolve());

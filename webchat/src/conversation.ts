@@ -23,6 +23,9 @@ const STREAMED_TEXT = new Set(["agent_message_chunk", "agent_thought_chunk", "us
 export class Conversation {
   readonly transcript: TranscriptEvent[] = [];
   private readonly sockets = new Set<WebSocket>();
+  /** Messages for the attached pages, each serialised once, sent together at the end of this turn of the event loop. */
+  private outbox: string[] = [];
+  private flushQueued = false;
   private readonly session: AgentSession;
   private graceTimer: NodeJS.Timeout | undefined;
   private ending: Promise<void> | undefined;
@@ -46,6 +49,7 @@ export class Conversation {
   attach(socket: WebSocket, contextMessage: ServerMessage): void {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
+    this.flush(); // what is queued is in the transcript the new page gets: send it to the others first
     this.sockets.add(socket);
     const { id, named, title, projectDir } = this.options;
     this.send(socket, { type: "hello", conversationId: id, named, title, projectDir });
@@ -56,9 +60,27 @@ export class Conversation {
     socket.on("close", () => this.detach(socket));
   }
 
-  /** Sends to every attached page. */
+  /**
+   * Sends to every attached page, at the end of this turn of the event loop:
+   * messages that arrive together (an agent's burst of updates read at once)
+   * leave in one websocket frame, a `batch`, in order. A page attaching later
+   * gets them in the replay.
+   */
   broadcast(message: ServerMessage): void {
-    const text = JSON.stringify(message);
+    if (this.sockets.size === 0) return;
+    this.outbox.push(JSON.stringify(message));
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    const outbox = this.outbox;
+    if (outbox.length === 0) return;
+    this.outbox = [];
+    // The batch is built from the messages' JSON text: nothing is serialised twice.
+    const text = outbox.length === 1 ? outbox[0]! : `{"type":"batch","messages":[${outbox.join(",")}]}`;
     for (const socket of this.sockets) socket.send(text);
   }
 
@@ -72,6 +94,7 @@ export class Conversation {
       clearTimeout(this.graceTimer);
       this.options.log(`conversation ${this.id} ended: ${reason}`);
       await this.session.stop();
+      this.flush();
       for (const socket of this.sockets) socket.close(1000, "conversation ended");
       this.options.onEnded(this);
     })();
