@@ -2,7 +2,7 @@
 // message a parsed line is, and how to build an error answer.
 
 import type { ErrorResponse, JsonRpcId } from "@agentclientprotocol/sdk";
-import { ERROR } from "./acp-constants.js";
+import { ERROR, SESSION_PROMPT } from "./acp-constants.js";
 import { RawId, canonicalHead, idTokenEnd, stringEnd, type CanonicalHead } from "./canonical-line.js";
 
 export { RawId };
@@ -110,7 +110,6 @@ export type Screened =
   | { kind: "opaque"; head: CanonicalHead }
   | { kind: "error"; error: ErrorResponse; id: IdLike };
 
-const PROMPT_METHOD = Buffer.from('"session/prompt"');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
@@ -126,8 +125,8 @@ const QUOTE = 0x22;
  * parse error as every JSON-RPC peer must.)
  */
 export function screenClientLine(line: Buffer): Screened {
-  const head = line.includes(PROMPT_METHOD) ? null : canonicalHead(line);
-  if (head !== null) return { kind: "opaque", head };
+  const head = canonicalHead(line);
+  if (head !== null && (head.kind === "response" || (head.method !== null && head.method !== SESSION_PROMPT))) return { kind: "opaque", head };
   const parsed = parseLine(line);
   return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error, id: parsed.id };
 }

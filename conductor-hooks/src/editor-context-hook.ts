@@ -2,7 +2,7 @@
 // in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty.
 // Unset, it is not in the chain at all, so CLI use pays nothing.
 
-import type { Logger } from "../../acp-wire/src/index.js";
+import { SESSION_PROMPT, encodeMessage, type Logger } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { EditorContextInjector, INJECTED_METHODS } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
@@ -16,5 +16,21 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
     stateFile,
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
   });
+  setImmediate(() => warmUp(stateFile));
   return { name: EDITOR_CONTEXT_COMPONENT, rewrites: INJECTED_METHODS, rewriteDownstream: (message) => injector.rewrite(message) };
+}
+
+/**
+ * Runs the injection once while the agent starts, on an injector of its own
+ * (nothing logged, nothing sent): a session's first prompt otherwise pays for
+ * compiling the reader and the formatter, several ms (docs/benchmarks-notes.md, P10).
+ */
+function warmUp(stateFile: string): void {
+  const prompt = { jsonrpc: "2.0", id: 0, method: SESSION_PROMPT, params: { sessionId: "warm-up", prompt: [{ type: "text", text: "warm up" }] } };
+  try {
+    const rewritten = new EditorContextInjector({ stateFile }).rewrite(prompt);
+    if (rewritten !== null) encodeMessage(rewritten, 0, null, null);
+  } catch {
+    // a warm-up never matters more than the session: the real prompt reports any problem
+  }
 }
