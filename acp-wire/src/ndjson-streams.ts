@@ -62,17 +62,20 @@ export class LineWriter {
   writeFramed(framed: Buffer): boolean {
     if (this.closed) return true;
     const span = this.span;
-    if (span !== null && span.buffer === framed.buffer && span.byteOffset + span.length === framed.byteOffset) {
-      this.span = Buffer.from(span.buffer, span.byteOffset, span.length + framed.length);
-      return this.output.writableLength + this.span.length <= this.output.writableHighWaterMark;
+    if (span !== null && span.buffer === framed.buffer && span.byteOffset + this.spanLength === framed.byteOffset) {
+      this.spanLength += framed.length;
+    } else {
+      this.flushSpan();
+      this.ensureCorked();
+      this.span = framed;
+      this.spanLength = framed.length;
     }
-    this.flushSpan();
-    this.ensureCorked();
-    this.span = framed;
-    return this.output.writableLength + framed.length <= this.output.writableHighWaterMark;
+    return this.output.writableLength + this.spanLength <= this.output.writableHighWaterMark;
   }
 
+  /** The run of framed lines waiting to be written: where it starts (a view of its chunk) and its length. */
   private span: Buffer | null = null;
+  private spanLength = 0;
 
   /**
    * Write whole lines (each with its newline) that leave as they are, e.g.
@@ -89,7 +92,7 @@ export class LineWriter {
     if (this.span === null) return;
     const span = this.span;
     this.span = null;
-    this.output.write(span);
+    this.output.write(span.length === this.spanLength ? span : Buffer.from(span.buffer, span.byteOffset, this.spanLength));
   }
 
   /** Calls `resume` once the output has room again (at once if it is closed). */
