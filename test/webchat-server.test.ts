@@ -133,6 +133,13 @@ describe("symposium-webchat gate and agents", () => {
     assert.deepEqual(server.agentPids(), []);
   });
 
+  it("lets the browser keep the script and stylesheet (their URLs hold the secret), never the page", async () => {
+    const cacheControl = async (route: string) => (await fetch(new URL(`${route}?token=${encodeURIComponent(server.url.searchParams.get("token")!)}`, server.url))).headers.get("cache-control");
+    assert.equal(await cacheControl("/"), "no-store");
+    assert.equal(await cacheControl("/page.js"), "private, max-age=86400");
+    assert.equal(await cacheControl("/page.css"), "private, max-age=86400");
+  });
+
   it("refuses a websocket from a foreign Origin and a request for a foreign Host", async () => {
     assert.equal(await httpStatus(server, `/ws?token=${server.token}`, upgradeHeaders("https://evil.example")), 403);
     assert.equal(await httpStatus(server, `/ws?token=${server.token}`, upgradeHeaders("null")), 403);

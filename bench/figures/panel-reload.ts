@@ -32,30 +32,42 @@ interface Legs {
   viewResolved: number;
   /** → the extension attached to the running host ("panel: ready": identity checked, chat URL set). */
   attached: number;
-  /** → the chat page's first message from its server (the webview's frames and the page loading through code-server). */
+  /** → the chat page's navigation starts (the webview's own frames load, then it is given the chat's URL). */
+  chatNavigation: number;
+  /** → the chat page loaded (its document, script and style through code-server's proxy). */
+  chatLoaded: number;
+  /** → the chat page's first message from its server (its websocket through the proxy). */
   chatLive: number;
 }
 
-const LOG_STEPS: Array<[keyof Omit<Legs, "chatLive">, RegExp]> = [
+type LoggedStep = Exclude<keyof Legs, "chatNavigation" | "chatLoaded" | "chatLive">;
+
+const LOG_STEPS: Array<[LoggedStep, RegExp]> = [
   ["activated", /\] Symposium .* activated/],
   ["viewResolved", /\] chat panel opened/],
   ["attached", /\] panel: ready/],
 ];
 
 /** The wall-clock time of the first log line matching each step after `since` (log lines are local time, as this process's clock). */
-function loggedSteps(server: CodeServer, since: number): Record<keyof Omit<Legs, "chatLive">, number> {
+function loggedSteps(server: CodeServer, since: number): Record<LoggedStep, number> {
   const lines = extensionLog(server).split("\n").map((line) => ({ line, at: new Date(line.slice(0, 23).replace(" ", "T")).getTime() }));
   const at = (pattern: RegExp) => lines.find(({ line, at }) => at >= since && pattern.test(line))?.at ?? Number.NaN;
-  return Object.fromEntries(LOG_STEPS.map(([step, pattern]) => [step, at(pattern)])) as Record<keyof Omit<Legs, "chatLive">, number>;
+  return Object.fromEntries(LOG_STEPS.map(([step, pattern]) => [step, at(pattern)])) as Record<LoggedStep, number>;
 }
 
 /** The chat frame whose first server message came after `since` (a new page), with its stamps. */
-async function liveChat(page: Page, since: number, timeoutMs = 60_000): Promise<{ frame: Frame; firstMessageAt: number; readyAt: number }> {
+async function liveChat(page: Page, since: number, timeoutMs = 60_000): Promise<{ frame: Frame; firstMessageAt: number; readyAt: number; navigationAt: number; loadedAt: number }> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames().filter((each) => /[?&]token=/.test(each.url()))) {
-      const stamps = await frame.evaluate(() => [Number(document.body.dataset.firstMessageAt), Number(document.body.dataset.readyAt)]).catch(() => [NaN, NaN]);
-      if (stamps[0]! > since && stamps[1]! > since) return { frame, firstMessageAt: stamps[0]!, readyAt: stamps[1]! };
+      const stamps = await frame
+        .evaluate(() => {
+          const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+          const at = (ms: number | undefined) => (ms === undefined ? NaN : performance.timeOrigin + ms);
+          return [Number(document.body.dataset.firstMessageAt), Number(document.body.dataset.readyAt), performance.timeOrigin, at(navigation?.domContentLoadedEventEnd)];
+        })
+        .catch(() => [NaN, NaN, NaN, NaN]);
+      if (stamps[0]! > since && stamps[1]! > since) return { frame, firstMessageAt: stamps[0]!, readyAt: stamps[1]!, navigationAt: stamps[2]!, loadedAt: stamps[3]! };
     }
     await page.waitForTimeout(50);
   }
@@ -86,7 +98,9 @@ async function reload(page: Page, server: CodeServer): Promise<Sample> {
     activated: steps.activated - workbench,
     viewResolved: steps.viewResolved - steps.activated,
     attached: steps.attached - steps.viewResolved,
-    chatLive: chat.firstMessageAt - steps.attached,
+    chatNavigation: chat.navigationAt - steps.attached,
+    chatLoaded: chat.loadedAt - chat.navigationAt,
+    chatLive: chat.firstMessageAt - chat.loadedAt,
   };
   return { live: chat.firstMessageAt - started, ready: chat.readyAt - started, share: chat.firstMessageAt - workbench, legs };
 }
@@ -112,7 +126,7 @@ export async function p8(): Promise<Figure> {
   const coldLive = m(cold, (s) => s.live);
   const whole = m(reloads, (s) => s.live);
   const leg = (pick: (legs: Legs) => number) => m(reloads, (s) => pick(s.legs!)).toFixed(0);
-  const legs = `the share's legs (medians, from the extension's log): workbench back → extension activated ${leg((l) => l.activated)} ms, → panel view resolved ${leg((l) => l.viewResolved)} ms, → attached to the running host ${leg((l) => l.attached)} ms, → chat page's first message ${leg((l) => l.chatLive)} ms`;
+  const legs = `the share's legs (medians, from the extension's log): workbench back → extension activated ${leg((l) => l.activated)} ms, → panel view resolved ${leg((l) => l.viewResolved)} ms, → attached to the running host ${leg((l) => l.attached)} ms, → the chat page's navigation starts ${leg((l) => l.chatNavigation)} ms, → loaded ${leg((l) => l.chatLoaded)} ms, → its first message ${leg((l) => l.chatLive)} ms`;
   return {
     id: "P8",
     what: "window reload → the chat in the panel live again (first server message in the chat page), code-server + Chromium",

@@ -34,6 +34,13 @@ export interface ChatServerOptions {
   log: Logger;
 }
 
+/**
+ * The browser may keep the script and the stylesheet: their URLs carry this
+ * server's secret, so a new server is fetched anew, while a window reload
+ * skips two round trips (through code-server's proxy, ~0.2 s each:
+ * docs/benchmarks-notes.md, P8). The page itself, with its nonce, is never stored.
+ */
+const ASSET_CACHING = "private, max-age=86400";
 const ASSETS: Record<string, string> = { "/page.js": "text/javascript; charset=utf-8", "/page.css": "text/css; charset=utf-8" };
 
 export class ChatServer {
@@ -102,7 +109,7 @@ export class ChatServer {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("the page's files are missing\n");
         return;
       }
-      res.writeHead(200, { ...securityHeaders(), "Content-Type": ASSETS[route]! }).end(body);
+      res.writeHead(200, { ...securityHeaders(), "Cache-Control": ASSET_CACHING, "Content-Type": ASSETS[route]! }).end(body);
     });
   }
 
