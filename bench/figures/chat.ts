@@ -12,6 +12,7 @@ import { client, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { browserFloor, socketClient } from "./chat-floors.js";
 import { CHAT_AGENT, CONDUCTOR_CLI, descendants, launchBrowser, openChat, pageProbe, startChatServer, typePrompt, type PageProbe } from "./chat-page.js";
 import { RUNS, freshStateFile, median, node, percentile, residentKb, type Figure } from "./common.js";
 
@@ -70,6 +71,10 @@ async function directClient() {
 interface Round {
   chat: Sample[];
   direct: number[];
+  /** The same server and chain, a websocket client in Node (no browser). */
+  socket: number[];
+  /** A bare page's websocket echo after Enter (the browser's floor). */
+  floor: number[];
   memory: { serverIdleKb: number; serverKb: number; conductorKb: number; othersKb: number; agentUnderChatKb: number; agentAloneKb: number };
 }
 
@@ -81,13 +86,19 @@ async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrows
     await new Promise((resolve) => setTimeout(resolve, 200));
     const serverIdleKb = residentKb(server.child.pid);
     const [page, direct] = await Promise.all([openChat(browser, server.url, pageProbe), directClient()]);
-    const result: Round = { chat: [], direct: [], memory: { serverIdleKb, serverKb: 0, conductorKb: 0, othersKb: 0, agentUnderChatKb: 0, agentAloneKb: 0 } };
+    const floor = await browserFloor(browser);
+    let socket: Awaited<ReturnType<typeof socketClient>> | undefined;
+    const result: Round = { chat: [], direct: [], socket: [], floor: [], memory: { serverIdleKb, serverKb: 0, conductorKb: 0, othersKb: 0, agentUnderChatKb: 0, agentAloneKb: 0 } };
     for (let i = 0; i < PROMPTS; i++) {
       result.chat.push(await pageFirstToken(page, `hello ${i}`));
       result.direct.push(await direct.firstToken(`hello ${i}`));
+      result.floor.push(await floor.echo(`hello ${i}`));
       if (i === 0) result.memory = { ...sessionMemory(server.child.pid!), serverIdleKb, agentAloneKb: residentKb(direct.pid) };
+      // After the memory reading: its conversation runs a second conductor and agent.
+      socket ??= await socketClient(server.url);
+      if (i > 0) result.socket.push(await socket.firstToken(`hello ${i}`));
     }
-    await Promise.all([page.close(), direct.stop()]);
+    await Promise.all([page.close(), direct.stop(), floor.stop(), socket?.stop()]);
     return result;
   } finally {
     await server.stop();
@@ -120,6 +131,8 @@ export async function chatFigures(dir: string): Promise<Figure[]> {
   const leg = (i: number) => median(rounds.flatMap((r) => r.chat.map((sample) => sample.legs[i]!))).toFixed(1);
   const direct = rounds.flatMap((r) => r.direct);
   const added = median(chat) - median(direct);
+  const socket = rounds.flatMap((r) => r.socket);
+  const floor = rounds.flatMap((r) => r.floor);
   const mb = (pick: (m: Round["memory"]) => number) => median(rounds.map((r) => pick(r.memory))) / 1024;
   const share = mb((m) => m.serverKb - m.serverIdleKb);
   const conductor = mb((m) => m.conductorKb);
@@ -132,7 +145,7 @@ export async function chatFigures(dir: string): Promise<Figure[]> {
       value: `+${added.toFixed(1)} ms over direct (p50)`,
       goal: "p50 ≤ +5 ms over direct",
       met: added <= 5,
-      detail: `page p50 ${median(chat).toFixed(1)} ms, p90 ${percentile(chat, 90).toFixed(1)} ms (Enter keydown → the chunk in the DOM, timed in the page; legs, p50: page → agent ${leg(0)} ms, agent → page ${leg(1)} ms, page's render ${leg(2)} ms); SDK client over stdio p50 ${median(direct).toFixed(2)} ms; ${chat.length} prompts each, interleaved, ${RUNS} sessions`,
+      detail: `page p50 ${median(chat).toFixed(1)} ms, p90 ${percentile(chat, 90).toFixed(1)} ms (Enter keydown → the chunk in the DOM, timed in the page; legs, p50: page → agent ${leg(0)} ms, agent → page ${leg(1)} ms, page's render ${leg(2)} ms); SDK client over stdio p50 ${median(direct).toFixed(2)} ms; ${chat.length} prompts each, interleaved, ${RUNS} sessions. Where it goes: the same server and chain seen by a websocket client in Node, p50 ${median(socket).toFixed(2)} ms (+${(median(socket) - median(direct)).toFixed(1)} ms over direct); the browser's floor, a bare page that sends on Enter and clears its input, answered at once by a Node echo server: p50 ${median(floor).toFixed(1)} ms, p90 ${percentile(floor, 90).toFixed(1)} ms`,
     },
     {
       id: "P11",

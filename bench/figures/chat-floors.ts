@@ -1,0 +1,80 @@
+// Two more arms for P10, to say where a page's first token goes:
+// - a websocket client in Node on the same chat server (the chain, no browser);
+// - the browser's floor: a bare page that, on Enter, sends on a websocket and
+//   clears its input, answered at once by a Node echo server that does nothing else.
+// Chromium schedules rendering first after an input event, so even that bare
+// echo waits for a frame: no page can show a first token sooner.
+
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser } from "playwright-core";
+import { WebSocket, WebSocketServer } from "ws";
+
+/** Prompt sent → first agent_message_chunk received, by a websocket client in Node (ms). */
+export async function socketClient(serverUrl: string): Promise<{ firstToken(text: string): Promise<number>; stop(): Promise<void> }> {
+  const url = new URL(serverUrl);
+  const socket = new WebSocket(`ws://${url.host}/ws?token=${encodeURIComponent(url.searchParams.get("token")!)}`, { origin: url.origin });
+  let onChunk: (() => void) | undefined;
+  let onReady: (() => void) | undefined;
+  socket.on("message", (data) => {
+    type Message = { type: string; messages?: Message[]; session?: { state: string }; event?: { kind: string; update?: { sessionUpdate: string } } };
+    const message = JSON.parse(String(data)) as Message;
+    for (const each of message.type === "batch" ? message.messages! : [message]) {
+      if (each.type === "session" && each.session?.state === "ready") onReady?.();
+      if (each.event?.kind === "update" && each.event.update?.sessionUpdate === "agent_message_chunk") onChunk?.();
+    }
+  });
+  await new Promise<void>((resolve) => (onReady = resolve));
+  onReady = undefined;
+  return {
+    firstToken: async (text) => {
+      const chunk = new Promise<void>((resolve) => (onChunk = resolve));
+      const started = performance.now();
+      socket.send(JSON.stringify({ type: "prompt", text, skipContext: false }));
+      await chunk;
+      onChunk = undefined;
+      const ms = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the turn ends
+      return ms;
+    },
+    stop: () => new Promise((resolve) => (socket.once("close", () => resolve()), socket.close())),
+  };
+}
+
+const ECHO_PAGE = `<!doctype html><meta charset="utf-8"><title>echo</title><textarea id="input"></textarea><script>
+const socket = new WebSocket("ws://" + location.host + "/");
+let sentAt = 0;
+window.echoes = [];
+socket.onmessage = () => window.echoes.push(performance.now() - sentAt);
+document.getElementById("input").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter") return;
+  event.preventDefault();
+  sentAt = performance.now();
+  socket.send(event.target.value);
+  event.target.value = "";
+});
+</script>`;
+
+/** Enter keydown → a websocket echo received, in a bare page of `browser` (ms). */
+export async function browserFloor(browser: Browser): Promise<{ echo(text: string): Promise<number>; stop(): Promise<void> }> {
+  const server = http.createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(ECHO_PAGE));
+  new WebSocketServer({ server }).on("connection", (socket) => socket.on("message", (data) => socket.send(String(data))));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  await page.waitForFunction(() => (window as unknown as { echoes?: number[] }).echoes !== undefined);
+  return {
+    echo: async (text) => {
+      const before = await page.evaluate(() => (window as unknown as { echoes: number[] }).echoes.length);
+      await page.fill("#input", text);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((count) => (window as unknown as { echoes: number[] }).echoes.length > count, before);
+      return page.evaluate(() => (window as unknown as { echoes: number[] }).echoes.at(-1)!);
+    },
+    stop: async () => {
+      await page.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
