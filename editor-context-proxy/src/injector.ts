@@ -4,7 +4,7 @@
 
 import { SESSION_PROMPT, isObject, type WireMessage } from "../../acp-wire/src/index.js";
 import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-block.js";
-import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
 
 /**
@@ -45,8 +45,12 @@ export class EditorContextInjector {
   currentBlock(): { ok: true; block: string; read: StateReadResult } | { ok: false; reason: string } {
     const read = this.reader.read();
     if (!read.ok) return read;
-    return { ok: true, block: formatEditorContext(read.state, this.options), read };
+    // The reader hands back the same state while the file is unchanged: format it once.
+    if (this.formatted?.state !== read.state) this.formatted = { state: read.state, block: formatEditorContext(read.state, this.options) };
+    return { ok: true, block: this.formatted.block, read };
   }
+
+  private formatted: { state: EditorState; block: string } | null = null;
 
   /** A copy of `message` with the block prepended, or null when it is not a prompt or there is no context. */
   rewrite(message: WireMessage): WireMessage | null {

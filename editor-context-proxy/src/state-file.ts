@@ -32,8 +32,9 @@ interface CacheEntry {
 
 /**
  * Reads and validates the state file. The parsed result is cached, keyed by
- * the file's identity, size and mtime as fstat reports them at each read, so
- * a cache hit costs one open and one fstat.
+ * the file's identity, size and times; a cache hit costs one stat of the path
+ * (the tracker replaces the file atomically, so a new version is a new
+ * identity), anything else opens the file and reads what that open sees.
  */
 export class StateFileReader {
   private cache: CacheEntry | null = null;
@@ -53,6 +54,8 @@ export class StateFileReader {
 
   read(): StateReadResult {
     if (!this.path) return { ok: false, reason: `${STATE_FILE_ENV} is not set` };
+    const cached = this.cacheHit(this.path);
+    if (cached !== null) return cached;
     let fd: number;
     try {
       fd = fs.openSync(this.path, OPEN_FLAGS);
@@ -66,6 +69,20 @@ export class StateFileReader {
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /** The cached result when the path still names that very file, fresh; null otherwise (the full read says why). */
+  private cacheHit(path: string): StateReadResult | null {
+    if (this.cache === null) return null;
+    let stat: fs.BigIntStats | undefined;
+    try {
+      stat = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (stat === undefined || statKey(stat) !== this.cache.key) return null;
+    const ageMs = this.now() - Number(stat.mtimeMs);
+    return Math.abs(ageMs) > this.maxAgeMs ? null : withAge(this.cache.result, ageMs);
   }
 
   private readOpen(fd: number): StateReadResult {
