@@ -111,6 +111,28 @@ for (const shape of SHAPES) {
       assert.equal(await close(client), 0);
     });
 
+    it("lets $/cancel_request reach the agent for a request with a string id, whichever way the request was laid out", async () => {
+      const log = path.join(tempDir(), "agent.ndjson");
+      const proc = shape === "wrap"
+        ? startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: "", RAW_AGENT_LOG: log })
+        : startNode(CONDUCTOR, ["agent", `${process.execPath} ${RAW_AGENT}`], { [STATE_ENV]: "", RAW_AGENT_LOG: log });
+      const client = rawClient(proc);
+      const agentLines = (method: string) => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : []).filter((line) => line.includes(method));
+      try {
+        // The first is laid out as JSON.stringify writes it (routed from its bytes), the second is not (parsed).
+        client.send(`{"jsonrpc":"2.0","id":"req-1","method":"_test/hang","params":{}}`);
+        client.send(`{"method":"_test/hang","id":"req-2","params":{},"jsonrpc":"2.0"}`);
+        await eventually(() => agentLines("_test/hang").length === 2, 5_000, "both requests at the agent");
+        const agentIds = agentLines("_test/hang").map((line) => (JSON.parse(line) as { id: unknown }).id);
+        for (const id of ["req-1", "req-2"]) client.send({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: id } });
+        await eventually(() => agentLines("$/cancel_request").length === 2, 5_000, "both cancellations at the agent");
+        const cancelled = agentLines("$/cancel_request").map((line) => (JSON.parse(line) as { params: { requestId: unknown } }).params.requestId);
+        assert.deepEqual(cancelled, agentIds, "each cancellation names the request as the agent knows it");
+      } finally {
+        assert.equal(await close(client), 0);
+      }
+    });
+
     it("answers a message without \"jsonrpc\": \"2.0\" with -32600 and does not forward it", async () => {
       const client = rawClient(chainWithFaultAgent(shape));
       client.send({ id: 5, method: "_test/echo", params: {} });

@@ -3,7 +3,7 @@
 // remembers, per connection, where each answer goes back and with which id, and lets a
 // $/cancel_request follow its request one hop.
 
-import type { IdLike } from "../../acp-wire/src/index.js";
+import { RawId, type IdLike } from "../../acp-wire/src/index.js";
 import type { Connection } from "./connections.js";
 
 /** A request the conductor forwarded: where its answer must go back to, and the id it had there (exactly). */
@@ -64,7 +64,8 @@ function tableOf<K, V>(tables: Map<Connection, Map<K, V>>, connection: Connectio
   return table;
 }
 
+/** One key per id however it reached us: parsed (a string or a number) or as its exact text (RawId). */
 function idKey(id: unknown): string {
-  if (typeof id === "string") return `s:${id}`;
-  return `n:${typeof id === "object" && id !== null && "json" in id ? String((id as { json: string }).json) : String(id)}`;
+  if (id instanceof RawId) return id.json.startsWith('"') ? `s:${JSON.parse(id.json) as string}` : `n:${id.json}`;
+  return typeof id === "string" ? `s:${id}` : `n:${String(id)}`;
 }
