@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { canonicalHead, openEnvelope, openEnvelopeLine, plainFromBody, type WireMessage } from "../acp-wire/src/index.js";
+import { JsonSamples } from "./support/json-samples.js";
 
 const head = (line: string) => canonicalHead(Buffer.from(line));
 
@@ -68,19 +69,9 @@ describe("opening an envelope from its bytes", () => {
   });
 
   it("agrees with parsing on generated params full of brackets, quotes and backslashes", () => {
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pieces = ["{", "}", "[", "]", '"', "\\", ",", ":", "a", "é", "\n", "\u2028"];
-    const text = () => Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join("");
-    const value = (depth: number): unknown => {
-      const pick = random();
-      if (depth > 3 || pick < 0.3) return text();
-      if (pick < 0.4) return Math.floor(random() * 1000) - 500;
-      if (pick < 0.7) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [text(), value(depth + 1)]));
-    };
+    const samples = new JsonSamples();
     for (let round = 0; round < 500; round++) {
-      const params = random() < 0.5 ? [value(1)] : { [text()]: value(1) };
+      const params = samples.params();
       const line = JSON.stringify({ jsonrpc: "2.0", ...(round % 2 ? { id: round } : {}), method: "_proxy/successor", params: { method: "m/x", params } });
       assert.deepEqual(openedByBytes(line), openedByParsing(line), line);
     }

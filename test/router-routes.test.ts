@@ -1,0 +1,152 @@
+// The conductor's router and the chained proxy route a line laid out as
+// JSON.stringify writes it from its bytes, and parse any other layout
+// (conductor-hooks/src/router.ts, editor-context-proxy/src/chained-proxy.ts).
+// Both routes must make the same decisions: the same messages, the same ids,
+// the same envelopes reach every connection. Two routers get the same
+// conversation, one in the canonical layout and one with the members in
+// another order, and what each connection receives is compared.
+
+import { strict as assert } from "node:assert";
+import { PassThrough, Writable } from "node:stream";
+import { describe, it } from "node:test";
+import { LineWriter, type WireMessage } from "../acp-wire/src/index.js";
+import { Connection, type ConnectionRole } from "../conductor-hooks/src/connections.js";
+import { Router } from "../conductor-hooks/src/router.js";
+import { ChainedProxyRouter, EditorContextInjector } from "../editor-context-proxy/src/index.js";
+import { JsonSamples } from "./support/json-samples.js";
+
+/** A connection over an in-memory stream: what the router sends to it, as parsed messages. */
+class MemoryConnection extends Connection {
+  protected readonly input = new PassThrough();
+  protected readonly writer: LineWriter;
+  private text = "";
+
+  constructor(name: string, role: ConnectionRole) {
+    super(name, role, null);
+    this.writer = new LineWriter(new Writable({ write: (chunk: Buffer, _encoding, done) => ((this.text += chunk.toString()), done()) }));
+  }
+
+  /** The lines received since the last call, as they came. */
+  takeLines(): string[] {
+    const lines = this.text.split("\n").filter((line) => line !== "");
+    this.text = "";
+    return lines;
+  }
+
+  /** The messages received since the last call. */
+  take(): WireMessage[] {
+    return this.takeLines().map((line) => JSON.parse(line) as WireMessage);
+  }
+}
+
+type Layout = (message: WireMessage) => string;
+const canonical: Layout = (message) => JSON.stringify(message);
+/** The same members, jsonrpc last: not the layout the byte route reads, so the router parses it. */
+const reordered: Layout = ({ jsonrpc, ...rest }) => JSON.stringify({ ...rest, jsonrpc });
+
+/** A chain client → proxy → agent with its own router, fed in one layout. */
+function chain(layout: Layout) {
+  const client = new MemoryConnection("client", "upstream");
+  const proxy = new MemoryConnection("proxy", "proxy");
+  const agent = new MemoryConnection("agent", "agent");
+  const router = new Router({
+    nodes: [{ kind: "process", connection: proxy }, { kind: "process", connection: agent }],
+    upstream: client,
+    mode: "agent",
+    dialect: "_proxy",
+    trace: null,
+    log: () => {},
+  });
+  const line = (message: WireMessage) => Buffer.from(layout(message));
+  return {
+    connections: { client, proxy, agent },
+    fromClient: (message: WireMessage) => router.fromUpstream(line(message)),
+    fromProxy: (message: WireMessage) => router.fromComponent(0, line(message)),
+    fromAgent: (message: WireMessage) => router.fromComponent(1, line(message)),
+    lineFromProxy: (text: string) => router.fromComponent(0, Buffer.from(text)),
+    lineFromAgent: (text: string) => router.fromComponent(1, Buffer.from(text)),
+  };
+}
+
+type Chain = ReturnType<typeof chain>;
+
+/** Writes leave on the next tick (LineWriter corks a tick's lines). */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** One round of a conversation with generated params; returns what each connection received, step by step. */
+async function conversation(c: Chain, samples: JsonSamples, round: number): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const step = async (send: () => void) => {
+    send();
+    await settle();
+    seen.push({ client: c.connections.client.take(), proxy: c.connections.proxy.take(), agent: c.connections.agent.take() });
+    return seen.at(-1) as Record<"client" | "proxy" | "agent", WireMessage[]>;
+  };
+  const params = samples.params();
+  const result = samples.value();
+  const clientId = round % 2 ? `c-${round}` : round;
+  // A client request reaches the proxy with the conductor's id; the proxy sends it on in an envelope with its own.
+  const atProxy = await step(() => c.fromClient({ jsonrpc: "2.0", id: clientId, method: "x/do", params }));
+  const proxyId = atProxy.proxy[0]!.id;
+  const atAgent = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `p-${round}`, method: "_proxy/successor", params: { method: "x/do", params } }));
+  // The agent answers; the answer goes back to the proxy, whose answer goes back to the client.
+  await step(() => c.fromAgent({ jsonrpc: "2.0", id: atAgent.agent[0]!.id, result }));
+  const atClient = await step(() => c.fromProxy({ jsonrpc: "2.0", id: proxyId, result }));
+  assert.deepEqual(atClient.client, [{ jsonrpc: "2.0", id: clientId, result }], "the client gets its own id back");
+  // Notifications: agent → proxy (in an envelope) → client (plain), and proxy → agent (an envelope opened).
+  await step(() => c.fromAgent({ jsonrpc: "2.0", method: "session/update", params }));
+  await step(() => c.fromProxy({ jsonrpc: "2.0", method: "session/update", params }));
+  await step(() => c.fromProxy({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "x/note", params } }));
+  // An envelope whose params carry a hop-local _meta: opened, the _meta left behind.
+  const opened = await step(() => c.fromProxy({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "x/note", params, _meta: { hop: round } } }));
+  assert.deepEqual(opened.agent, [{ jsonrpc: "2.0", method: "x/note", params }]);
+  // A request from the agent to the client, through the proxy, answered with an error.
+  const up = await step(() => c.fromAgent({ jsonrpc: "2.0", id: 900 + round, method: "fs/read_text_file", params }));
+  const down = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `q-${round}`, method: "fs/read_text_file", params: up.proxy[0]!.params as WireMessage }));
+  await step(() => c.fromClient({ jsonrpc: "2.0", id: down.client[0]!.id as string, error: { code: -32602, message: "no" } }));
+  await step(() => c.fromProxy({ jsonrpc: "2.0", id: up.proxy[0]!.id as number, error: { code: -32602, message: "no" } }));
+  return seen;
+}
+
+describe("the router's two routes", () => {
+  it("deliver the same messages, ids and envelopes whether a line is routed from its bytes or parsed", async () => {
+    const byBytes = chain(canonical);
+    const parsed = chain(reordered);
+    for (let round = 0; round < 60; round++) {
+      const fromBytes = await conversation(byBytes, new JsonSamples(round + 1), round);
+      const fromParsing = await conversation(parsed, new JsonSamples(round + 1), round);
+      assert.deepEqual(fromBytes, fromParsing, `round ${round}`);
+    }
+  });
+
+  it("passes a notification that keeps its encoding on as the very bytes it came in, and wraps one exactly", async () => {
+    const c = chain(canonical);
+    // 1e400 and \u00e9 would not survive JSON.parse and JSON.stringify unchanged.
+    const body = `"method":"session/update","params":{"n":1e400,"s":"\\u00e9"}}`;
+    c.lineFromProxy(`{"jsonrpc":"2.0",${body}`);
+    c.lineFromAgent(`{"jsonrpc":"2.0",${body}`);
+    await settle();
+    assert.deepEqual(c.connections.client.takeLines(), [`{"jsonrpc":"2.0",${body}`]);
+    assert.deepEqual(c.connections.proxy.takeLines(), [`{"jsonrpc":"2.0","method":"_proxy/successor","params":{${body}}`]);
+  });
+
+  it("in the chained proxy too: the same lines out, whichever way a line was laid out", () => {
+    const run = (layout: Layout, samples: JsonSamples) => {
+      const out: WireMessage[] = [];
+      const proxy = new ChainedProxyRouter(new EditorContextInjector({ stateFile: "/nonexistent/state.json" }), (line) => out.push(JSON.parse(String(line)) as WireMessage), () => {});
+      const receive = (message: WireMessage) => proxy.receive(Buffer.from(layout(message)));
+      for (let round = 0; round < 100; round++) {
+        const params = samples.params();
+        receive({ jsonrpc: "2.0", id: round, method: "x/do", params }); // from the client: to the successor, in an envelope
+        receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "session/update", params } }); // from the successor: opened
+        receive({ jsonrpc: "2.0", id: `s-${round}`, method: "_proxy/successor", params: { method: "fs/read_text_file", params } });
+        receive({ jsonrpc: "2.0", id: round, result: samples.value() }); // answers are echoed
+        receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "x/note", params, _meta: { hop: 1 } } });
+      }
+      return out;
+    };
+    const byBytes = run(canonical, new JsonSamples(7));
+    assert.equal(byBytes.length, 500);
+    assert.deepEqual(byBytes, run(reordered, new JsonSamples(7)));
+  });
+});
