@@ -11,9 +11,9 @@
 // conductor, reached through envelopes on our own stdio.
 //
 // Request ids are remapped per connection (request-table.ts);
-// $/cancel_request is hop-local and follows the remapping one hop. Slightly
-// over 250 lines: the tables and the routes that read them stay together, and the unparsed route
-// makes exactly the decisions of the parsed one.
+// $/cancel_request is hop-local and follows the remapping one hop. About 300
+// lines: the parsed route and the unparsed one stay side by side, so that they
+// visibly make the same decisions (test/router-routes.test.ts checks that they do).
 
 import {
   CANCEL_REQUEST,
