@@ -86,6 +86,42 @@ export function openEnvelopeLine(line: Buffer, head: CanonicalHead): { method: s
   return { method, body: line.subarray(bodyStart, line.length - 1) };
 }
 
+/** The JSON text of the top-level "id" member of an object line, or null (any layout). */
+export function idText(raw: Buffer): string | null {
+  const head = canonicalHead(raw);
+  if (head !== null && head.kind !== "notification") return head.id.json;
+  // Any other layout: walk the top level, skipping nested values and strings.
+  let depth = 0;
+  let key: string | null = null;
+  let expectKey = false;
+  for (let at = 0; at < raw.length; at++) {
+    const byte = raw[at]!;
+    if (byte === QUOTE) {
+      const end = stringEnd(raw, at);
+      if (end === -1) return null;
+      if (depth === 1 && expectKey) key = JSON.parse(raw.toString("utf8", at, end)) as string;
+      at = end - 1;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (depth === 1 && key === "id") return null;
+      depth++;
+      expectKey = depth === 1;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    } else if (depth === 1 && byte === COMMA) {
+      expectKey = true;
+    } else if (depth === 1 && byte === 0x3a) {
+      expectKey = false;
+      if (key === "id") {
+        let start = at + 1;
+        while (raw[start] === 0x20 || raw[start] === 0x09 || raw[start] === 0x0d || raw[start] === 0x0a) start++;
+        const end = idTokenEnd(raw, start);
+        return end === -1 ? null : raw.toString("utf8", start, end);
+      }
+    }
+  }
+  return null;
+}
+
 /** The escape-free string after `"method":` at `at`, or null. */
 function methodAt(line: Buffer, at: number): string | null {
   const start = at + METHOD_KEY.length;
@@ -95,7 +131,7 @@ function methodAt(line: Buffer, at: number): string | null {
 }
 
 /** The end of a number or escape-free string token starting at `at`; -1 if it is neither. */
-export function idTokenEnd(line: Buffer, at: number): number {
+function idTokenEnd(line: Buffer, at: number): number {
   if (line[at] === QUOTE) {
     for (let end = at + 1; end < line.length; end++) {
       if (line[end] === QUOTE) return end + 1;
@@ -109,7 +145,7 @@ export function idTokenEnd(line: Buffer, at: number): number {
 }
 
 /** The end of the string token starting at `at` (escapes skipped), or -1. */
-export function stringEnd(raw: Buffer, at: number): number {
+function stringEnd(raw: Buffer, at: number): number {
   for (let quote = raw.indexOf(QUOTE, at + 1); quote !== -1; quote = raw.indexOf(QUOTE, quote + 1)) {
     let backslashes = 0;
     while (raw[quote - 1 - backslashes] === BACKSLASH) backslashes++;

@@ -3,7 +3,7 @@
 
 import type { ErrorResponse, JsonRpcId } from "@agentclientprotocol/sdk";
 import { ERROR, SESSION_PROMPT } from "./acp-constants.js";
-import { RawId, canonicalHead, idTokenEnd, stringEnd, type CanonicalHead } from "./canonical-line.js";
+import { RawId, canonicalHead, idText, type CanonicalHead } from "./canonical-line.js";
 
 export { RawId };
 
@@ -69,51 +69,11 @@ export function exactId(raw: Buffer, message: WireMessage): IdLike {
   return text === null ? id : new RawId(text);
 }
 
-/** The JSON text of the top-level "id" member of an object line, or null (any layout). */
-function idText(raw: Buffer): string | null {
-  const head = canonicalHead(raw);
-  if (head !== null && head.kind !== "notification") return head.id.json;
-  // Any other layout: walk the top level, skipping nested values and strings.
-  let depth = 0;
-  let key: string | null = null;
-  let expectKey = false;
-  for (let at = 0; at < raw.length; at++) {
-    const byte = raw[at]!;
-    if (byte === QUOTE) {
-      const end = stringEnd(raw, at);
-      if (end === -1) return null;
-      if (depth === 1 && expectKey) key = JSON.parse(raw.toString("utf8", at, end)) as string;
-      at = end - 1;
-    } else if (byte === OPEN_BRACE || byte === 0x5b) {
-      if (depth === 1 && key === "id") return null;
-      depth++;
-      expectKey = depth === 1;
-    } else if (byte === CLOSE_BRACE || byte === 0x5d) {
-      depth--;
-    } else if (depth === 1 && byte === COMMA) {
-      expectKey = true;
-    } else if (depth === 1 && byte === 0x3a) {
-      expectKey = false;
-      if (key === "id") {
-        let start = at + 1;
-        while (raw[start] === 0x20 || raw[start] === 0x09 || raw[start] === 0x0d || raw[start] === 0x0a) start++;
-        const end = idTokenEnd(raw, start);
-        return end === -1 ? null : raw.toString("utf8", start, end);
-      }
-    }
-  }
-  return null;
-}
-
 export type Screened =
   | { kind: "parsed"; message: WireMessage }
   | { kind: "opaque"; head: CanonicalHead }
   | { kind: "error"; error: ErrorResponse; id: IdLike };
 
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const COMMA = 0x2c;
-const QUOTE = 0x22;
 
 /**
  * Decides, as cheaply as it can, what the proxy must do with a client line.

@@ -16,6 +16,7 @@
 // write would win in the receiver's parser (params with "id" keys just take
 // the slower path).
 
+import { startsWith } from "./canonical-line.js";
 import { idJson, type IdLike, type WireMessage } from "./jsonrpc.js";
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0",');
@@ -99,8 +100,4 @@ export function encodeMessage(message: WireMessage, id: IdLike | undefined, succ
   const members = successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
   const json = JSON.stringify(members);
   return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}\n`) : plainFromBody(Buffer.from(json.slice(1)), id);
-}
-
-function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {
-  return buffer.length >= offset + prefix.length && buffer.compare(prefix, 0, prefix.length, offset, offset + prefix.length) === 0;
 }

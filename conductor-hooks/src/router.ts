@@ -222,15 +222,16 @@ export class Router {
     if (head.kind === "response") return this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
     let method = head.method;
     let body = line.subarray(head.bodyStart);
-    let enveloped = false;
-    if (method !== null && proxyMethodRole(method)?.role === "successor" && this.acceptsEnvelopes(from)) {
+    let role = method === null ? null : proxyMethodRole(method);
+    const enveloped = role?.role === "successor" && this.acceptsEnvelopes(from);
+    if (enveloped) {
       const inner = openEnvelopeLine(line, head);
       if (inner === null) return false;
       ({ method, body } = inner);
-      enveloped = true;
+      role = proxyMethodRole(method);
       [position, direction] = from === this.upstream ? [this.nodes.length, "up"] : [position, "down"];
     }
-    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || proxyMethodRole(method) !== null) return false;
+    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || role !== null) return false;
     const hop = this.nextHop(position, direction);
     if (direction === "down" && hop.components.some((component) => component.rewrites.has(method))) return false;
     const successor = this.successorMethod(hop.to, direction);
