@@ -98,7 +98,7 @@ describe("run without a config file: the setup agent", () => {
     // The chosen agent starts at once and answers the first question (test/conductor-run.test.ts).
     assert.match(third!, /^Saved: Built-in demo agent is your agent .*Starting it…\n\nI am Symposium's built-in demo agent/);
     const written = parseConfig(fs.readFileSync(config, "utf8"), config);
-    assert.match(written.agent, /symposium-conductor\.mjs demo-agent$/);
+    assert.match(written.agent, /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/, "the launcher beside the config (test/platform-demo-launcher.test.ts)");
     assert.ok(written.proxies.every((proxy) => !proxy.enabled), "Rust built-ins start disabled");
     if (process.platform !== "win32") assert.equal(fs.statSync(config).mode & 0o077, 0);
   });

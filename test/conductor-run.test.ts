@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { agentChoices, findAgentChoice, parseConfig } from "../conductor-hooks/src/index.js";
+import { launcherPath } from "../conductor-hooks/src/launcher.js";
 import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
 import { acpx, acpxReply, converse, escapeRegExp, node, POSIX, QUESTION, reportingKiro, run, textOf } from "./support/conductor-run.js";
 import { CONDUCTOR_CLI, descendants, eventually, isAlive, startNode, streamTo, tempDir } from "./support/processes.js";
@@ -28,7 +29,8 @@ describe("run with no config: the chosen agent answers the first question, in th
     assert.match(choiceTurn!.reply, /1\. text:\n```\nhello, can you help me with my code\?\n```/, "the kept question, not the choice, reached the agent");
     assert.match(nextTurn!.reply, /^I am Symposium's built-in demo agent[\s\S]*1\. text:\n```\nand now\?\n```/);
     for (const turn of turns) assert.deepEqual([...turn.sessionIds], [sessionId], "the client sees one session throughout");
-    assert.equal(parseConfig(fs.readFileSync(config, "utf8"), config).agent, agentChoices([node, CONDUCTOR_CLI, "demo-agent"]).at(-1)!.command);
+    // Through the launcher beside the config, which survives an extension update (test/platform-demo-launcher.test.ts).
+    assert.equal(parseConfig(fs.readFileSync(config, "utf8"), config).agent, agentChoices([launcherPath(config), "demo-agent"]).at(-1)!.command);
     if (POSIX) {
       assert.equal(fs.statSync(config).mode & 0o777, 0o600);
       assert.equal(fs.statSync(path.dirname(config)).mode & 0o777, 0o700);

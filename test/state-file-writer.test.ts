@@ -30,18 +30,22 @@ function writer(file: string, end: { value: number }, errors: string[] = []) {
 }
 
 describe("StateFileWriter", () => {
-  it("writes a burst of changes once, 100 ms after the last, as the builder built it", async () => {
+  it("writes a burst of changes once, 100 ms after the last, as the builder built it", (t) => {
+    // The debounce reads the clock and sets timers: both are the test's, so the 100 ms is exact.
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
     const file = path.join(tempDir(), "state.json");
     const end = { value: 1 };
     const { instance, writes } = writer(file, end);
     for (let i = 2; i <= 10; i++) {
       end.value = i;
       instance.schedule();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      t.mock.timers.tick(20);
     }
     assert.equal(writes(), 0, "nothing written while changes keep coming");
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    assert.equal(writes(), 1);
+    t.mock.timers.tick(79);
+    assert.equal(writes(), 0, "nothing written 99 ms after the last change");
+    t.mock.timers.tick(1);
+    assert.equal(writes(), 1, "one write 100 ms after the last change");
     const written = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
     const built = buildStateFile({ editor: facts(10), workspaceFolders: ["/project"], writerPid: process.pid, now: new Date(written.updatedAt as string) });
     assert.deepEqual(written, JSON.parse(JSON.stringify(built)));

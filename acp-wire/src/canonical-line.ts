@@ -49,7 +49,9 @@ const NUMBER_BYTES = new Set(Buffer.from("-+.0123456789eE"));
 export function canonicalHead(line: Buffer): CanonicalHead | null {
   if (line[line.length - 1] !== CLOSE_BRACE || !startsWith(line, HEAD, 0)) return null;
   let at = HEAD.length;
-  if (startsWith(line, METHOD_KEY, at)) return { kind: "notification", method: methodAt(line, at), bodyStart: at };
+  // serde (the Rust peers) writes a request's id last: a line that starts like a notification but holds
+  // `"id":` anywhere is left to the parser (a memchr-fast scan; `"id":` inside params only costs a parse).
+  if (startsWith(line, METHOD_KEY, at)) return line.includes(ID_KEY, at) ? null : { kind: "notification", method: methodAt(line, at), bodyStart: at };
   if (!startsWith(line, ID_KEY, at)) return null;
   at += ID_KEY.length;
   const end = idTokenEnd(line, at);

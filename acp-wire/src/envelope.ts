@@ -17,13 +17,3 @@ export function openEnvelope(envelope: WireMessage): WireMessage | null {
     ...("params" in inner ? { params: inner.params } : {}),
   };
 }
-
-/** `message` wrapped for `successorMethod`; `id` undefined for a notification. */
-export function wrapInEnvelope(message: WireMessage, id: unknown, successorMethod: string): WireMessage {
-  return {
-    jsonrpc: "2.0",
-    ...(id === undefined ? {} : { id }),
-    method: successorMethod,
-    params: { method: message.method, ...("params" in message ? { params: message.params } : {}) },
-  };
-}

@@ -5,7 +5,6 @@
 
 export { LineSplitter, type LineHandler } from "./line-splitter.js";
 export { LineWriter, readLines } from "./ndjson-streams.js";
-export { reclaimReadBuffers, noteBytesRead } from "./read-buffers.js";
 export * from "./jsonrpc.js";
 export { canonicalHead, openEnvelopeLine, type CanonicalHead } from "./canonical-line.js";
 export * from "./acp-constants.js";

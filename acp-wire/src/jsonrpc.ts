@@ -99,11 +99,6 @@ export function errorResponse(id: IdLike, error: ErrorResponse): string {
   return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
 }
 
-export function requestId(message: WireMessage): JsonRpcId {
-  const id = message.id;
-  return typeof id === "string" || typeof id === "number" ? id : null;
-}
-
 export function isObject(value: unknown): value is { [key: string]: unknown } {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -4,16 +4,12 @@
 
 import type { Readable, Writable } from "node:stream";
 import { LineSplitter, type LineHandler } from "./line-splitter.js";
-import { noteBytesRead } from "./read-buffers.js";
 
 /** Feeds a readable stream into a LineSplitter; resolves when the stream ends. */
 export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler): Promise<void> {
   const splitter = new LineSplitter(maxLineBytes, handler);
   return new Promise((resolve) => {
-    input.on("data", (chunk: Buffer) => {
-      noteBytesRead(chunk.length);
-      splitter.push(chunk);
-    });
+    input.on("data", (chunk: Buffer) => splitter.push(chunk));
     const finish = (): void => {
       splitter.end();
       resolve();

@@ -3,6 +3,7 @@
 
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
@@ -17,6 +18,16 @@ export const NODE_RELAY = [node, path.join(OUT, "bench", "programs", "node-relay
 export const PROXY = [node, path.join(REPO, "dist", "symposium-editor-context.mjs")];
 export const CONDUCTOR = [node, path.join(REPO, "dist", "symposium-conductor.mjs")];
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/**
+ * The Rust reference conductor (agent-client-protocol-conductor, scripts/install-rust-peers.sh) as a
+ * peer arm of P3, P4 and P9; null when it is not installed (those figures then say so).
+ */
+export const RUST_CONDUCTOR: string | null = (() => {
+  const binary = path.join(process.env.SYMPOSIUM_CACHE || path.join(os.homedir(), ".cache", "symposium"), "rust-peers", "bin", "agent-client-protocol-conductor");
+  return fs.existsSync(binary) ? binary : null;
+})();
+export const RUST_CONDUCTOR_NAME = "agent-client-protocol-conductor 5.0.0";
 export const POSIX_SHELL = process.platform !== "win32";
 
 export interface Figure {
@@ -51,7 +62,7 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export type Arm = "baseline" | "candidate" | "reference" | "relay";
+export type Arm = "baseline" | "candidate" | "reference" | "relay" | "rust";
 type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
 
 /**
@@ -61,10 +72,10 @@ type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
  * relay arm (optional) puts a Node program there that only pipes
  * (`bench/programs/node-relay.ts`): what a Node hop costs by itself.
  */
-export function interleaved(run: Run, withReference: boolean, withRelay = false) {
-  const arms: Arm[] = ["baseline", "candidate", ...(withReference ? ["reference" as const] : []), ...(withRelay ? ["relay" as const] : [])];
+export function interleaved(run: Run, withReference: boolean, withRelay = false, withRust = false) {
+  const arms: Arm[] = ["baseline", "candidate", ...(withReference ? ["reference" as const] : []), ...(withRelay ? ["relay" as const] : []), ...(withRust ? ["rust" as const] : [])];
   arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
-  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [], relay: [] };
+  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [], relay: [], rust: [] };
   const rss: number[] = [];
   const relayRss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -80,15 +91,16 @@ export function interleaved(run: Run, withReference: boolean, withRelay = false)
     candidate: median(samples.candidate),
     reference: withReference ? median(samples.reference) : null,
     relay: withRelay ? median(samples.relay) : null,
+    rust: withRust ? median(samples.rust) : null,
     rss,
     relayRss,
   };
 }
 
-export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null; relay?: number | null }): Figure {
+export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null; relay?: number | null; rust?: number | null }): Figure {
   const ratio = result.candidate / result.baseline;
   const relay = result.relay == null ? "" : `; a Node program that only pipes: ${(result.relay / result.baseline).toFixed(2)} × direct`;
-  const reference = (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) + relay;
+  const reference = (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) + relay + rustPeer(result.rust, (rust) => `${(rust / result.baseline).toFixed(2)} × direct, ${Math.round(rust).toLocaleString("en")} ${unit}`);
   return {
     id,
     what,
@@ -97,6 +109,12 @@ export function ratioFigure(id: string, what: string, goalRatio: number, unit: s
     met: ratio >= goalRatio,
     detail: `${Math.round(result.candidate).toLocaleString("en")} vs ${Math.round(result.baseline).toLocaleString("en")} ${unit}${reference}`,
   };
+}
+
+/** The Rust reference conductor's arm in a figure's detail: measured, or why not (undefined: the figure has no such arm). */
+export function rustPeer(value: number | null | undefined, describe: (value: number) => string): string {
+  if (value === undefined) return "";
+  return value === null ? `; ${RUST_CONDUCTOR_NAME}: not installed (scripts/install-rust-peers.sh)` : `; ${RUST_CONDUCTOR_NAME}, same chain: ${describe(value)}`;
 }
 
 /** `sh -c` pipelines that put `cat` processes where the proxy or conductor would be. */

@@ -1,7 +1,7 @@
 // P8: a window reload → the chat in the panel live again, against a cold start
 // of the same panel, in code-server + Chromium (test/e2e/panel-helpers.ts).
 // One code-server and one browser for all runs; interleaved: a cold start
-// (Stop Toad, then Restart Toad: host, frontend, chat page) and a reload
+// (Stop Chat, then Restart Chat: host, frontend, chat page) and a reload
 // (Developer: Reload Window). "Live" is the chat page's first message from its
 // server, which the page stamps on <body data-first-message-at> (wall clock,
 // the same machine's clock as this process); data-ready-at is when the agent
@@ -75,10 +75,10 @@ async function liveChat(page: Page, since: number, timeoutMs = 60_000): Promise<
 }
 
 async function coldStart(page: Page, workspace: string): Promise<Sample> {
-  await command(page, "Symposium: Stop Toad");
+  await command(page, "Symposium: Stop Chat");
   await panelStatusFrame(page, /The chat is stopped/, 10_000);
   if (hostProcesses(workspace).length > 0) throw new Error(`P8: a host outlived Stop (${hostProcesses(workspace).join(", ")})`);
-  await command(page, "Symposium: Restart Toad");
+  await command(page, "Symposium: Restart Chat");
   const started = Date.now();
   const chat = await liveChat(page, started);
   return { live: chat.firstMessageAt - started, ready: chat.readyAt - started };
@@ -133,6 +133,6 @@ export async function p8(): Promise<Figure> {
     value: `${share.toFixed(0)} ms after the workbench is back = ${(share / coldLive).toFixed(2)} × cold (${whole.toFixed(0)} ms from the reload command)`,
     goal: "≤ 1 s and ≤ 0.3 × cold (the panel's share)",
     met: share <= 1000 && share <= 0.3 * coldLive,
-    detail: `cold start (Stop, then Restart Toad → first message) ${coldLive.toFixed(0)} ms, agent session ready ${m(cold, (s) => s.ready).toFixed(0)} ms; reload: Reload Window → first message ${whole.toFixed(0)} ms, session ready ${m(reloads, (s) => s.ready).toFixed(0)} ms; ${legs}; median of ${RUNS}, interleaved, one code-server and one browser`,
+    detail: `cold start (Stop, then Restart Chat → first message) ${coldLive.toFixed(0)} ms, agent session ready ${m(cold, (s) => s.ready).toFixed(0)} ms; reload: Reload Window → first message ${whole.toFixed(0)} ms, session ready ${m(reloads, (s) => s.ready).toFixed(0)} ms; ${legs}; median of ${RUNS}, interleaved, one code-server and one browser`,
   };
 }

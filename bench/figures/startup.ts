@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { AGENT, AGENT_LINE, CONDUCTOR, RUNS, freshStateFile, measure, median, node, type Figure } from "./common.js";
+import { AGENT, AGENT_LINE, CONDUCTOR, PROXY, RUNS, RUST_CONDUCTOR, freshStateFile, measure, median, node, rustPeer, type Figure } from "./common.js";
 
 /**
  * P9: a new chat session's cost before the agent can answer. Toad starts
@@ -24,11 +24,13 @@ agent.on("exit", (code) => process.exit(code ?? 1));
   );
   const env = { [STATE_FILE_ENV]: freshStateFile(dir), SYMPOSIUM_CONFIG: config };
   const startupMs = (command: string[]) => 1000 / measure("startup", 1, command, env).rate;
-  const runs = { direct: [] as number[], floor: [] as number[], conductor: [] as number[] };
+  const runs = { direct: [] as number[], floor: [] as number[], conductor: [] as number[], rust: [] as number[] };
   const arms: Array<[keyof typeof runs, string[]]> = [
     ["direct", AGENT],
     ["floor", [node, relay, ...AGENT]],
     ["conductor", [...CONDUCTOR, "run"]],
+    // The same chain under the Rust reference conductor: our proxy as a process in front of the agent.
+    ...(RUST_CONDUCTOR === null ? [] : [["rust", [RUST_CONDUCTOR, "agent", PROXY.join(" "), AGENT_LINE]] as [keyof typeof runs, string[]]]),
   ];
   arms.forEach(([, command]) => startupMs(command)); // warm-up
   for (let i = 0; i < Math.max(RUNS, 7); i++) for (const [arm, command] of arms) runs[arm].push(startupMs(command));
@@ -42,6 +44,8 @@ agent.on("exit", (code) => process.exit(code ?? 1));
     value: `+${added.toFixed(1)} ms over the floor`,
     goal: "≤ +30 ms over the floor",
     met: added <= 30,
-    detail: `conductor ${conductor.toFixed(1)} ms; floor (a Node program that spawns the agent and pipes its stdio) ${floor.toFixed(1)} ms; the agent started directly ${direct.toFixed(1)} ms`,
+    detail:
+      `conductor ${conductor.toFixed(1)} ms; floor (a Node program that spawns the agent and pipes its stdio) ${floor.toFixed(1)} ms; the agent started directly ${direct.toFixed(1)} ms` +
+      rustPeer(RUST_CONDUCTOR === null ? null : median(runs.rust), (rust) => `${rust.toFixed(1)} ms (+${(rust - floor).toFixed(1)} ms over the floor)`),
   };
 }

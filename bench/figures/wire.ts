@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { parseLine } from "../../acp-wire/src/index.js";
 import { EditorContextInjector } from "../../editor-context-proxy/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { AGENT, AGENT_LINE, CONDUCTOR, NODE_RELAY, POSIX_SHELL, PROXY, catBetween, type Arm, freshStateFile, interleaved, measure, median, ratioFigure, type Figure } from "./common.js";
+import { AGENT, AGENT_LINE, CONDUCTOR, NODE_RELAY, POSIX_SHELL, PROXY, RUST_CONDUCTOR, catBetween, type Arm, freshStateFile, interleaved, measure, median, ratioFigure, rustPeer, type Figure } from "./common.js";
 
 /** The command for each arm of P1 and P2: the agent, the proxy in wrap mode, `cat` hops, or a bare Node relay. */
 function wrapArm(arm: Arm, cat: string[]): string[] {
@@ -55,9 +55,13 @@ export function p3(dir: string): Figure {
         ? measure("prompts", count, AGENT)
         : arm === "candidate"
           ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
-          : measure("prompts", count, arm === "relay" ? [...NODE_RELAY, ...AGENT] : catBetween(1, 1)),
+          : arm === "rust"
+            ? // The Rust conductor has no in-process hook: our proxy runs as its first component.
+              measure("prompts", count, [RUST_CONDUCTOR!, "agent", PROXY.join(" "), AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
+            : measure("prompts", count, arm === "relay" ? [...NODE_RELAY, ...AGENT] : catBetween(1, 1)),
     POSIX_SHELL,
     true,
+    RUST_CONDUCTOR !== null,
   );
   // A sequential ping-pong is latency: say what the conductor adds to one round trip.
   const micros = (rate: number) => 1e6 / rate;
@@ -68,7 +72,8 @@ export function p3(dir: string): Figure {
   const signed = (us: number) => `${us < 0 ? "−" : "+"}${Math.abs(us).toFixed(0)} µs`;
   const cat =
     (result.reference === null ? "" : `; the same hops through \`cat\`: ${signed(micros(result.reference) - direct)}`) +
-    (result.relay === null ? "" : `; a Node program that only pipes: ${signed(micros(result.relay) - direct)}`);
+    (result.relay === null ? "" : `; a Node program that only pipes: ${signed(micros(result.relay) - direct)}`) +
+    rustPeer(result.rust, (rust) => `${signed(micros(rust) - direct)} (our proxy as its component)`);
   return {
     id: "P3",
     what: "conductor with the in-process editor-context proxy: added latency per prompt round trip",
@@ -85,8 +90,14 @@ export function p4(): Figure {
   // Agent → conductor → proxy → conductor → proxy → conductor → proxy → conductor → client: 7 extra hops.
   const result = interleaved(
     (arm) =>
-      measure("down", count, arm === "baseline" ? AGENT : arm === "candidate" ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE] : catBetween(0, 7)),
+      measure(
+        "down",
+        count,
+        arm === "baseline" ? AGENT : arm === "candidate" ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE] : arm === "rust" ? [RUST_CONDUCTOR!, "agent", proxy, proxy, proxy, AGENT_LINE] : catBetween(0, 7),
+      ),
     POSIX_SHELL,
+    false,
+    RUST_CONDUCTOR !== null,
   );
   return ratioFigure("P4", "conductor with 3 pass-through proxy processes, agent→client flood", 0.4, "msg/s", result);
 }

@@ -5,14 +5,15 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { quote } from "shell-quote";
-import { RUST_BUILTIN_PROXIES } from "./config.js";
+import { joinCommandLine, RUST_BUILTIN_PROXIES } from "./config.js";
 
 export interface KnownAgent {
   name: string;
   /** What to type (or pass to --agent-choice / SYMPOSIUM_AGENT) to pick it. */
   shortName: string;
   command: string;
+  /** How a user logs this agent in, for the error it answers before they have (agent-failure.ts). */
+  login?: string;
 }
 
 /** The environment variable that names the agent when there is no config file and no menu can be answered. */
@@ -20,17 +21,29 @@ export const AGENT_CHOICE_ENV = "SYMPOSIUM_AGENT";
 
 /** The seed's four, in its order. */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
-  { name: "Claude Code", shortName: "claude", command: "npx -y @zed-industries/claude-code-acp" },
-  { name: "Gemini CLI", shortName: "gemini", command: "npx -y -- @google/gemini-cli@latest --experimental-acp" },
-  { name: "Codex", shortName: "codex", command: "npx -y @zed-industries/codex-acp" },
-  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp" },
+  // The adapters' current npm names (checked with `npm view`, docs/interop.md): Zed's claude-code-acp is now
+  // @agentclientprotocol/claude-agent-acp, and Gemini CLI's --experimental-acp is now --acp.
+  {
+    name: "Claude Code",
+    shortName: "claude",
+    command: "npx -y @agentclientprotocol/claude-agent-acp",
+    login: "run `claude` in a terminal and log in with /login, or set ANTHROPIC_API_KEY",
+  },
+  {
+    name: "Gemini CLI",
+    shortName: "gemini",
+    command: "npx -y -- @google/gemini-cli@latest --acp",
+    login: "run `gemini` in a terminal and choose how to log in, or set GEMINI_API_KEY",
+  },
+  { name: "Codex", shortName: "codex", command: "npx -y @zed-industries/codex-acp", login: "run `codex login` in a terminal, or set CODEX_API_KEY" },
+  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp", login: "run `kiro-cli login` in a terminal" },
 ];
 
 export const DEMO_AGENT_NAME = "Built-in demo agent";
 
 /** The known agents and the demo agent, started by `demoAgentCommand`. */
 export function agentChoices(demoAgentCommand: readonly string[]): KnownAgent[] {
-  return [...KNOWN_AGENTS, { name: DEMO_AGENT_NAME, shortName: "demo", command: quote([...demoAgentCommand]) }];
+  return [...KNOWN_AGENTS, { name: DEMO_AGENT_NAME, shortName: "demo", command: joinCommandLine(demoAgentCommand) }];
 }
 
 /** A number from the list, or a name ("claude", "Claude Code", "gemini-cli", "demo"); null when nothing matches. */
@@ -40,6 +53,12 @@ export function findAgentChoice(input: string, choices: readonly KnownAgent[]): 
   const wanted = normalise(input);
   if (wanted === "") return null;
   return choices.find((choice) => [choice.shortName, choice.name, `${choice.shortName}agent`].some((name) => normalise(name) === wanted)) ?? null;
+}
+
+/** The known agent a command line or an agent's own name points at ("…/codex-acp", "gemini-cli"), if any. */
+export function knownAgentFor(words: readonly string[]): KnownAgent | null {
+  const text = words.join(" ").toLowerCase();
+  return KNOWN_AGENTS.find((agent) => text.includes(agent.shortName)) ?? null;
 }
 
 function normalise(name: string): string {

@@ -152,3 +152,79 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
   tries.push(`- or, to check everything else works offline, ${how} the built-in demo agent: ${failure.demoCommand ?? "symposium-conductor demo-agent"}`);
   return tries;
 }
+
+/** ACP's "log in first" error code (the SDK's RequestError.authRequired). */
+export const AUTH_REQUIRED_CODE = -32000;
+
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  description?: string;
+  /** The environment variables an `env_var` method reads. */
+  vars: string[];
+}
+
+/**
+ * What an agent said about itself in its initialize answer (its name, how to
+ * log in), kept to explain the errors it answers later: real adapters answer
+ * a prompt or session/new before login with a bare "Authentication required".
+ */
+export class AgentNotes {
+  name: string | null = null;
+  authMethods: AuthMethodInfo[] | null = null;
+
+  /** True until the initialize answer was seen: until then answers carrying `"authMethods"` are read. */
+  get waiting(): boolean {
+    return this.authMethods === null;
+  }
+
+  observe(result: unknown): void {
+    if (!isRecord(result) || !Array.isArray(result.authMethods)) return;
+    this.authMethods = result.authMethods.filter(isRecord).map(authMethodInfo);
+    const info = isRecord(result.agentInfo) ? result.agentInfo : {};
+    const name = typeof info.title === "string" && info.title ? info.title : info.name;
+    if (typeof name === "string" && name) this.name = name;
+  }
+}
+
+function authMethodInfo(method: { [key: string]: unknown }): AuthMethodInfo {
+  const vars = Array.isArray(method.vars) ? method.vars.flatMap((entry) => (isRecord(entry) && typeof entry.name === "string" ? [entry.name] : [])) : [];
+  return {
+    id: String(method.id ?? ""),
+    name: String(method.name ?? method.id ?? ""),
+    ...(typeof method.description === "string" ? { description: method.description } : {}),
+    vars,
+  };
+}
+
+export interface AuthRequired {
+  /** The connection's name ("agent"), used when the agent gave none. */
+  componentName: string;
+  command: readonly string[];
+  notes: AgentNotes;
+  error: { code: number; message: string; data?: unknown };
+  /** How the user logs this agent in, when it is one the menu knows (agent-choices.ts). */
+  login?: string;
+}
+
+/**
+ * An agent's "Authentication required" as the user needs it: which agent, how
+ * it can be logged in (its authMethods), and what to do, in the one-line
+ * message a chat shows, with everything in `data`.
+ */
+export function explainAuthRequired(failure: AuthRequired): { code: number; message: string; data: { details: string } & Record<string, unknown> } {
+  const { notes, error } = failure;
+  const who = `agent '${notes.name ?? failure.componentName}'`;
+  const methods = (notes.authMethods ?? []).map((method) => (method.vars.length > 0 ? `${method.name} (set ${method.vars.join(", ")})` : method.name));
+  const todo = failure.login ?? (methods.length > 0 ? `log in with one of: ${methods.join("; ")}` : "run the agent's own command line in a terminal and log in");
+  const message = `${error.message.replace(/\.$/, "")}: ${who} is not logged in. To fix: ${todo}; then start a new chat.${methods.length > 0 ? ` Its login methods: ${methods.join("; ")}.` : ""}`;
+  const details = [
+    `${who} answered with: ${error.message}.`,
+    `Command: ${failure.command.join(" ")}`,
+    methods.length > 0 ? `Its login methods (authMethods): ${methods.join("; ")}` : "It lists no login methods (authMethods is empty).",
+    "What to try:",
+    `- ${todo}`,
+    "- then start a new chat",
+  ].join("\n");
+  return { code: error.code, message, data: { agent: notes.name ?? failure.componentName, agentError: { message: error.message, data: error.data }, authMethods: notes.authMethods ?? [], details } };
+}

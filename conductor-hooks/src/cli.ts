@@ -18,6 +18,7 @@ import { quote } from "shell-quote";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
 import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
+import { refreshLauncher, selfCommandVia } from "./launcher.js";
 import { runConductor } from "./conductor.js";
 import type { ChainMode } from "./router.js";
 
@@ -71,9 +72,10 @@ export async function main(argv: string[]): Promise<number> {
     case "configuration-agent": {
       const { runConfigurationAgent } = await import("./configuration-agent.js");
       const options = parseChainOptions(rest);
+      const configPath = options.configPath ?? defaultConfigPath();
       await runConfigurationAgent({
-        configPath: options.configPath ?? defaultConfigPath(),
-        demoAgentCommand: selfCommand("demo-agent"),
+        configPath,
+        demoAgentCommand: selfCommand(configPath, "demo-agent"),
         version: packageVersion(),
       });
       return 0;
@@ -125,10 +127,12 @@ function componentsFromConfig(options: ChainOptions): ComponentSpec[] {
   const configPath = options.configPath ?? defaultConfigPath();
   // Everything the chain starts learns which file chose it (the demo agent's hint).
   process.env[RUN_CONFIG_ENV] = configPath;
+  // A config may name the built-in agents through the launcher: keep it pointing at this conductor.
+  refreshLauncher(configPath, log);
   const config = loadConfig(configPath) ?? configFromChoice(options, configPath);
   if (config === null) {
     log(`no configuration at ${configPath}: starting the setup agent`);
-    return [{ name: "setup", command: selfCommand("configuration-agent", "--config", configPath) }];
+    return [{ name: "setup", command: selfCommand(configPath, "configuration-agent", "--config", configPath) }];
   }
   return chainFromConfig(config, configPath);
 }
@@ -138,7 +142,7 @@ function configFromChoice(options: ChainOptions, configPath: string): ReturnType
   const named = options.agentChoice ?? process.env[AGENT_CHOICE_ENV];
   if (!named) return null;
   const from = options.agentChoice ? "--agent-choice" : `$${AGENT_CHOICE_ENV}`;
-  const choices = agentChoices(selfCommand("demo-agent"));
+  const choices = agentChoices(selfCommand(configPath, "demo-agent"));
   const choice = findAgentChoice(named, choices);
   if (choice === null) throw new UsageError(`${from}: no agent named '${named}'; the names are ${describeChoiceNames(choices)}`);
   if (writeConfig(configPath, choice)) log(`no configuration at ${configPath}: wrote one for ${choice.name} (${from})`);
@@ -181,9 +185,9 @@ function shortCommand(command: string[]): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-/** How to start this same program with other arguments (for the built-in agents). */
-function selfCommand(...args: string[]): string[] {
-  return [process.execPath, path.resolve(process.argv[1]!), ...args];
+/** How to start this same program with other arguments (for the built-in agents): through the launcher beside the config (launcher.ts). */
+function selfCommand(configPath: string, ...args: string[]): string[] {
+  return selfCommandVia(configPath, args, log);
 }
 
 runCli(main, (error) => {

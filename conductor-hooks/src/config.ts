@@ -1,14 +1,17 @@
 // ~/.symposium/config.jsonc (docs/conductor.md): JSON with comments, parsed with
-// jsonc-parser; `agent` is split into words as a shell would (shell-quote),
-// but never run through a shell and never variable-expanded, as the Rust
-// conductor's shell-words does.
+// jsonc-parser; `agent` is split into words as the platform's programs split a
+// command line: on POSIX as a shell would (shell-quote), but never run through
+// a shell and never variable-expanded, as the Rust conductor's shell-words
+// does; on Windows as CommandLineToArgvW does, so `C:\tools\agent.exe` keeps
+// its backslashes (docs/platforms.md).
 
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { parse as parseShellWords } from "shell-quote";
+import { parse as parseShellWords, quote as quoteShellWords } from "shell-quote";
 import { isObject } from "../../acp-wire/src/index.js";
+import { joinWindowsCommandLine, splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import type { ComponentSpec } from "./connections.js";
 
 export const CONFIG_ENV = "SYMPOSIUM_CONFIG";
@@ -100,20 +103,38 @@ function unrunnableProxy(name: string, file: string): string {
   );
 }
 
-/** Splits a command line into words like a POSIX shell, refusing what only a shell could do. */
-export function splitCommandLine(commandLine: string, what: string): string[] {
+/** Splits a command line into words by the platform's rules, refusing what only a shell could do. */
+export function splitCommandLine(commandLine: string, what: string, platform: NodeJS.Platform = process.platform): string[] {
+  const result = platform === "win32" ? splitWindowsWords(commandLine, what) : splitPosixWords(commandLine, what);
+  if (result.length === 0) throw new ConfigError(`${what}: the command line is empty`);
+  return result;
+}
+
+/** Words joined into a command line that splitCommandLine reads back as the same words on `platform`. */
+export function joinCommandLine(words: readonly string[], platform: NodeJS.Platform = process.platform): string {
+  return platform === "win32" ? joinWindowsCommandLine(words) : quoteShellWords([...words]);
+}
+
+/** Windows: CommandLineToArgvW's words; `|`, `&`, `<` or `>` outside quotes would need cmd.exe, which is not run. */
+function splitWindowsWords(commandLine: string, what: string): string[] {
+  const unquoted = commandLine.replace(/"[^"]*"?/g, "");
+  const operator = /[|&<>]/.exec(unquoted);
+  if (operator) throw new ConfigError(shellSyntax(what, operator[0]));
+  return splitWindowsCommandLine(commandLine);
+}
+
+function splitPosixWords(commandLine: string, what: string): string[] {
   const words = parseShellWords(commandLine, (name) => `$${name}`).map((entry) => {
     if (typeof entry === "string") return entry;
     if ("op" in entry && entry.op === "glob") return entry.pattern;
     if ("comment" in entry) return null;
-    throw new ConfigError(
-      `${what}: '${"op" in entry ? entry.op : "?"}' is shell syntax; the command is run directly, without a shell. ` +
-        `Wrap it in a script if you need pipes or redirection.`,
-    );
+    throw new ConfigError(shellSyntax(what, "op" in entry ? entry.op : "?"));
   });
-  const result = words.filter((word): word is string => word !== null);
-  if (result.length === 0) throw new ConfigError(`${what}: the command line is empty`);
-  return result;
+  return words.filter((word): word is string => word !== null);
+}
+
+function shellSyntax(what: string, operator: string): string {
+  return `${what}: '${operator}' is shell syntax; the command is run directly, without a shell. Wrap it in a script if you need pipes or redirection.`;
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {

@@ -29,6 +29,7 @@ import {
   envelopeInnerBody,
   messageBody,
   INITIALIZE,
+  ERROR,
   dialectMethods,
   type ErrorResponse,
   type IdLike,
@@ -43,7 +44,9 @@ import {
   type ProxyDialect,
   type WireMessage,
 } from "../../acp-wire/src/index.js";
-import type { Connection } from "./connections.js";
+import { AUTH_REQUIRED_CODE, AgentNotes, explainAgentError, explainAuthRequired, type StderrTail } from "./agent-failure.js";
+import { knownAgentFor } from "./agent-choices.js";
+import type { Connection, ComponentSpec } from "./connections.js";
 import { RequestTable } from "./request-table.js";
 import type { Trace } from "./trace.js";
 
@@ -82,6 +85,8 @@ export class Router {
   /** In proxy mode, the dialect the outer conductor initialised us with. */
   private upstreamDialect: ProxyDialect;
   private readonly requests = new RequestTable();
+  /** The agent's name and login methods, from its initialize answer: to explain its "Authentication required". */
+  private readonly agentNotes = new AgentNotes();
 
   constructor(private readonly options: RouterOptions) {
     this.nodes = options.nodes;
@@ -219,7 +224,7 @@ export class Router {
   private routeUnparsed(from: Connection, line: Buffer, position: number, direction: Direction): boolean {
     const head = canonicalHead(line);
     if (head === null) return false;
-    if (head.kind === "response") return this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
+    if (head.kind === "response") return !this.mustReadAgentAnswer(from, line, head.bodyStart) && this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
     let method = head.method;
     let body = line.subarray(head.bodyStart);
     let role = method === null ? null : proxyMethodRole(method);
@@ -287,7 +292,44 @@ export class Router {
   private routeResponse(from: Connection, response: WireMessage, raw: Buffer): void {
     const request = this.requests.take(from, typeof response.id === "number" ? response.id : Number.NaN);
     if (request === undefined) this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
-    else this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
+    else {
+      const explained = from.role === "agent" ? this.explainAgentAnswer(from, response) : null;
+      if (explained !== null) this.send(from, request.origin, errorResponse(request.originId, explained));
+      else this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
+    }
+  }
+
+  /**
+   * The agent's answers the unparsed route must leave to routeResponse: its
+   * initialize answer (until seen) and its errors. Two byte checks per answer.
+   */
+  private mustReadAgentAnswer(from: Connection, line: Buffer, bodyStart: number): boolean {
+    if (from.role !== "agent") return false;
+    return line.subarray(bodyStart, bodyStart + ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && line.includes(AUTH_METHODS_MEMBER, bodyStart));
+  }
+
+  /** Notes the agent's initialize answer; an "Authentication required" gets which agent and what to do. Null: pass it on as it came. */
+  private explainAgentAnswer(from: Connection, response: WireMessage): ErrorResponse | null {
+    if ("result" in response) {
+      if (this.agentNotes.waiting) this.agentNotes.observe(response.result);
+      return null;
+    }
+    const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") return null;
+    const agent = from as Connection & { spec?: ComponentSpec; stderrTail?: StderrTail };
+    const command = agent.spec?.command ?? [];
+    if (error.code === ERROR.internal.code && error.message === ERROR.internal.message) {
+      // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start).
+      const explained = explainAgentError({ name: this.agentNotes.name ?? from.name, command, method: "a request", error: { code: error.code, message: error.message, data: error.data }, stderrLines: agent.stderrTail?.lines() ?? [] });
+      return explained as ErrorResponse | null;
+    }
+    // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
+    if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
+    // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
+    const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
+    const explained = explainAuthRequired({ componentName: from.name, command, notes: this.agentNotes, error: { code: error.code, message: error.message, data: error.data }, ...(login ? { login } : {}) });
+    this.options.log(explained.data.details);
+    return explained as ErrorResponse;
   }
 
   /** routeResponse from the line's bytes; false when it must be parsed (an unknown id is logged there). */
@@ -308,3 +350,5 @@ export class Router {
   }
 }
 
+const ERROR_MEMBER = Buffer.from('"error":');
+const AUTH_METHODS_MEMBER = Buffer.from('"authMethods":');

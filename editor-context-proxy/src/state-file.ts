@@ -25,6 +25,14 @@ export interface StateFileReaderOptions {
 // the file system namespace the tracker writes to, so plain read-only is safe.
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
+/** Reads of a file that changes under them before falling back to the last good state. */
+const READ_ATTEMPTS = 3;
+
+/** A read that met a file changing under it: worth another try. */
+interface Changing {
+  changing: string;
+}
+
 interface CacheEntry {
   key: string;
   result: StateReadResult;
@@ -38,6 +46,8 @@ interface CacheEntry {
  */
 export class StateFileReader {
   private cache: CacheEntry | null = null;
+  /** The last state parsed whole, and its file's modification time: the fallback while the file keeps changing. */
+  private lastGood: { result: StateReadResult; mtimeMs: number } | null = null;
   /** Files last written longer ago than this are skipped. */
   readonly maxAgeMs: number;
   private readonly maxBytes: number;
@@ -56,19 +66,35 @@ export class StateFileReader {
     if (!this.path) return { ok: false, reason: `${STATE_FILE_ENV} is not set` };
     const cached = this.cacheHit(this.path);
     if (cached !== null) return cached;
+    // A file that changed under the read is read again: each try opens the
+    // path anew, so it finds the writer's next whole version.
+    let result = this.readOnce(this.path);
+    for (let attempt = 1; attempt < READ_ATTEMPTS && "changing" in result; attempt++) result = this.readOnce(this.path);
+    if (!("changing" in result)) return result;
+    return this.lastGoodIfFresh() ?? { ok: false, reason: result.changing };
+  }
+
+  private readOnce(path: string): StateReadResult | Changing {
     let fd: number;
     try {
-      fd = fs.openSync(this.path, OPEN_FLAGS);
+      fd = fs.openSync(path, OPEN_FLAGS);
     } catch (error) {
-      return { ok: false, reason: describeOpenError(this.path, error) };
+      return { ok: false, reason: describeOpenError(path, error) };
     }
     try {
       return this.readOpen(fd);
     } catch (error) {
-      return { ok: false, reason: `cannot read ${this.path}: ${(error as Error).message}` };
+      return { ok: false, reason: `cannot read ${path}: ${(error as Error).message}` };
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /** The last state read whole, while its file's time is still within the age limit. */
+  private lastGoodIfFresh(): StateReadResult | null {
+    if (this.lastGood === null) return null;
+    const ageMs = this.now() - this.lastGood.mtimeMs;
+    return Math.abs(ageMs) > this.maxAgeMs ? null : withAge(this.lastGood.result, ageMs);
   }
 
   /** The cached result when the path still names that very file, fresh; null otherwise (the full read says why). */
@@ -85,7 +111,7 @@ export class StateFileReader {
     return Math.abs(ageMs) > this.maxAgeMs ? null : withAge(this.cache.result, ageMs);
   }
 
-  private readOpen(fd: number): StateReadResult {
+  private readOpen(fd: number): StateReadResult | Changing {
     const stat = fs.fstatSync(fd, { bigint: true });
     if (!stat.isFile()) return { ok: false, reason: `${this.path} is not a regular file (${fileKind(stat)})` };
     const ageMs = this.now() - Number(stat.mtimeMs);
@@ -100,12 +126,14 @@ export class StateFileReader {
     if (this.cache?.key === key) return withAge(this.cache.result, ageMs);
     const bytes = readBounded(fd, Number(stat.size), this.maxBytes);
     // A writer that is not atomic may be halfway through: what was read could
-    // mix two versions. Skip it when the file changed while it was read.
-    if (statKey(fs.fstatSync(fd, { bigint: true })) !== key || (bytes !== null && (bytes.length !== Number(stat.size) || !readsTheSame(fd, bytes)))) {
-      return { ok: false, reason: `${this.path} changed while it was read (is its writer atomic?)` };
+    // mix two versions. Not the ctime: an atomic writer's rename unlinks the
+    // file being read, which changes only its ctime, never its bytes.
+    if (contentKey(fs.fstatSync(fd, { bigint: true })) !== contentKey(stat) || (bytes !== null && (bytes.length !== Number(stat.size) || !readsTheSame(fd, bytes)))) {
+      return { changing: `${this.path} kept changing while it was read (${READ_ATTEMPTS} tries; is its writer atomic?)` };
     }
     const result = this.parse(bytes);
     this.cache = { key, result };
+    if (result.ok) this.lastGood = { result, mtimeMs: Number(stat.mtimeMs) };
     return withAge(result, ageMs);
   }
 
@@ -138,7 +166,12 @@ function readsTheSame(fd: number, first: Buffer): boolean {
 }
 
 function statKey(stat: fs.BigIntStats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  return `${contentKey(stat)}:${stat.ctimeNs}`;
+}
+
+/** What changes when the file's bytes do. */
+function contentKey(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}`;
 }
 
 /**

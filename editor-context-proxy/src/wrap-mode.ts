@@ -23,7 +23,6 @@ import {
   exactId,
   exitStatus,
   idJson,
-  noteBytesRead,
   oversizedLineError,
   parseLine,
   readLines,
@@ -168,7 +167,6 @@ class WrappedAgent {
     };
     return new Promise((resolve) => {
       output.on("data", (chunk: Buffer) => {
-        noteBytesRead(chunk.length);
         const last = chunk.lastIndexOf(NEWLINE);
         if (last === -1) return hold(chunk);
         let start = 0;

@@ -1,25 +1,33 @@
-// The extension's commands. Restart and Stop act on the chat's process host
-// (panel-host-controller.ts); Show Log shows this channel and the host's log.
-// "Show Editor Context" lives beside the tracker it shows (show-editor-context.ts).
+// Every command the extension registers, in one place. Restart and Stop act
+// on the chat's process host (panel-host-controller.ts); Show Log shows this
+// channel and the host's log; Show Editor Context opens the view
+// show-editor-context.ts provides; Toggle flips the setting (config.ts).
 
 import * as vscode from "vscode";
-import type { BundledClis } from "./cli-paths.js";
-import { TOAD_VIEW_ID } from "./toad-view.js";
+import { CHAT_VIEW_ID } from "./chat-view.js";
+import { toggleEditorContext } from "./config.js";
 
+/** The commands package.json contributes; the extension-host test checks each is registered. */
 export const COMMANDS = {
   openChat: "symposium.openChat",
-  restartToad: "symposium.restartToad",
-  stopToad: "symposium.stopToad",
+  restartChat: "symposium.restartChat",
+  stopChat: "symposium.stopChat",
   showEditorContext: "symposium.showEditorContext",
   showLog: "symposium.showLog",
+  toggleEditorContext: "symposium.toggleEditorContext",
+} as const;
+
+/** Ids from before the rename, still registered for keybindings users made with them (not in the palette). */
+export const LEGACY_ALIASES = {
+  "symposium.restartToad": COMMANDS.restartChat,
+  "symposium.stopToad": COMMANDS.stopChat,
 } as const;
 
 export interface CommandDeps {
   log: vscode.LogOutputChannel;
-  clis: BundledClis;
-  /** The state file the tracker writes, once there is one. */
-  stateFile: () => string | undefined;
   chat: ChatCommands;
+  /** Opens the editor-context view beside the editor. */
+  showEditorContext: () => Promise<void>;
 }
 
 export interface ChatCommands {
@@ -30,17 +38,29 @@ export interface ChatCommands {
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(COMMANDS.openChat, () => vscode.commands.executeCommand(`${TOAD_VIEW_ID}.focus`)),
-    vscode.commands.registerCommand(COMMANDS.restartToad, async () => {
-      await vscode.commands.executeCommand(`${TOAD_VIEW_ID}.focus`);
+  const handlers: Record<(typeof COMMANDS)[keyof typeof COMMANDS], () => unknown> = {
+    [COMMANDS.openChat]: focusChatView,
+    [COMMANDS.restartChat]: async () => {
+      await focusChatView();
       await deps.chat.restart();
-    }),
-    vscode.commands.registerCommand(COMMANDS.stopToad, () => deps.chat.stop()),
-    vscode.commands.registerCommand(COMMANDS.showLog, async () => {
-      deps.log.show();
-      const logFile = deps.chat.logFile;
-      if (logFile) await vscode.window.showTextDocument(vscode.Uri.file(logFile), { preview: true, preserveFocus: true });
-    }),
+    },
+    [COMMANDS.stopChat]: () => deps.chat.stop(),
+    [COMMANDS.showEditorContext]: deps.showEditorContext,
+    [COMMANDS.showLog]: () => showLog(deps),
+    [COMMANDS.toggleEditorContext]: toggleEditorContext,
+  };
+  return [
+    ...Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler)),
+    ...Object.entries(LEGACY_ALIASES).map(([alias, id]) => vscode.commands.registerCommand(alias, handlers[id])),
   ];
+}
+
+function focusChatView(): Thenable<unknown> {
+  return vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+}
+
+async function showLog(deps: CommandDeps): Promise<void> {
+  deps.log.show();
+  const logFile = deps.chat.logFile;
+  if (logFile) await vscode.window.showTextDocument(vscode.Uri.file(logFile), { preview: true, preserveFocus: true });
 }

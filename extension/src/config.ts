@@ -1,25 +1,42 @@
-// Typed access to the extension's settings: the only module that reads them.
+// Typed access to the extension's settings: the only module that reads or
+// writes them. The setting names are the seed's (`toadCommand`, `toadPort`)
+// even where the built-in chat runs instead of Toad: renaming them would drop
+// every user's values.
 
 import * as vscode from "vscode";
 
 export interface SymposiumConfig {
   /** Program that starts Toad; run directly, never through a shell. */
   toadCommand: string;
-  /** 0: pick a free port. */
+  /** The panel host's port on 127.0.0.1 (whichever chat runs behind it); 0: pick a free port. */
   toadPort: number;
-  /** Conductor to run Toad's agent through; empty: this extension's own. */
+  /** Conductor the chat runs for each session; empty: this extension's own. */
   acpAgentPath: string;
   editorContextEnabled: boolean;
+  /** The built-in chat's --max-conversations; undefined: its own default. */
+  chatMaxConversations?: number;
 }
 
+/** Every setting, as named after `symposium.`. */
+export type SettingName = "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations";
+
+const SECTION = "symposium";
+const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
+
 export function readConfig(): SymposiumConfig {
-  const config = vscode.workspace.getConfiguration("symposium");
+  const config = vscode.workspace.getConfiguration(SECTION);
   return {
     toadCommand: config.get<string>("toadCommand", "toad").trim() || "toad",
     toadPort: clampPort(config.get<number>("toadPort", 0)),
     acpAgentPath: config.get<string>("acpAgentPath", "").trim(),
-    editorContextEnabled: config.get<boolean>("editorContext.enabled", true),
+    editorContextEnabled: config.get<boolean>(EDITOR_CONTEXT, true),
+    chatMaxConversations: wholeNumberIn(config.get<number>("chat.maxConversations", 16), 1, 1000),
   };
+}
+
+/** A value outside the setting's range (hand-edited settings.json): undefined, the chat's own default. */
+function wholeNumberIn(value: number, least: number, most: number): number | undefined {
+  return Number.isInteger(value) && value >= least && value <= most ? value : undefined;
 }
 
 function clampPort(value: number): number {
@@ -29,6 +46,22 @@ function clampPort(value: number): number {
 /** Fires `listener` when any Symposium setting changes. */
 export function onConfigChange(listener: (config: SymposiumConfig) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration("symposium")) listener(readConfig());
+    if (event.affectsConfiguration(SECTION)) listener(readConfig());
   });
+}
+
+/** Fires `listener` with the first of `names` that changed, when one does. */
+export function onSettingChange(names: readonly SettingName[], listener: (changed: SettingName) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    const changed = names.find((name) => event.affectsConfiguration(`${SECTION}.${name}`));
+    if (changed) listener(changed);
+  });
+}
+
+/** Flips editor-context sharing where it is decided: the workspace's value when it has one, else the user's. */
+export async function toggleEditorContext(): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const inspected = config.inspect<boolean>(EDITOR_CONTEXT);
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update(EDITOR_CONTEXT, !readConfig().editorContextEnabled, target);
 }

@@ -1,29 +1,24 @@
 // The status bar item: whether the editor context is shared and for what
 // (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
-// and a click turns sharing on or off.
+// and a click turns sharing on or off (the command is registered in commands.ts).
 
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
 import { parseEditorState, type StateFile } from "../../editor-state/src/index.js";
+import { COMMANDS } from "./commands.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 
-export const TOGGLE_EDITOR_CONTEXT = "symposium.toggleEditorContext";
 const TOOLTIP_LINES = 8;
 
 export function createContextStatus(tracker: EditorStateTracker): vscode.Disposable {
   const item = vscode.window.createStatusBarItem("symposium.editorContext", vscode.StatusBarAlignment.Right, 100);
   item.name = "Symposium Editor Context";
-  item.command = TOGGLE_EDITOR_CONTEXT;
+  item.command = COMMANDS.toggleEditorContext;
   const update = (): void => render(item, tracker.stateFilePath !== undefined, tracker.currentState);
   update();
   item.show();
-  return vscode.Disposable.from(
-    item,
-    tracker.onDidWriteState(update),
-    tracker.onDidChangeStateFilePath(update),
-    vscode.commands.registerCommand(TOGGLE_EDITOR_CONTEXT, toggleSetting),
-  );
+  return vscode.Disposable.from(item, tracker.onDidWriteState(update), tracker.onDidChangeStateFilePath(update));
 }
 
 function render(item: vscode.StatusBarItem, enabled: boolean, state: StateFile | undefined): void {
@@ -57,13 +52,4 @@ export function describeTarget(state: StateFile): string {
     return `${name}:${lines}${more}`;
   }
   return state.cursor ? `${name}:${state.cursor.line}` : name;
-}
-
-/** Flips the setting where it is decided: the workspace's value when it has one, else the user's. */
-async function toggleSetting(): Promise<void> {
-  const config = vscode.workspace.getConfiguration("symposium");
-  const enabled = config.get<boolean>("editorContext.enabled", true);
-  const inspected = config.inspect<boolean>("editorContext.enabled");
-  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await config.update("editorContext.enabled", !enabled, target);
 }

@@ -1,6 +1,7 @@
 // Writes what the user is looking at to the state file (docs/state-file.md)
 // that the editor-context proxy reads on every prompt; the panel passes the
-// file's path to Toad as SYMPOSIUM_EDITOR_STATE_FILE.
+// file's path to the chat it starts (Toad or the built-in one) as
+// SYMPOSIUM_EDITOR_STATE_FILE (STATE_FILE_ENV).
 //
 // - Context is the last text editor the user was in while it is still open:
 //   focus moving to a panel, terminal or output view keeps it; closing every
@@ -13,16 +14,16 @@
 
 import * as vscode from "vscode";
 import type { StateFile } from "../../editor-state/src/index.js";
-import { readConfig } from "./config.js";
+import { onSettingChange, readConfig } from "./config.js";
 import { editorFacts, isEditingPlace, isOpenInTab } from "./editor-facts.js";
-import { claimStateFilePath, privateStateDirectory, removeStateFile } from "./state-file-location.js";
+import { claimStateFilePath, privateStateDirectory, removeStateFile, type StateFileMemory } from "./state-file-location.js";
 import { StateFileWriter } from "./state-file-writer.js";
 
 /** Well within the reader's 30 s (MAX_STATE_AGE_MS). */
 const REFRESH_MS = 10_000;
 
 export class EditorStateTracker implements vscode.Disposable {
-  /** This window's path, kept while the setting is toggled: Toad keeps the one it was started with. */
+  /** This window's path, kept while the setting is toggled: a running chat keeps the one it was started with. */
   private claimedPath: string | undefined;
   private lastEditor: vscode.TextEditor | undefined;
   private readonly pathChanged = new vscode.EventEmitter<string | undefined>();
@@ -37,7 +38,8 @@ export class EditorStateTracker implements vscode.Disposable {
   readonly onDidWriteState: vscode.Event<void> = this.stateWritten.event;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    /** Where this workspace remembers its recent state files (PersistentState). */
+    private readonly memory: StateFileMemory,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.lastEditor = this.editingPlace(vscode.window.activeTextEditor);
@@ -66,9 +68,7 @@ export class EditorStateTracker implements vscode.Disposable {
         if (document && event.uris.some((uri) => uri.toString() === document.uri.toString())) changed();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(changed),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration("symposium.editorContext.enabled")) this.applySetting();
-      }),
+      onSettingChange(["editorContext.enabled"], () => this.applySetting()),
     );
     this.refreshTimer = setInterval(() => this.writer.refresh(), REFRESH_MS);
     this.refreshTimer.unref?.();
@@ -123,7 +123,7 @@ export class EditorStateTracker implements vscode.Disposable {
   private claimPath(): string | undefined {
     const warn = (message: string): void => this.log.warn(message);
     const dir = privateStateDirectory(warn);
-    return dir ? claimStateFilePath(dir, this.context.workspaceState, (message) => this.log.info(message)) : undefined;
+    return dir ? claimStateFilePath(dir, this.memory, (message) => this.log.info(message)) : undefined;
   }
 
   private editingPlace(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {

@@ -1,41 +1,66 @@
 // Entry point: wires the parts together and nothing else.
 
 import * as vscode from "vscode";
-import { bundledClis } from "./cli-paths.js";
+import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
-import { registerShowEditorContext } from "./show-editor-context.js";
-import { TOAD_VIEW_ID, ToadViewProvider } from "./toad-view.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
+import { PersistentState } from "./persistent-state.js";
+import { createEditorContextView } from "./show-editor-context.js";
+import type { PanelStatus } from "../../webview/src/panel-messages.js";
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What `activate` returns (`vscode.extensions.getExtension(…).exports`): what the chat view shows, for tests. */
+export interface SymposiumApi {
+  readonly chatView: { readonly visible: boolean; readonly status: PanelStatus };
+}
+
+export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const log = vscode.window.createOutputChannel("Symposium", { log: true });
   const config = readConfig();
   log.info(`Symposium ${context.extension.packageJSON.version as string} activated (toadCommand: ${config.toadCommand}, editor context ${config.editorContextEnabled ? "on" : "off"})`);
-  const tracker = new EditorStateTracker(context, log);
+  const state = PersistentState.of(context);
+  const tracker = new EditorStateTracker(state, log);
   let chat: PanelHostController | undefined;
-  const view = new ToadViewProvider(context.extensionUri, log, {
+  const view = new ChatViewProvider(context.extensionUri, log, {
     opened: () => void chat?.ensureStarted(),
     retry: () => void chat?.restart(),
     conversation: (id) => void chat?.rememberConversation(id),
   });
-  chat = new PanelHostController({ context, log, runtime: hostRuntime(context.extensionUri), stateFile: () => tracker.stateFilePath, show: (status, url) => view.show(status, url) });
+  chat = new PanelHostController({
+    context,
+    state,
+    log,
+    runtime: hostRuntime(context.extensionUri),
+    stateFile: () => tracker.stateFilePath,
+    show: (status, url) => view.show(status, url),
+  });
+  const editorContextView = createEditorContextView(tracker, log);
   context.subscriptions.push(
     log,
     tracker,
     createContextStatus(tracker),
-    ...registerShowEditorContext(tracker, log),
-    vscode.window.registerWebviewViewProvider(TOAD_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    ...editorContextView.disposables,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     view,
     chat,
     offerRestartOnSettingChange(chat),
-    ...registerCommands({ log, clis: bundledClis(context.extensionUri), stateFile: () => tracker.stateFilePath, chat }),
+    ...registerCommands({ log, chat, showEditorContext: editorContextView.show }),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
+  return {
+    chatView: {
+      get visible() {
+        return view.visible;
+      },
+      get status() {
+        return view.shownStatus;
+      },
+    },
+  };
 }
 
 export function deactivate(): void {}

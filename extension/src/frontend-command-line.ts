@@ -1,8 +1,12 @@
 // The frontend's command line. The frontend itself is started without a
 // shell; the `"<conductor> run"` string it is given IS run through a shell
 // (Toad runs its agent command with the platform's shell, and so does the
-// built-in chat), so each word of it is quoted for that shell here: a
-// conductor path with spaces, quotes or `$` must arrive as one word.
+// built-in chat: `/bin/sh -c` on POSIX, `cmd.exe /d /s /c` on Windows), so
+// each word of it is quoted for that shell here: a conductor path with
+// spaces, quotes or `$` must arrive as one word. The rules for Windows live
+// in acp-wire/src/windows-command-line.ts (docs/platforms.md).
+
+import { escapeArgumentForCmd, quoteProgramForCmd } from "../../acp-wire/src/windows-command-line.js";
 
 export type ShellKind = "posix" | "cmd";
 
@@ -16,40 +20,45 @@ export function quotePosix(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/**
- * One word for `cmd.exe /d /s /c "…"` running a program that parses its
- * command line the Microsoft C runtime's way: quoted with backslashes doubled
- * before a quote, then every cmd metacharacter escaped with `^` (cmd reads
- * `^` before the program sees the line). `%` cannot be escaped on a /c line
- * reliably, so a word with `%…%` that names a variable is refused.
- */
-export function quoteCmd(word: string): string {
-  if (/%[^%\s]+%/.test(word)) throw new Error(`cannot pass '${word}' through cmd.exe safely: it names an environment variable (%…%)`);
-  const runtimeQuoted = `"${word.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, "$1$1")}"`;
-  return runtimeQuoted.replace(/[()%!^"<>&|]/g, "^$&");
-}
-
-export function quoteWord(word: string, shell: ShellKind): string {
-  return shell === "posix" ? quotePosix(word) : quoteCmd(word);
-}
-
-/** The words joined as a command line for `shell`. */
+/** The words joined as a command line for `shell`; the first is the program. */
 export function commandLine(words: readonly string[], shell: ShellKind): string {
-  return words.map((word) => quoteWord(word, shell)).join(" ");
+  if (shell === "posix") return words.map(quotePosix).join(" ");
+  const [program, ...args] = words;
+  return [quoteProgramForCmd(program ?? ""), ...args.map(escapeArgumentForCmd)].join(" ");
 }
 
-/** How the conductor is run: a program and its leading arguments (a runtime and a script, or one binary). */
+/** How the conductor is run: a program, its leading arguments (a runtime and a script, or one binary), and variables only it gets. */
 export interface ConductorInvocation {
   program: string;
   args: readonly string[];
+  /** Set for the conductor alone, in the command line itself (ELECTRON_RUN_AS_NODE for VS Code's executable). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The `<conductor> run` string the frontend hands to its shell. */
 export function conductorRunCommand(conductor: ConductorInvocation, shell: ShellKind): string {
-  return commandLine([conductor.program, ...conductor.args, "run"], shell);
+  return envPrefix(conductor.env ?? {}, shell) + commandLine([conductor.program, ...conductor.args, "run"], shell);
 }
 
-/** Arguments before `--serve --port N --host H` (the host adds those, with its private port). */
-export function frontendArgs(runCommand: string): string[] {
-  return ["acp", runCommand];
+/**
+ * Variables for the one command: `NAME=value cmd` in sh; `set "NAME=value"&& cmd`
+ * in cmd.exe (the quotes keep the value free of the space before `&&`). Only
+ * plain names and values: nothing here needs more, and they need no quoting.
+ */
+function envPrefix(env: Readonly<Record<string, string>>, shell: ShellKind): string {
+  return Object.entries(env)
+    .map(([name, value]) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || !/^[A-Za-z0-9_.-]*$/.test(value)) throw new Error(`cannot set ${name}=${value} in a command line`);
+      return shell === "posix" ? `${name}=${value} ` : `set "${name}=${value}"&& `;
+    })
+    .join("");
+}
+
+/**
+ * Arguments before `--serve --port N --host H` (the host adds those, with its
+ * private port). The project, when given, as `--project-dir` (Toad's serve
+ * mode drops it: Toad gets the project as its working directory instead).
+ */
+export function frontendArgs(runCommand: string, projectDir?: string): string[] {
+  return ["acp", runCommand, ...(projectDir === undefined ? [] : ["--project-dir", projectDir])];
 }

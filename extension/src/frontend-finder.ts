@@ -32,17 +32,37 @@ export function chooseFrontend(choice: FrontendChoice): Frontend {
 /** An absolute path to an executable file, or a name looked up on PATH (with PATHEXT on Windows). */
 export function findProgram(command: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
   const windows = platform === "win32";
-  const extensions = windows ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean)] : [""];
-  const candidates = (base: string): string[] => extensions.map((extension) => base + extension);
+  const candidates = (base: string): string[] => programCandidates(base, env, platform);
   if (command.includes("/") || (windows && command.includes("\\"))) {
     return candidates(path.resolve(command)).find(isExecutableFile);
   }
-  const dirs = (env.PATH ?? env.Path ?? "").split(windows ? ";" : ":").filter(Boolean);
+  const dirs = (pathVariable(env) ?? "").split(windows ? ";" : ":").filter(Boolean);
   for (const dir of dirs) {
     const found = candidates(path.join(dir, command)).find(isExecutableFile);
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The files `base` may name, in the order to try them. Windows runs only
+ * files with an extension from PATHEXT, so those come first, in PATHEXT's
+ * order (`toad.exe` before an extension-less `toad` that Git Bash installs
+ * next to it); the name as written comes last (cross-spawn can still run a
+ * script with a `#!` line). A name that already ends in one of them is tried
+ * as written first.
+ */
+export function programCandidates(base: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
+  if (platform !== "win32") return [base];
+  const extensions = (env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
+  if (extensions.some((extension) => base.toLowerCase().endsWith(extension.toLowerCase()))) return [base, ...extensions.map((extension) => base + extension)];
+  return [...extensions.map((extension) => base + extension), base];
+}
+
+/** PATH, whatever its letter case (Windows' own environment block says `Path`). */
+function pathVariable(env: NodeJS.ProcessEnv): string | undefined {
+  const key = Object.keys(env).find((name) => name.toUpperCase() === "PATH");
+  return key === undefined ? undefined : env[key];
 }
 
 function isExecutableFile(file: string): boolean {

@@ -3,6 +3,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { spawnProgram } from "../../acp-wire/src/processes.js";
 import { CONTROL, LAUNCH_SPEC_ENV, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
@@ -22,7 +23,7 @@ export function spawnHost(runtime: HostRuntime, spec: LaunchSpec): ChildProcess 
     const child = spawnProgram(runtime.program, [runtime.script], {
       detached: true,
       stdio: ["ignore", fd, fd],
-      cwd: spec.cwd,
+      cwd: os.homedir(), // never the project: Windows cannot rename a folder a process has as its working directory
       env: { ...process.env, ...runtime.env, [LAUNCH_SPEC_ENV]: JSON.stringify(spec) },
     });
     child.unref();

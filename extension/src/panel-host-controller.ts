@@ -12,13 +12,15 @@ import getPort from "get-port";
 import * as vscode from "vscode";
 import { isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { EXIT_PORT_BUSY, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
 import { readConfig, type SymposiumConfig } from "./config.js";
 import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type HostRuntime } from "./panel-host-client.js";
 import { noticeToadMissing } from "./panel-settings.js";
 import { PanelRecord, type HostRecord } from "./panel-record.js";
 import { planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
-import { currentTheme } from "./toad-view.js";
+import { currentTheme } from "./chat-view.js";
+import type { PersistentState } from "./persistent-state.js";
 import { readLastLines } from "../../panel-host/src/host-log.js";
 
 export type HostState = "stopped" | "starting" | "running" | "failed";
@@ -29,6 +31,7 @@ const READY_TIMEOUT_MS = 20_000;
 
 export interface PanelHostDeps {
   context: vscode.ExtensionContext;
+  state: PersistentState;
   log: vscode.LogOutputChannel;
   runtime: HostRuntime;
   /** The state file the tracker writes (undefined: none, or context sharing off). */
@@ -55,7 +58,7 @@ export class PanelHostController implements vscode.Disposable {
   private readonly record: PanelRecord;
 
   constructor(private readonly deps: PanelHostDeps) {
-    this.record = new PanelRecord(deps.context.workspaceState, deps.context.secrets);
+    this.record = new PanelRecord(deps.state);
     void this.setState("stopped");
   }
 
@@ -66,16 +69,18 @@ export class PanelHostController implements vscode.Disposable {
   /** Reconnects to this workspace's host or starts one; concurrent calls share one attempt. */
   ensureStarted(): Promise<void> {
     if (this.stoppedByUser || this.state === "running" || this.state === "starting") return this.pending ?? Promise.resolve();
-    return (this.pending = this.run(async () => (await this.reconnect()) ?? (await this.start())));
+    this.pending = this.run(async () => (await this.reconnect()) ?? (await this.start()));
+    return this.pending;
   }
 
   async restart(): Promise<void> {
     await this.pending?.catch(() => undefined);
     this.stoppedByUser = false;
-    return (this.pending = this.run(async () => {
+    this.pending = this.run(async () => {
       await this.stopHost();
       return this.start();
-    }));
+    });
+    return this.pending;
   }
 
   async stop(): Promise<void> {
@@ -85,12 +90,13 @@ export class PanelHostController implements vscode.Disposable {
     // steps (forgetting the record, "stopped") never undo the host that Restart starts.
     const stopping = (async () => {
       await this.stopHost();
-      this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Toad” (or press Retry) to start it." });
+      this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Chat” (or press Retry) to start it." });
       await this.setState("stopped");
     })();
-    const pending = (this.pending = stopping.finally(() => {
+    const pending = stopping.finally(() => {
       if (this.pending === pending) this.pending = undefined;
-    }));
+    });
+    this.pending = pending;
     return pending;
   }
 
@@ -155,7 +161,7 @@ export class PanelHostController implements vscode.Disposable {
       runtime: this.deps.runtime,
       extensionPath: this.deps.context.extensionUri.fsPath,
       cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      noticeToadMissing: (why) => noticeToadMissing(this.deps.context.globalState, this.deps.log, why),
+      noticeToadMissing: (why) => noticeToadMissing(this.deps.state, this.deps.log, why),
     });
     const port = config.toadPort || (await getPort({ host: "127.0.0.1" }));
     const stateFile = this.wantedStateFile(config);
@@ -165,7 +171,7 @@ export class PanelHostController implements vscode.Disposable {
       port,
       frontend: plan.frontend,
       cwd: plan.cwd,
-      env: { ...this.deps.runtime.env, ...(stateFile ? { SYMPOSIUM_EDITOR_STATE_FILE: stateFile } : {}) },
+      env: { ...this.deps.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}) },
       allowedOrigins: [],
       idleTimeoutMs: Number(process.env.SYMPOSIUM_PANEL_IDLE_MS) || 15 * 60_000,
       logFile: prepareLogFile((this.deps.context.storageUri ?? this.deps.context.globalStorageUri).fsPath),
@@ -173,8 +179,12 @@ export class PanelHostController implements vscode.Disposable {
     this.deps.log.info(`starting the chat host on 127.0.0.1:${port}: ${plan.describe}; log ${spec.logFile}`);
     const child = spawnHost(this.deps.runtime, spec);
     let exitCode: number | null | undefined;
-    child.once("exit", (code) => (exitCode = code));
-    child.once("error", (error) => (exitCode = (error as NodeJS.ErrnoException).code === "ENOENT" ? 127 : 126));
+    child.once("exit", (code) => {
+      exitCode = code;
+    });
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      exitCode = error.code === "ENOENT" ? 127 : 126;
+    });
     const record: HostRecord = { pid: child.pid ?? -1, port, launchId: spec.launchId, conversation: crypto.randomUUID(), stateFile, logFile: spec.logFile };
     await this.record.save(record, spec.secret);
     const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -241,7 +251,8 @@ export class PanelHostController implements vscode.Disposable {
       this.show({ kind: "error", message: `The chat frontend keeps failing: ${frontend.message}.`, detail: frontend.lastLines.join("\n"), retry: true }, connection.chatUrl);
       await this.setState("failed");
     } else {
-      this.show({ kind: "starting", message: frontend.state === "restarting" ? `The chat frontend stopped; restarting it (attempt ${frontend.crashes})…` : "Starting the chat…" }, connection.chatUrl);
+      const message = frontend.state === "restarting" ? `The chat frontend stopped; restarting it (attempt ${frontend.crashes})…` : "Starting the chat…";
+      this.show({ kind: "starting", message }, connection.chatUrl);
     }
   }
 

@@ -37,9 +37,10 @@ export interface LaunchInputs {
 
 export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   const dist = path.join(inputs.extensionPath, "dist");
+  const project = inputs.cwd ?? os.homedir();
   const frontend = chooseFrontend({ toadCommand: inputs.config.toadCommand, runtime: inputs.runtime.program, builtinScript: path.join(dist, "symposium-webchat.mjs") });
   if (frontend.kind === "builtin" && frontend.toadMissing) inputs.noticeToadMissing(frontend.toadMissing);
-  const conductor = conductorOf(inputs.config, inputs.runtime, path.join(dist, "symposium-conductor.mjs"));
+  const conductor = conductorOf(inputs.config, inputs.runtime, dist);
   let run: string;
   try {
     run = conductorRunCommand(conductor, shellOf(process.platform));
@@ -47,17 +48,33 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
     throw new PanelError(`The conductor's path cannot be passed to the shell: ${(error as Error).message}`);
   }
   return {
-    frontend: { program: frontend.program, args: [...frontend.args, ...frontendArgs(run)] },
-    cwd: inputs.cwd ?? os.homedir(),
+    frontend: { program: frontend.program, args: [...frontend.args, ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined), ...builtinOnlyArgs(frontend.kind, inputs.config)] },
+    // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
+    // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
+    cwd: frontend.kind === "toad" ? project : os.homedir(),
     describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${run}`,
   };
 }
 
-function conductorOf(config: SymposiumConfig, runtime: HostRuntime, bundled: string): ConductorInvocation {
-  if (!config.acpAgentPath) return { program: runtime.program, args: [bundled] };
+/** Flags only the built-in chat knows (Toad would refuse them). */
+function builtinOnlyArgs(kind: "toad" | "builtin", config: SymposiumConfig): string[] {
+  return kind === "builtin" && config.chatMaxConversations !== undefined ? ["--max-conversations", String(config.chatMaxConversations)] : [];
+}
+
+/**
+ * The conductor the chat runs. Another conductor (symposium.acpAgentPath; Symposium's Rust
+ * symposium-acp-agent, say) has no editor-context proxy of its own, so, while editor context is on,
+ * it runs behind ours in wrap mode: `symposium-editor-context -- <conductor> run`. Exactly one block
+ * whatever that conductor is: ours adds it first, and a proxy further on (our own conductor's hook
+ * among them) leaves a prompt that already starts with one alone (injector.ts).
+ */
+function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string): ConductorInvocation {
+  // ELECTRON_RUN_AS_NODE rides in the command line, so only the conductor gets it, not the chat, Toad or the agent.
+  if (!config.acpAgentPath) return { program: runtime.program, args: [path.join(dist, "symposium-conductor.mjs")], env: runtime.env };
   const found = findProgram(config.acpAgentPath, process.env, process.platform);
   if (!found) {
     throw new PanelError(`The conductor '${config.acpAgentPath}' (setting symposium.acpAgentPath) was not found. Fix the path, or clear the setting to use the conductor this extension carries.`);
   }
-  return { program: found, args: [] };
+  if (!config.editorContextEnabled) return { program: found, args: [] };
+  return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };
 }

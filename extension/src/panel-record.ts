@@ -1,9 +1,9 @@
 // What a window remembers about its panel host across reloads, per workspace:
-// the host's pid, port and launch id in workspaceState, its secret in
-// SecretStorage (never in plain state). A record is only a claim: the
-// controller trusts a host only if it answers as that very launch.
+// the host's pid, port and launch id, and its secret (persistent-state.ts
+// keeps them). A record is only a claim: the controller trusts a host only if
+// it answers as that very launch.
 
-import type * as vscode from "vscode";
+import type { PersistentState } from "./persistent-state.js";
 
 export interface HostRecord {
   pid: number;
@@ -16,31 +16,30 @@ export interface HostRecord {
   logFile: string;
 }
 
-const KEY = "symposium.panelHost";
-const secretKey = (launchId: string): string => `symposium.panelHost.secret.${launchId}`;
-
 export class PanelRecord {
-  constructor(
-    private readonly state: vscode.Memento,
-    private readonly secrets: vscode.SecretStorage,
-  ) {}
+  constructor(private readonly state: PersistentState) {}
 
   /** The record and its secret, or undefined when either is missing or malformed. */
   async load(): Promise<{ record: HostRecord; secret: string } | undefined> {
-    const record = this.state.get<HostRecord>(KEY);
-    if (!record || !Number.isInteger(record.pid) || !Number.isInteger(record.port) || typeof record.launchId !== "string") return undefined;
-    const secret = await this.secrets.get(secretKey(record.launchId));
+    const record = this.state.panelHost;
+    if (!isHostRecord(record)) return undefined;
+    const secret = await this.state.hostSecret(record.launchId);
     return secret ? { record, secret } : undefined;
   }
 
   async save(record: HostRecord, secret: string): Promise<void> {
-    await this.secrets.store(secretKey(record.launchId), secret);
-    await this.state.update(KEY, record);
+    await this.state.setHostSecret(record.launchId, secret);
+    await this.state.setPanelHost(record);
   }
 
   async clear(): Promise<void> {
-    const record = this.state.get<HostRecord>(KEY);
-    await this.state.update(KEY, undefined);
-    if (record && typeof record.launchId === "string") await this.secrets.delete(secretKey(record.launchId));
+    const launchId = (this.state.panelHost as { launchId?: unknown } | undefined)?.launchId;
+    await this.state.setPanelHost(undefined);
+    if (typeof launchId === "string") await this.state.setHostSecret(launchId, undefined);
   }
+}
+
+function isHostRecord(value: unknown): value is HostRecord {
+  const record = value as Partial<HostRecord> | undefined;
+  return typeof record === "object" && record !== null && Number.isInteger(record.pid) && Number.isInteger(record.port) && typeof record.launchId === "string";
 }

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
 import { StateFileReader } from "../../editor-context-proxy/src/state-file.js";
-import { COMMANDS } from "./commands.js";
+import { readConfig } from "./config.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 
 const SCHEME = "symposium-context";
@@ -16,7 +16,7 @@ const URI = vscode.Uri.parse(`${SCHEME}:Editor%20Context.md`);
 export function describeEditorContext(tracker: EditorStateTracker): string {
   const file = tracker.stateFilePath;
   if (file === undefined) {
-    const off = !vscode.workspace.getConfiguration("symposium").get<boolean>("editorContext.enabled", true);
+    const off = !readConfig().editorContextEnabled;
     return `No editor context would be sent: ${off ? "context sharing is off (setting symposium.editorContext.enabled)" : "there is no private place for the state file (see Symposium: Show Log)"}.`;
   }
   const state = tracker.currentState;
@@ -45,7 +45,8 @@ class EditorContextDocument implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerShowEditorContext(tracker: EditorStateTracker, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/** The view's document provider; `show` is the command "Symposium: Show Editor Context" (commands.ts). */
+export function createEditorContextView(tracker: EditorStateTracker, log: vscode.LogOutputChannel): { show: () => Promise<void>; disposables: vscode.Disposable[] } {
   const view = new EditorContextDocument(tracker);
   const show = async (): Promise<void> => {
     tracker.flush();
@@ -54,11 +55,13 @@ export function registerShowEditorContext(tracker: EditorStateTracker, log: vsco
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
     view.refresh();
   };
-  return [
-    view,
-    vscode.workspace.registerTextDocumentContentProvider(SCHEME, view),
-    tracker.onDidWriteState(() => view.refresh()),
-    tracker.onDidChangeStateFilePath(() => view.refresh()),
-    vscode.commands.registerCommand(COMMANDS.showEditorContext, show),
-  ];
+  return {
+    show,
+    disposables: [
+      view,
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, view),
+      tracker.onDidWriteState(() => view.refresh()),
+      tracker.onDidChangeStateFilePath(() => view.refresh()),
+    ],
+  };
 }

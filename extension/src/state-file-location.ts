@@ -3,10 +3,11 @@
 // and in it one unpredictable name per window, kept across window reloads.
 //
 // The directory is `$XDG_RUNTIME_DIR/symposium` when that variable names a
-// private directory of ours, else `symposium-<uid>` in the OS temp directory
-// (on Windows the user's own temp directory). A component that is a symlink,
-// is owned by someone else or is open to others is refused (and logged); then
-// a fresh directory from mkdtemp (0700, random name) is used instead.
+// private directory of ours, else `symposium-<uid>` in the OS temp directory;
+// on Windows `%LOCALAPPDATA%\Symposium`, else the user's own temp directory.
+// A component that is a symlink, is owned by someone else or is open to
+// others is refused (and logged); then a fresh directory from mkdtemp (0700,
+// random name) is used instead.
 
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -17,8 +18,6 @@ import { stateFileWriterPid } from "../../editor-state/src/index.js";
 
 const POSIX = process.platform !== "win32";
 const FILE_NAME = /^editor-state-[0-9a-f]{32}\.json$/;
-/** Per workspace, the files this workspace's windows wrote lately, newest first. */
-const REMEMBERED_KEY = "symposium.editorStateFiles";
 const REMEMBER_AT_MOST = 8;
 
 export type Log = (message: string) => void;
@@ -47,16 +46,26 @@ export function privateStateDirectory(log: Log): string | undefined {
   }
 }
 
-function directoryCandidates(log: Log): string[] {
+/**
+ * Where to try, in order. Windows: the user's local application data
+ * (%LOCALAPPDATA%, private to the user by its ACL and never roamed), then the
+ * user's temp directory; a shared %TEMP% is not assumed private.
+ */
+export function directoryCandidates(log: Log, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
   const candidates: string[] = [];
-  const runtime = process.env.XDG_RUNTIME_DIR;
-  if (POSIX && runtime && path.isAbsolute(runtime)) {
+  if (platform === "win32") {
+    const local = env.LOCALAPPDATA;
+    if (local && path.win32.isAbsolute(local)) candidates.push(path.win32.join(local, "Symposium"));
+    else log("LOCALAPPDATA is not set: the editor state file goes to the temp directory");
+  }
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (platform !== "win32" && runtime && path.isAbsolute(runtime)) {
     const problem = unsafeDirectory(runtime);
     if (problem === null) candidates.push(path.join(runtime, "symposium"));
     else log(`not using XDG_RUNTIME_DIR (${runtime}): ${problem}`);
   }
   // The temp directory itself may be a system symlink (macOS /tmp): resolve it, then check what we add below it.
-  candidates.push(path.join(fs.realpathSync(os.tmpdir()), POSIX ? `symposium-${userTag()}` : "symposium"));
+  candidates.push(path.join(fs.realpathSync(os.tmpdir()), platform !== "win32" ? `symposium-${userTag()}` : "symposium"));
   return candidates;
 }
 
@@ -97,9 +106,10 @@ export function freshStateFilePath(dir: string): string {
   return path.join(dir, `editor-state-${crypto.randomBytes(16).toString("hex")}.json`);
 }
 
+/** Per workspace, the files this workspace's windows wrote lately, newest first (persistent-state.ts). */
 export interface StateFileMemory {
-  get<T>(key: string, defaultValue: T): T;
-  update(key: string, value: unknown): Thenable<void>;
+  readonly editorStateFiles: unknown;
+  setEditorStateFiles(files: string[]): Thenable<void>;
 }
 
 /**
@@ -108,14 +118,14 @@ export interface StateFileMemory {
  * else a fresh one. Two windows on one folder share the memory, not the file.
  */
 export function claimStateFilePath(dir: string, memory: StateFileMemory, log: Log): string {
-  const remembered = memory.get<unknown>(REMEMBERED_KEY, []);
+  const remembered = memory.editorStateFiles;
   const known = (Array.isArray(remembered) ? remembered : []).filter(
     (file): file is string => typeof file === "string" && path.dirname(file) === dir && FILE_NAME.test(path.basename(file)),
   );
   const reusable = known.find((file) => !writtenByLiveWindow(file));
   const chosen = reusable ?? freshStateFilePath(dir);
   log(reusable ? `editor state file: ${chosen} (this workspace's, kept across reloads)` : `editor state file: ${chosen}`);
-  void memory.update(REMEMBERED_KEY, [chosen, ...known.filter((file) => file !== chosen)].slice(0, REMEMBER_AT_MOST));
+  void memory.setEditorStateFiles([chosen, ...known.filter((file) => file !== chosen)].slice(0, REMEMBER_AT_MOST));
   return chosen;
 }
 

@@ -3,9 +3,11 @@
 // debounced (100 ms, trailing), skipped when nothing changed, atomic
 // (write-file-atomic, 0600) and synchronous so a write can never land after
 // the file was removed. `refresh` touches the file's time so an idle window's
-// context never goes stale. A failed write is logged once and retried on the
-// next change. Kept free of `vscode` so the benchmarks (bench/) drive the very
-// code the tracker runs.
+// context never goes stale. On Windows a reader or an antivirus scanner that
+// has the file open makes the rename fail for a moment (EPERM, EBUSY): that
+// write is tried again a few times, soon, without blocking the window. Any
+// other failed write is logged once and retried on the next change. Kept free
+// of `vscode` so the benchmarks (bench/) drive the very code the tracker runs.
 
 import * as fs from "node:fs";
 import debounce from "lodash.debounce";
@@ -14,6 +16,9 @@ import { buildStateFile, type EditorFacts, type StateFile } from "../../editor-s
 import { privateStateDirectory } from "./state-file-location.js";
 
 const DEBOUNCE_MS = 100;
+/** After a write failed because the file was held open: wait this long, doubling, this many times. */
+export const BUSY_RETRY = { firstDelayMs: 20, attempts: 5 } as const;
+const BUSY_CODES = new Set(["EPERM", "EBUSY", "EACCES"]);
 
 export interface StateFileWriterOptions {
   /** The editor the context is about, read when a write happens (null when none is open). */
@@ -22,6 +27,8 @@ export interface StateFileWriterOptions {
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   /** Called after each write or refresh of the file. */
   written(): void;
+  /** Writes the file atomically (write-file-atomic; replaced in tests). */
+  writeFile?(file: string, text: string): void;
 }
 
 export class StateFileWriter {
@@ -30,6 +37,7 @@ export class StateFileWriter {
   private writtenKey: string | undefined;
   private current: StateFile | undefined;
   private failing = false;
+  private busyRetry: { timer: NodeJS.Timeout; attempt: number } | undefined;
   private readonly debounced = debounce(() => this.writeNow(), DEBOUNCE_MS);
 
   constructor(private readonly options: StateFileWriterOptions) {}
@@ -51,6 +59,7 @@ export class StateFileWriter {
   /** Drops a pending write and forgets what was written (the file is being removed). */
   reset(): void {
     this.debounced.cancel();
+    this.cancelBusyRetry();
     this.writtenKey = undefined;
     this.current = undefined;
   }
@@ -90,12 +99,38 @@ export class StateFileWriter {
   private write(state: StateFile, key: string, text: string): void {
     const log = this.options.log;
     if (this.failing) privateStateDirectory((message) => log.warn(message)); // the directory may have been removed
-    writeFileAtomic.sync(this.path!, text, { mode: 0o600, fsync: false });
+    const writeFile = this.options.writeFile ?? ((file, data) => writeFileAtomic.sync(file, data, { mode: 0o600, fsync: false }));
+    try {
+      writeFile(this.path!, text);
+    } catch (error) {
+      if (this.retryWhenBusy(error)) return;
+      throw error;
+    }
+    this.cancelBusyRetry();
     this.writtenKey = key;
     this.current = state;
     if (this.failing) log.info(`editor state file written again: ${this.path}`);
     this.failing = false;
     this.options.written();
+  }
+
+  /** Schedules another try of a write the file's being held open refused; false when retries are used up (or it is another error). */
+  private retryWhenBusy(error: unknown): boolean {
+    const attempt = (this.busyRetry?.attempt ?? 0) + 1;
+    if (!BUSY_CODES.has((error as NodeJS.ErrnoException).code ?? "") || attempt > BUSY_RETRY.attempts) {
+      this.busyRetry = undefined;
+      return false;
+    }
+    clearTimeout(this.busyRetry?.timer);
+    const timer = setTimeout(() => this.writeNow(), BUSY_RETRY.firstDelayMs * 2 ** (attempt - 1));
+    timer.unref();
+    this.busyRetry = { timer, attempt };
+    return true;
+  }
+
+  private cancelBusyRetry(): void {
+    clearTimeout(this.busyRetry?.timer);
+    this.busyRetry = undefined;
   }
 
   private failed(error: unknown): void {

@@ -4,7 +4,7 @@
 // localhost). See loopback-auth/README.md for the API and the reasons.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 
 /** Environment variable a launcher may use to hand a server its secret. */
@@ -73,9 +73,31 @@ export function parseOriginList(text: string | undefined): string[] {
   });
 }
 
+/**
+ * The request's target (path and query) as a URL, or undefined when it is not
+ * a path. Only the origin form (`/…`) is served: the absolute and asterisk
+ * forms (`http://[/`, `*`) are for proxies, and are where Node's URL parser
+ * throws. The path is appended to a fixed base, not resolved against it, so
+ * `//a:99999/` (which any web page can request) is a path, never a host.
+ */
+export function requestTarget(req: IncomingMessage): URL | undefined {
+  const target = req.url ?? "";
+  if (!target.startsWith("/")) return undefined;
+  try {
+    return new URL(`http://request.invalid${target}`);
+  } catch {
+    return undefined; // not seen for an origin-form target; kept so that no parser change can end a server
+  }
+}
+
+/** The request's path for a log line: quoted, without the query (which may hold the secret), at most 200 characters. */
+export function targetForLog(req: IncomingMessage): string {
+  return JSON.stringify((req.url ?? "").split("?")[0]!.slice(0, 200));
+}
+
 /** The secret a request carries: its `token` query parameter, or an `Authorization: Bearer` header. */
 export function tokenFromRequest(req: IncomingMessage): string | undefined {
-  const fromQuery = new URL(req.url ?? "/", "http://request.invalid").searchParams.get(TOKEN_PARAM);
+  const fromQuery = requestTarget(req)?.searchParams.get(TOKEN_PARAM) ?? null;
   if (fromQuery !== null) return fromQuery;
   const header = req.headers.authorization;
   return header?.startsWith("Bearer ") ? header.slice("Bearer ".length) : undefined;
@@ -118,6 +140,9 @@ export function createLoopbackGuard(options: LoopbackGuardOptions): LoopbackGuar
     return refuse(`Origin '${origin}' is not allowed`);
   };
 
+  const checkTarget = (req: IncomingMessage): CheckResult =>
+    requestTarget(req) ? { ok: true } : { ok: false, status: 400, reason: "the request's target is not a path: ask for /…" };
+
   const checkToken = (req: IncomingMessage): CheckResult => {
     const given = tokenFromRequest(req);
     if (given === undefined) return refuse("no secret in the request");
@@ -132,16 +157,29 @@ export function createLoopbackGuard(options: LoopbackGuardOptions): LoopbackGuar
     return { ok: true };
   };
 
-  // The same three checks for both: a plain request's Origin is checked
+  // The same checks for both: a plain request's Origin is checked
   // only when present, and an upgrade from a browser always has one.
-  const check = (req: IncomingMessage): CheckResult => all(() => checkHost(req), () => checkOrigin(req.headers.origin), () => checkToken(req));
+  const check = (req: IncomingMessage): CheckResult =>
+    all(() => checkTarget(req), () => checkHost(req), () => checkOrigin(req.headers.origin), () => checkToken(req));
   return { checkHttp: check, checkUpgrade: check };
+}
+
+/**
+ * An unexpected error on one line, for a server's log: its message and where
+ * it was thrown. A server that survives a bug in a handler still names it.
+ */
+export function errorLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const frame = error.stack?.split("\n").find((line) => line.trimStart().startsWith("at "))?.trim();
+  return frame ? `${error.name}: ${error.message} (${frame})` : `${error.name}: ${error.message}`;
 }
 
 /** Ends a refused websocket upgrade with a plain HTTP status (before any websocket exists). */
 export function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
   const body = `${reason}\n`;
-  socket.end(`HTTP/1.1 ${status} Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // A client that resets before reading its refusal must not end the server (an upgrade's socket has no error listener).
+  if (socket.listenerCount("error") === 0) socket.on("error", () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Refused"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function refuse(reason: string): CheckResult {

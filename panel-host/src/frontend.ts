@@ -3,15 +3,20 @@
 // shell, its output going to the log file; ready once it answers HTTP;
 // restarted with backoff when it crashes (RestartPolicy), given up on with
 // the log's last lines when it keeps crashing; stopped with its whole tree.
+// A Python frontend (Toad) runs under our caller checks (toad-guard.ts), and
+// any frontend that answers a caller without the secret is refused: stopped
+// and reported, never shown (fail closed).
 
 import type { ChildProcess } from "node:child_process";
 import * as http from "node:http";
 import getPort from "get-port";
 import { describeExit, describeSpawnError, signalProcessTree, spawnProgram, stopProcesses } from "../../acp-wire/src/index.js";
+import { envForProgram } from "../../acp-wire/src/run-as-node.js";
 import { CHAT_TOKEN_ENV } from "../../loopback-auth/src/index.js";
 import { LAUNCH_SPEC_ENV, type FrontendStatus, type LaunchSpec } from "./launch-spec.js";
 import type { HostLog } from "./host-log.js";
 import { RestartPolicy } from "./restart-policy.js";
+import { describeCommand, guardedCommand, GUARD_FAILED_STATUS } from "./toad-guard.js";
 
 export const PRIVATE_HOST = "127.0.0.1";
 /** How long a started frontend may take to answer before it counts as failed. */
@@ -42,32 +47,38 @@ export class FrontendSupervisor {
   async start(): Promise<void> {
     this.privatePort = await getPort({ host: PRIVATE_HOST });
     const args = [...this.spec.frontend.args, "--serve", "--port", String(this.privatePort), "--host", PRIVATE_HOST];
-    this.log.line(`starting the frontend: ${[this.spec.frontend.program, ...args].join(" ")} (cwd ${this.spec.cwd})`);
+    const command = guardedCommand({ program: this.spec.frontend.program, args }) ?? { program: this.spec.frontend.program, args };
+    this.log.line(`starting the frontend: ${describeCommand(command)} (cwd ${this.spec.cwd})`);
     this.status = { state: "starting" };
-    const child = spawnProgram(this.spec.frontend.program, args, {
+    const child = spawnProgram(command.program, command.args, {
       stdio: ["ignore", this.log.fd, this.log.fd],
       cwd: this.spec.cwd,
-      env: this.frontendEnv(),
+      // ELECTRON_RUN_AS_NODE only for the built-in chat (this very executable), never for Toad.
+      env: envForProgram(this.spec.frontend.program, this.frontendEnv()),
     });
     this.child = child;
     const startedAt = Date.now();
     child.once("error", (error) => this.onEnded(child, describeSpawnError(this.spec.frontend.program, error as NodeJS.ErrnoException)));
-    child.once("exit", (code, signal) => this.onEnded(child, `the frontend ${describeExit(code, signal)}`));
+    child.once("exit", (code, signal) =>
+      code === GUARD_FAILED_STATUS
+        ? this.failClosed(child, "Toad was not started: Symposium could not put its caller checks in front of Toad's web server (the log says why)")
+        : this.onEnded(child, `the frontend ${describeExit(code, signal)}`),
+    );
     const ready = await waitUntilAnswering(this.privatePort, () => this.child === child && child.exitCode === null && child.signalCode === null);
     if (this.child !== child || this.stopping) return;
-    if (ready) {
+    if (ready === "unguarded") {
+      this.failClosed(
+        child,
+        "the frontend answered a request that carried no secret, so any local process or web page could drive it: it was stopped. " +
+          "Toad runs under Symposium's caller checks only when symposium.toadCommand names Toad's own `toad` script (see docs/panel.md)",
+      );
+    } else if (ready) {
       this.status = { state: "running", pid: child.pid! };
       this.log.line(`frontend ready on ${PRIVATE_HOST}:${this.privatePort} (pid ${child.pid}, ${Date.now() - startedAt} ms)`);
     } else if (this.status.state === "starting") {
       this.log.line(`the frontend did not answer within ${READY_TIMEOUT_MS / 1000} s`);
       signalProcessTree(child.pid, "SIGKILL");
     }
-  }
-
-  /** A user's Retry: start afresh with a clean crash count. */
-  async retry(): Promise<void> {
-    this.policy.reset();
-    if (this.status.state === "failed") await this.start();
   }
 
   async stop(): Promise<void> {
@@ -78,6 +89,15 @@ export class FrontendSupervisor {
     // The whole tree at once (its apps, conductors and agents lead groups of their own).
     signalProcessTree(child.pid, "SIGTERM");
     await stopProcesses([child]);
+  }
+
+  /** A frontend that does or could serve callers without the secret is never shown, nor restarted (a restart would not help). */
+  private failClosed(child: ChildProcess, message: string): void {
+    if (this.child !== child || this.stopping) return;
+    this.log.line(message);
+    this.child = undefined;
+    this.status = { state: "failed", message, lastLines: this.log.lastLines(20) };
+    signalProcessTree(child.pid, "SIGKILL");
   }
 
   private onEnded(child: ChildProcess, why: string): void {
@@ -101,23 +121,29 @@ export class FrontendSupervisor {
   }
 }
 
-/** Polls until something answers HTTP on the port, `alive()` turns false, or READY_TIMEOUT_MS. */
-async function waitUntilAnswering(port: number, alive: () => boolean): Promise<boolean> {
+/**
+ * Polls, without the secret, until the frontend answers HTTP on the port,
+ * `alive()` turns false, or READY_TIMEOUT_MS. A frontend that refuses the
+ * probe (401/403) is ready; one that serves it is "unguarded".
+ */
+async function waitUntilAnswering(port: number, alive: () => boolean): Promise<boolean | "unguarded"> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (alive() && Date.now() < deadline) {
-    if (await answers(port)) return alive();
+    const status = await probe(port);
+    if (status !== undefined) return status === 401 || status === 403 ? alive() : "unguarded";
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return false;
 }
 
-function answers(port: number): Promise<boolean> {
+/** The status the frontend answers a request without the secret with; undefined when nothing answers. */
+function probe(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const request = http.get({ host: PRIVATE_HOST, port, path: "/", timeout: 1_000 }, (response) => {
+    const request = http.get({ host: PRIVATE_HOST, port, path: "/", timeout: 1_000, headers: { host: `${PRIVATE_HOST}:${port}` } }, (response) => {
       response.resume();
-      resolve(true);
+      resolve(response.statusCode);
     });
-    request.once("error", () => resolve(false));
+    request.once("error", () => resolve(undefined));
     request.once("timeout", () => request.destroy());
   });
 }

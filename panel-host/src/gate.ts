@@ -4,13 +4,18 @@
 // control routes (identity, attach, stop) answer here; everything else goes
 // to the frontend, with its Host and Origin rewritten to the frontend's own
 // (the gate has checked the real ones) and its HTML made to work through the
-// gate (page-rewrite.ts).
+// gate (page-rewrite.ts); websockets are relayed message by message
+// (ws-relay.ts), so a client's bad frame never reaches the frontend.
 
 import * as http from "node:http";
 import type { Duplex } from "node:stream";
-import { createLoopbackGuard, parseOriginList, refuseUpgrade, type LoopbackGuard } from "../../loopback-auth/src/index.js";
+import { createLoopbackGuard, errorLine, parseOriginList, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { CONTROL, type HostIdentity, type LaunchSpec } from "./launch-spec.js";
 import { rewriteFrontendPage } from "./page-rewrite.js";
+import { WebSocketRelay } from "./ws-relay.js";
+
+/** A window's attach request is a small JSON object; more is refused unread. */
+const MAX_ATTACH_BODY_BYTES = 64 * 1024;
 
 export interface GateBackend {
   /** `http://127.0.0.1:PORT` while the frontend runs. */
@@ -23,6 +28,7 @@ export class Gate {
   private guard: LoopbackGuard;
   private readonly origins = new Set<string>();
   private readonly sockets = new Set<Duplex>();
+  private readonly relay: WebSocketRelay;
   /** When a window last attached; the idle timer reads it. */
   lastAttach = Date.now();
   readonly server: http.Server;
@@ -34,6 +40,15 @@ export class Gate {
   ) {
     spec.allowedOrigins.forEach((origin) => this.origins.add(origin));
     this.guard = this.makeGuard();
+    this.relay = new WebSocketRelay({
+      log,
+      opened: (socket) => this.sockets.add(socket),
+      closed: (socket) => {
+        this.sockets.delete(socket);
+        this.lastAttach = Date.now();
+      },
+      refuse: refuseUpgrade,
+    });
     this.server = http.createServer((req, res) => this.onRequest(req, res));
     this.server.on("upgrade", (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -59,14 +74,33 @@ export class Gate {
     return createLoopbackGuard({ token: this.spec.secret, port: this.spec.port, allowedOrigins: [...this.origins] });
   }
 
+  /** Nothing a request carries may end the host: a throw is a bug, answered 500 and logged on one line. */
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    try {
+      this.route(req, res);
+    } catch (error) {
+      this.internalError(`answering ${req.method} ${targetForLog(req)}`, error, res);
+    }
+  }
+
+  private internalError(doing: string, error: unknown, res: http.ServerResponse): void {
+    this.log(`internal error ${doing}: ${errorLine(error)}`);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+    res.end("internal error (see the panel's log)\n");
+  }
+
+  private route(req: http.IncomingMessage, res: http.ServerResponse): void {
     const verdict = this.guard.checkHttp(req);
     if (!verdict.ok) {
-      this.log(`refused ${req.method} ${pathOf(req)}: ${verdict.reason}`);
+      this.log(`refused ${req.method} ${targetForLog(req)}: ${verdict.reason}`);
       res.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8" }).end(`${verdict.reason}\n`);
       return;
     }
-    const path = pathOf(req);
+    if (hostLikePath(req)) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(`${HOST_LIKE_PATH}\n`);
+      return;
+    }
+    const path = requestTarget(req)!.pathname; // the guard refused any other
     if (path === CONTROL.identity && req.method === "GET") return json(res, this.backend.identity());
     if (path === CONTROL.attach && req.method === "POST") return void this.attach(req, res);
     if (path === CONTROL.stop && req.method === "POST") {
@@ -85,7 +119,7 @@ export class Gate {
   private async attach(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let body: { origin?: unknown };
     try {
-      body = JSON.parse((await readBody(req)) || "{}") as { origin?: unknown };
+      body = (JSON.parse((await readBody(req, MAX_ATTACH_BODY_BYTES)) || "{}") ?? {}) as { origin?: unknown };
       if (typeof body.origin === "string" && body.origin) {
         const [origin] = parseOriginList(body.origin);
         if (origin && !this.origins.has(origin)) {
@@ -105,18 +139,11 @@ export class Gate {
   private forward(req: http.IncomingMessage, res: http.ServerResponse, target: string): void {
     const upstream = http.request(`${target}${req.url ?? "/"}`, { method: req.method, headers: { ...privateHeaders(req, target), "accept-encoding": "identity" } });
     upstream.once("response", (answer) => {
-      const headers = { ...answer.headers };
-      if (!/^text\/html/i.test(String(headers["content-type"] ?? ""))) {
-        res.writeHead(answer.statusCode ?? 502, headers);
-        answer.pipe(res);
-        return;
+      try {
+        this.answerFromFrontend(answer, res, target);
+      } catch (error) {
+        this.internalError(`passing on the answer to ${req.method} ${targetForLog(req)}`, error, res);
       }
-      void readBody(answer).then((page) => {
-        const body = rewriteFrontendPage(page, target, this.spec.secret);
-        delete headers["content-length"];
-        delete headers["transfer-encoding"];
-        res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
-      });
     });
     upstream.once("error", (error) => {
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
@@ -125,39 +152,55 @@ export class Gate {
     req.pipe(upstream);
   }
 
+  private answerFromFrontend(answer: http.IncomingMessage, res: http.ServerResponse, target: string): void {
+    const headers = { ...answer.headers };
+    if (!/^text\/html/i.test(String(headers["content-type"] ?? ""))) {
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(res);
+      return;
+    }
+    readBody(answer)
+      .then((page) => {
+        const body = rewriteFrontendPage(page, target, this.spec.secret);
+        delete headers["content-length"];
+        delete headers["transfer-encoding"];
+        res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
+      })
+      .catch((error: unknown) => this.internalError("rewriting the frontend's page", error, res));
+  }
+
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on("error", () => socket.destroy());
+    try {
+      this.upgrade(req, socket, head);
+    } catch (error) {
+      this.log(`internal error upgrading ${targetForLog(req)}: ${errorLine(error)}`);
+      refuseUpgrade(socket, 500, "internal error (see the panel's log)");
+    }
+  }
+
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = this.guard.checkUpgrade(req);
     if (!verdict.ok) {
-      this.log(`refused websocket ${pathOf(req)}: ${verdict.reason}`);
+      this.log(`refused websocket ${targetForLog(req)}: ${verdict.reason}`);
       return refuseUpgrade(socket, verdict.status, verdict.reason);
     }
+    if (hostLikePath(req)) return refuseUpgrade(socket, 400, HOST_LIKE_PATH);
     const target = this.backend.privateOrigin();
     if (!target) return refuseUpgrade(socket, 503, "the chat is starting");
-    const upstream = http.request(`${target}${req.url ?? "/"}`, { method: req.method, headers: privateHeaders(req, target) });
-    upstream.once("upgrade", (answer, upstreamSocket, upstreamHead) => {
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\n${rawHeaders(answer.rawHeaders)}\r\n`);
-      if (upstreamHead.length > 0) socket.write(upstreamHead);
-      if (head.length > 0) upstreamSocket.write(head);
-      this.sockets.add(socket);
-      const close = (): void => {
-        this.sockets.delete(socket);
-        this.lastAttach = Date.now();
-        socket.destroy();
-        upstreamSocket.destroy();
-      };
-      socket.once("close", close);
-      upstreamSocket.once("close", close);
-      upstreamSocket.on("error", close);
-      socket.pipe(upstreamSocket).pipe(socket);
-    });
-    upstream.once("response", (answer) => {
-      socket.end(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}\r\n${rawHeaders(answer.rawHeaders)}\r\n`);
-      answer.resume();
-    });
-    upstream.once("error", () => refuseUpgrade(socket, 502, "the chat server did not answer"));
-    upstream.end();
+    this.relay.relay(req, socket, head, `${target.replace(/^http/, "ws")}${req.url}`, privateHeaders(req, target));
   }
+}
+
+const HOST_LIKE_PATH = "a path may not start with '//'";
+
+/**
+ * A path like `//a:99999/` is valid HTTP, but a frontend that resolves it with
+ * `new URL(path, base)` reads a host there and may throw: no frontend route
+ * has one, so the gate keeps it from them.
+ */
+function hostLikePath(req: http.IncomingMessage): boolean {
+  return (req.url ?? "").startsWith("//");
 }
 
 /** The request's headers as the frontend expects them from a caller on its own origin. */
@@ -168,24 +211,19 @@ function privateHeaders(req: http.IncomingMessage, target: string): http.Outgoin
   return headers;
 }
 
-function rawHeaders(raw: string[]): string {
-  let text = "";
-  for (let i = 0; i + 1 < raw.length; i += 2) text += `${raw[i]}: ${raw[i + 1]}\r\n`;
-  return text;
-}
-
-function pathOf(req: http.IncomingMessage): string {
-  return new URL(req.url ?? "/", "http://gate.invalid").pathname;
-}
-
 function json(res: http.ServerResponse, value: unknown): void {
   res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(value));
 }
 
-function readBody(stream: NodeJS.ReadableStream): Promise<string> {
+function readBody(stream: NodeJS.ReadableStream, maxBytes = Infinity): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else reject(new Error(`the request's body is over ${maxBytes / 1024} KiB`));
+    });
     stream.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     stream.once("error", reject);
   });

@@ -10,12 +10,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
-import { e2eSkipReason, launchBrowser, logIn, startCodeServer, type CodeServer } from "../harness/code-server.js";
+import { e2eSkipReason, launchBrowser, logIn, skipUnlessCI, startCodeServer, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR, REPO_DIR, tempDir } from "../support/processes.js";
 
 const SUMMARY_PREFIX = "symposium-extension-host-tests:";
 const suiteEntry = path.join(OUT_DIR, "extension-host", "index.cjs");
-const skip = e2eSkipReason() || (fs.existsSync(suiteEntry) ? false : "the extension-host suite is not built (npm run build)");
+const skip = e2eSkipReason() || skipUnlessCI(fs.existsSync(suiteEntry) ? false : "the extension-host suite is not built (npm run build)");
 
 describe("extension-host suite inside code-server", { skip }, () => {
   let server: CodeServer;

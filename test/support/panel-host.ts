@@ -71,16 +71,20 @@ export async function waitForFrontend(host: TestHost, state: string, timeoutMs =
   throw new Error(`frontend never reached '${state}' (last: ${JSON.stringify(last)}); log:\n${host.log()}`);
 }
 
-/** Pids of panel hosts running with `workspace` as their working directory (Linux /proc). */
+/**
+ * Pids of panel hosts started for `workspace` (Linux /proc): their launch spec names it, as Toad's
+ * working directory or the built-in chat's --project-dir (the host itself runs in the home directory).
+ */
 export function hostProcesses(workspace: string): number[] {
-  const real = fs.realpathSync(workspace);
+  const names = [workspace, fs.realpathSync(workspace)].map((dir) => JSON.stringify(dir));
   return fs
     .readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
         const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        return args.includes("symposium-panel-host.mjs") && fs.realpathSync(fs.readlinkSync(`/proc/${pid}/cwd`)) === real;
+        const spec = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith(`${LAUNCH_SPEC_ENV}=`)) ?? "";
+        return args.includes("symposium-panel-host.mjs") && names.some((name) => spec.includes(name));
       } catch {
         return false;
       }

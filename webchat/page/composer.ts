@@ -1,8 +1,10 @@
 // The input: Enter sends, Shift+Enter breaks the line (Escape, anywhere on
 // the page, cancels the turn: main.ts); typing `/` offers the agent's slash commands (arrows to choose, Tab
-// or Enter to take one).
+// or Enter to take one). A prompt over the server's message limit is kept
+// in the input with a notice instead of being sent (the server would close
+// the connection).
 
-import type { SlashCommand } from "./protocol.js";
+import { MAX_PAGE_MESSAGE_BYTES, type SlashCommand } from "./protocol.js";
 import { h } from "./dom.js";
 
 export interface ComposerHooks {
@@ -12,13 +14,18 @@ export interface ComposerHooks {
 export class Composer {
   readonly input = h("textarea", { id: "input", rows: "2", placeholder: "Ask the agent… (Enter sends, Shift+Enter new line, / for commands)", "aria-label": "Message" });
   readonly menu = h("ul", { id: "slash-menu", role: "listbox", hidden: "" });
+  /** Why the last Enter did not send (the prompt is too large); main.ts places it above the input. */
+  readonly notice = h("div", { id: "composer-notice", class: "error", role: "alert", hidden: "" });
   private commands: SlashCommand[] = [];
   private matches: SlashCommand[] = [];
   private selected = 0;
 
   constructor(private readonly hooks: ComposerHooks) {
     this.input.addEventListener("keydown", (event) => this.onKey(event));
-    this.input.addEventListener("input", () => this.updateMenu());
+    this.input.addEventListener("input", () => {
+      this.updateMenu();
+      this.showNotice(null);
+    });
   }
 
   setCommands(commands: SlashCommand[]): void {
@@ -29,6 +36,8 @@ export class Composer {
   submit(): void {
     const text = this.input.value;
     if (text.trim() === "") return;
+    this.showNotice(tooLarge(text));
+    if (!this.notice.hidden) return;
     if (this.hooks.send(text)) {
       this.input.value = "";
       this.updateMenu();
@@ -52,6 +61,12 @@ export class Composer {
       event.preventDefault(); // the page's Escape (cancel the turn) waits for the next press
       this.close();
     }
+  }
+
+  private showNotice(message: string | null): void {
+    this.notice.textContent = message ?? "";
+    this.notice.hidden = message === null;
+    this.input.toggleAttribute("aria-invalid", message !== null);
   }
 
   private take(command: SlashCommand): void {
@@ -85,4 +100,18 @@ export class Composer {
       }),
     );
   }
+}
+
+/** Room for the rest of the prompt message around its text (`{"type":"prompt","text":…,"skipContext":false}`). */
+const ENVELOPE_BYTES = 64;
+
+/** Why `text` cannot be sent, or null: the message carrying it, as UTF-8 JSON, must fit the server's limit. */
+function tooLarge(text: string): string | null {
+  const bytes = new TextEncoder().encode(JSON.stringify(text)).length + ENVELOPE_BYTES;
+  if (bytes <= MAX_PAGE_MESSAGE_BYTES) return null;
+  return `This message is ${megabytes(bytes)}; the chat takes at most ${megabytes(MAX_PAGE_MESSAGE_BYTES)} in one message. Shorten it, or save the text in a file in the project and ask the agent to read that file.`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
 }

@@ -41,7 +41,7 @@ app.append(
   h("header", {}, h("strong", { id: "title" }, app.dataset.title ?? "Symposium"), status, h("span", { class: "spacer" }), modeSelect, newChatButton),
   banner,
   transcriptElement,
-  h("footer", {}, chipRow, composer.menu, h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton))),
+  h("footer", {}, chipRow, composer.menu, composer.notice, h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton))),
 );
 
 sendButton.addEventListener("click", () => composer.submit());
@@ -77,7 +77,7 @@ function connect(): void {
   ws.addEventListener("message", (event) => {
     // When the chat first heard from its server (wall clock): what bench/figures/panel-reload.ts times.
     document.body.dataset.firstMessageAt ??= String(Date.now());
-    onMessage(JSON.parse(String(event.data)) as ServerMessage);
+    receive(String(event.data));
   });
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
@@ -91,6 +91,25 @@ function wsQuery(): string {
   const conversation = params.get(QUERY.conversation);
   if (conversation) query.set(QUERY.conversation, conversation);
   return query.toString();
+}
+
+function receive(data: string): void {
+  let message: ServerMessage;
+  try {
+    message = JSON.parse(data) as ServerMessage;
+  } catch (error) {
+    return console.error("symposium: a frame from the chat server is not JSON:", error);
+  }
+  apply(message);
+}
+
+/** One server message; one that fails is logged and the messages after it still apply. */
+function apply(message: ServerMessage): void {
+  try {
+    onMessage(message);
+  } catch (error) {
+    console.error("symposium: a message from the chat server could not be applied:", error);
+  }
 }
 
 function onMessage(message: ServerMessage): void {
@@ -110,7 +129,8 @@ function onMessage(message: ServerMessage): void {
     case "context":
       return updateChip(message.chip);
     case "batch":
-      return message.messages.forEach(onMessage);
+      // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
+      return message.messages.forEach(apply);
   }
 }
 

@@ -32,14 +32,18 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Scans the complete lines of `text` from `state.scannedTo` (a line start)
- * and returns the last safe cut, with the state to resume from next time.
+ * and returns the last safe cut (with `first`: the first one), with the state
+ * to resume from next time.
  */
-export function findSettled(text: string, state: Settled): Settled {
+export function findSettled(text: string, state: Settled, first = false): Settled {
   let { end, fence, blankBefore } = state;
   let lineStart = state.scannedTo;
   for (let newline = text.indexOf("\n", lineStart); newline !== -1; newline = text.indexOf("\n", lineStart)) {
     const line = text.slice(lineStart, newline);
-    if (fence === null && blankBefore && startsBlock(line)) end = lineStart;
+    if (fence === null && blankBefore && startsBlock(line)) {
+      if (first && lineStart > state.end) return { end: lineStart, fence, scannedTo: lineStart, blankBefore }; // resumes at this line
+      end = lineStart;
+    }
     const marker = FENCE.exec(line)?.[1];
     if (fence === null) {
       if (marker) fence = { char: marker[0]!, length: marker.length };
@@ -53,6 +57,26 @@ export function findSettled(text: string, state: Settled): Settled {
   // The incomplete last line can already show that a new block starts there.
   if (fence === null && blankBefore && lineStart < text.length && startsBlock(text.slice(lineStart, lineStart + 1))) end = lineStart;
   return { end, fence, scannedTo: lineStart, blankBefore };
+}
+
+/**
+ * Like findSettled, but the cut is the last one at most `maxPart` characters
+ * past `state.end` when the text has one there, else the first one after, so a
+ * long settled stretch renders as parts no longer than `maxPart` where it can,
+ * and a block longer than that is a part on its own. Each window is scanned as
+ * a prefix of the text, as if it had streamed so far.
+ */
+export function findSettledPart(text: string, state: Settled, maxPart: number): Settled {
+  let next = state;
+  for (let limit = state.end + maxPart; limit < text.length; ) {
+    next = findSettled(text.slice(0, limit), next, next !== state);
+    if (next.end > state.end) return next;
+    // The next window takes at least one more complete line: a line longer than a window is read once.
+    const newline = text.indexOf("\n", Math.max(limit, next.scannedTo));
+    if (newline === -1) break;
+    limit = Math.max(limit + maxPart, newline + 1);
+  }
+  return findSettled(text, next, next !== state);
 }
 
 export function startOfText(): Settled {

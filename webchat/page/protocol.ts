@@ -78,6 +78,12 @@ export type PageMessage =
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
 export const QUERY = { token: "token", conversation: "conversation", theme: "theme" } as const;
+/**
+ * The largest websocket message the server takes from a page (UTF-8 bytes of
+ * the JSON): the server closes a socket that sends more (close code 1009), so
+ * the composer refuses a longer prompt before sending it.
+ */
+export const MAX_PAGE_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** Conversation ids a URL may name. */
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** The message the parent frame posts to set the theme. */

@@ -4,8 +4,8 @@
 
 import { diffLines } from "diff";
 import type { PermissionOption, TranscriptEvent } from "./protocol.js";
-import { h, markdownFragment, setMarkdown } from "./dom.js";
-import { findSettled, startOfText, type Settled } from "./markdown-blocks.js";
+import { h, markdownFragment, MAX_MARKDOWN_CHARS, revealBidi, setMarkdown } from "./dom.js";
+import { findSettledPart, startOfText, type Settled } from "./markdown-blocks.js";
 
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
@@ -56,8 +56,15 @@ export class TranscriptView {
     this.renderTimer = undefined;
   }
 
+  /** Shows one event; one that cannot be shown becomes a note, and the events after it still show. */
   add(event: TranscriptEvent): void {
-    this.render(event);
+    try {
+      this.render(event);
+    } catch (error) {
+      console.error("symposium: an event could not be shown:", error);
+      this.lastText = undefined;
+      this.append(h("div", { class: "meta render-error" }, `(this ${event.kind} could not be shown: ${(error as Error)?.message ?? String(error)})`));
+    }
     this.follow();
   }
 
@@ -159,8 +166,11 @@ export class TranscriptView {
   /** Renders what is queued; the "rendered" event says how long it took (detail.renderMs). */
   private renderQueuedText(): void {
     const started = performance.now();
-    for (const block of this.renderQueued) renderStreamed(block);
-    this.renderQueued.clear();
+    try {
+      for (const block of this.renderQueued) renderStreamed(block);
+    } finally {
+      this.renderQueued.clear(); // a failed render is not retried on every later chunk
+    }
     this.lastRenderAt = performance.now();
     this.follow();
     this.root.dispatchEvent(new CustomEvent("rendered", { detail: { renderMs: this.lastRenderAt - started } }));
@@ -175,7 +185,7 @@ export class TranscriptView {
       this.append(card);
     }
     const set = (selector: string, value: unknown) => {
-      if (typeof value === "string") card.querySelector(selector)!.textContent = value;
+      if (typeof value === "string") card.querySelector(selector)!.replaceChildren(...revealBidi(value));
     };
     set(".tool-kind", update.kind);
     set(".tool-title", update.title);
@@ -196,11 +206,11 @@ export class TranscriptView {
 
   private renderPermission(id: string, title: string, options: PermissionOption[]): void {
     const buttons = options.map((option) => {
-      const button = h("button", { class: `permission-option ${option.kind}`, "data-option-id": option.optionId, "data-kind": option.kind }, option.name);
+      const button = h("button", { class: `permission-option ${option.kind}`, "data-option-id": option.optionId, "data-kind": option.kind }, ...revealBidi(option.name));
       button.addEventListener("click", () => this.answer(id, option.optionId));
       return button;
     });
-    const card = h("div", { class: "permission", "data-permission-id": id }, h("div", { class: "permission-title" }, title), h("div", { class: "permission-options" }, ...buttons));
+    const card = h("div", { class: "permission", "data-permission-id": id }, h("div", { class: "permission-title" }, ...revealBidi(title)), h("div", { class: "permission-options" }, ...buttons));
     this.permissions.set(id, card);
     this.lastText = undefined;
     this.append(card);
@@ -219,20 +229,26 @@ export class TranscriptView {
  * layout, and off screen they are skipped (content-visibility in style.css).
  */
 function renderStreamed(block: TextBlock): void {
-  const settled = findSettled(block.text, block.settled);
-  if (settled.end > block.settled.end) {
-    const fragment = markdownFragment(block.text.slice(block.settled.end, settled.end));
-    let part = block.openPart;
-    if (part === undefined || part.childElementCount >= PART_BLOCKS) {
-      part?.classList.add("closed");
-      part = h("div", { class: "part" });
-      block.live.before(part);
-      block.openPart = part;
-    }
-    part.append(fragment);
+  // Text that settled at once (a long message in one chunk) renders in parts within the size cap.
+  for (;;) {
+    const settled = findSettledPart(block.text, block.settled, MAX_MARKDOWN_CHARS);
+    const text = block.text.slice(block.settled.end, settled.end);
+    block.settled = settled;
+    if (text === "") break;
+    appendSettled(block, markdownFragment(text));
   }
-  block.settled = settled;
-  block.live.replaceChildren(markdownFragment(block.text.slice(settled.end)));
+  block.live.replaceChildren(markdownFragment(block.text.slice(block.settled.end)));
+}
+
+function appendSettled(block: TextBlock, fragment: DocumentFragment): void {
+  let part = block.openPart;
+  if (part === undefined || part.childElementCount >= PART_BLOCKS) {
+    part?.classList.add("closed");
+    part = h("div", { class: "part" });
+    block.live.before(part);
+    block.openPart = part;
+  }
+  part.append(fragment);
 }
 
 function contentText(content: unknown): string {
@@ -258,9 +274,9 @@ function renderDiff(file: string, oldText: string, newText: string): HTMLElement
   for (const part of diffLines(oldText, newText)) {
     const sign = part.added ? "+" : part.removed ? "-" : " ";
     const kind = part.added ? "added" : part.removed ? "removed" : "same";
-    for (const line of part.value.replace(/\n$/, "").split("\n")) lines.push(h("div", { class: `diff-line ${kind}` }, `${sign} ${line}`));
+    for (const line of part.value.replace(/\n$/, "").split("\n")) lines.push(h("div", { class: `diff-line ${kind}` }, `${sign} `, ...revealBidi(line)));
   }
-  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, file), h("pre", {}, ...lines));
+  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, ...revealBidi(file)), h("pre", {}, ...lines));
 }
 
 function statusMark(status: string): string {

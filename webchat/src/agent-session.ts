@@ -22,6 +22,8 @@ export interface AgentSessionOptions {
   /** Receives every transcript event and every change of the session's state. */
   onEvent(event: TranscriptEvent): void;
   onSession(info: SessionInfo): void;
+  /** The agent's stdout is read on once this resolves: how a slow page's back-pressure reaches the agent. */
+  readGate?: () => Promise<void>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -125,7 +127,8 @@ export class AgentSession {
       .onRequest("fs/write_text_file", ({ params }) =>
         files.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")),
       );
-    return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
+    const output = this.options.readGate ? gatedReadable(this.child.stdout!, this.options.readGate) : (Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
+    return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, output));
   }
 
   private async open(): Promise<void> {
@@ -200,4 +203,27 @@ export class AgentSession {
     this.info.state = state;
     this.options.onSession(this.info);
   }
+}
+
+/**
+ * The agent's stdout as a web stream that reads a chunk only when asked and
+ * only once `gate` resolves: while it waits, the pipe fills and the agent's
+ * writes block (Readable.toWeb would read ahead, and resume a paused stream).
+ */
+function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStream<Uint8Array> {
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await gate();
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      },
+      async cancel() {
+        await chunks.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

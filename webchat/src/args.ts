@@ -1,11 +1,16 @@
 // Toad's command line, same words, same defaults:
 //   acp COMMAND [PATH] [-t/--title T] [-d/--project-dir D] [-p/--port N] [-H/--host H] [-s/--serve]
+// plus one of our own, --max-conversations N (Toad has no such limit).
 // Unlike Toad in serve mode, PATH is honoured (Toad loses it there); the
 // project directory is --project-dir, else PATH, else the working directory.
 
 import * as path from "node:path";
 
 export class UsageError extends Error {}
+
+/** Each conversation is an agent process (often a conductor, an agent and its tools): a handful is what a person uses. */
+export const DEFAULT_MAX_CONVERSATIONS = 16;
+const MAX_CONVERSATIONS_CEILING = 1_000;
 
 export interface ChatArgs {
   command: string;
@@ -14,6 +19,8 @@ export interface ChatArgs {
   host: string;
   port: number;
   serve: boolean;
+  /** Live conversations (each an agent) at most; a page asking for one more is told why it cannot. */
+  maxConversations: number;
   help?: boolean;
   version?: boolean;
 }
@@ -29,23 +36,29 @@ Options:
   -H, --host H             address to listen on (default localhost)
   -d, --project-dir D      project directory (default PATH, else the working directory)
   -t, --title T            page title (default Symposium)
+      --max-conversations N
+                           conversations (each an agent) running at once, at most (default
+                           ${DEFAULT_MAX_CONVERSATIONS}); when full, the one longest without a page ends
   -h, --help | --version
 
 Environment: SYMPOSIUM_CHAT_TOKEN (the secret), SYMPOSIUM_CHAT_ALLOWED_ORIGINS (extra
 origins, e.g. code-server's), SYMPOSIUM_CHAT_GRACE_MS (how long a conversation without a
 page lives; default 600000). See docs/webchat.md.`;
 
-const WITH_VALUE: Record<string, "title" | "projectDir" | "port" | "host"> = {
+type ValueOption = "title" | "projectDir" | "port" | "host" | "maxConversations";
+
+const WITH_VALUE: Record<string, ValueOption> = {
   "-t": "title", "--title": "title",
   "-d": "projectDir", "--project-dir": "projectDir",
   "-p": "port", "--port": "port",
   "-H": "host", "--host": "host",
+  "--max-conversations": "maxConversations",
 };
 
 export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArgs {
   if (argv.includes("--help") || argv.includes("-h")) return { ...defaults(cwd), help: true };
   if (argv.includes("--version")) return { ...defaults(cwd), version: true };
-  const values: Partial<Record<"title" | "projectDir" | "port" | "host", string>> = {};
+  const values: Partial<Record<ValueOption, string>> = {};
   const positional: string[] = [];
   let serve = false;
   for (let index = 0; index < argv.length; index++) {
@@ -73,9 +86,19 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
     host: values.host ?? "localhost",
     port,
     serve,
+    maxConversations: maxConversationsOf(values.maxConversations),
   };
 }
 
+function maxConversationsOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CONVERSATIONS;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_CONVERSATIONS_CEILING) {
+    throw new UsageError(`--max-conversations must be a whole number from 1 to ${MAX_CONVERSATIONS_CEILING}, not '${value}'`);
+  }
+  return count;
+}
+
 function defaults(cwd: string): ChatArgs {
-  return { command: "", projectDir: cwd, title: "Symposium", host: "localhost", port: 8000, serve: false };
+  return { command: "", projectDir: cwd, title: "Symposium", host: "localhost", port: 8000, serve: false, maxConversations: DEFAULT_MAX_CONVERSATIONS };
 }

@@ -72,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
     token,
     allowedOrigins,
     graceMs,
+    maxConversations: args.maxConversations,
     agentEnv,
     assetsDir: path.join(path.dirname(fileURLToPath(import.meta.url)), "webchat"),
     log,

@@ -3,12 +3,27 @@
 // again and gets the transcript replayed; a named conversation with no page
 // attached lives on for a grace period, an unnamed one (Toad's behaviour:
 // one app per page load) ends with its page.
+//
+// Memory stays bounded (docs/webchat.md: memory): the transcript keeps the
+// last TRANSCRIPT_LIMIT_BYTES (transcript.ts), a replay leaves in frames, and
+// the agent's output is read no faster than the slowest attached page takes
+// it: while a page has more than BACKLOG_HIGH_BYTES waiting, the agent's
+// stdout is not read, the pipe fills, and the agent's own writes wait.
 
 import type { WebSocket } from "ws";
-import type { AgentUpdate, PageMessage, ServerMessage, TranscriptEvent } from "../page/protocol.js";
+import { errorLine } from "../../loopback-auth/src/index.js";
+import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { PageLink } from "./page-link.js";
+import { Transcript } from "./transcript.js";
 
-export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent" | "onSession"> {
+/** Reading the agent's output pauses while a page has this much (bytes) not yet taken. */
+export const BACKLOG_HIGH_BYTES = 1024 * 1024;
+/** A replay leaves in frames of about this size. */
+export const REPLAY_FRAME_BYTES = 256 * 1024;
+const GATE_POLL_MS = 10;
+
+export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent" | "onSession" | "readGate"> {
   id: string;
   /** Named in the page's URL: survives a detach for `graceMs`. */
   named: boolean;
@@ -18,23 +33,25 @@ export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent"
   onEnded(conversation: Conversation): void;
 }
 
-const STREAMED_TEXT = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
-
 export class Conversation {
-  readonly transcript: TranscriptEvent[] = [];
-  private readonly sockets = new Set<WebSocket>();
+  readonly transcript = new Transcript();
+  private readonly links = new Map<WebSocket, PageLink>();
   /** Messages for the attached pages, each serialised once, sent together at the end of this turn of the event loop. */
   private outbox: string[] = [];
+  private outboxChars = 0;
   private flushQueued = false;
   private readonly session: AgentSession;
   private graceTimer: NodeJS.Timeout | undefined;
   private ending: Promise<void> | undefined;
+  /** When the last page left (ms since the epoch); undefined while one is attached. */
+  private detachedAt: number | undefined;
 
   constructor(private readonly options: ConversationOptions) {
     this.session = new AgentSession({
       ...options,
       onEvent: (event) => this.record(event),
       onSession: (session) => this.broadcast({ type: "session", session }),
+      readGate: () => this.pagesCaughtUp(),
     });
   }
 
@@ -49,14 +66,24 @@ export class Conversation {
   attach(socket: WebSocket, contextMessage: ServerMessage): void {
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
+    this.detachedAt = undefined;
     this.flush(); // what is queued is in the transcript the new page gets: send it to the others first
-    this.sockets.add(socket);
+    const link = new PageLink(socket);
+    this.links.set(socket, link);
     const { id, named, title, projectDir } = this.options;
-    this.send(socket, { type: "hello", conversationId: id, named, title, projectDir });
-    this.send(socket, { type: "replay", events: this.transcript });
-    this.send(socket, { type: "session", session: this.session.info });
-    this.send(socket, contextMessage);
-    socket.on("message", (data) => this.onPageMessage(data.toString()));
+    link.sendNow(JSON.stringify({ type: "hello", conversationId: id, named, title, projectDir } satisfies ServerMessage));
+    link.sendNow(JSON.stringify({ type: "session", session: this.session.info } satisfies ServerMessage));
+    link.sendNow(JSON.stringify(contextMessage));
+    void link.replay(replayFrames(this.transcript));
+    socket.on("message", (data) => {
+      try {
+        this.onPageMessage(data.toString());
+      } catch (error) {
+        // A bug must not end the server and every conversation in it: it closes this socket, named in the log.
+        this.options.log(`closed a websocket after an internal error: ${errorLine(error)}`);
+        socket.close(1011, "internal error (see the server's log)");
+      }
+    });
     socket.on("close", () => this.detach(socket));
   }
 
@@ -67,8 +94,13 @@ export class Conversation {
    * gets them in the replay.
    */
   broadcast(message: ServerMessage): void {
-    if (this.sockets.size === 0) return;
-    this.outbox.push(JSON.stringify(message));
+    if (this.links.size > 0) this.broadcastJson(JSON.stringify(message));
+  }
+
+  private broadcastJson(text: string): void {
+    if (this.links.size === 0) return;
+    this.outbox.push(text);
+    this.outboxChars += text.length;
     if (this.flushQueued) return;
     this.flushQueued = true;
     setImmediate(() => this.flush());
@@ -79,13 +111,40 @@ export class Conversation {
     const outbox = this.outbox;
     if (outbox.length === 0) return;
     this.outbox = [];
+    this.outboxChars = 0;
     // The batch is built from the messages' JSON text: nothing is serialised twice.
     const text = outbox.length === 1 ? outbox[0]! : `{"type":"batch","messages":[${outbox.join(",")}]}`;
-    for (const socket of this.sockets) socket.send(text);
+    for (const link of this.links.values()) link.send(text);
+  }
+
+  /**
+   * The agent's output is read on when this resolves: at once while every
+   * page keeps up, else once each has less than BACKLOG_HIGH_BYTES waiting
+   * (or has gone). With no page attached, at once: the transcript is bounded.
+   */
+  private pagesCaughtUp(): Promise<void> {
+    const behind = (): boolean => !this.ending && this.outboxChars + Math.max(0, ...[...this.links.values()].map((link) => link.backlog)) > BACKLOG_HIGH_BYTES;
+    if (!behind()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (behind()) setTimeout(check, GATE_POLL_MS);
+        else resolve();
+      };
+      setTimeout(check, GATE_POLL_MS);
+    });
   }
 
   get attached(): boolean {
-    return this.sockets.size > 0;
+    return this.links.size > 0;
+  }
+
+  /** How long no page has been attached (0 while one is, or once it is ending). */
+  detachedForMs(now = Date.now()): number {
+    return this.detachedAt === undefined || this.ending ? 0 : now - this.detachedAt;
+  }
+
+  get isEnding(): boolean {
+    return this.ending !== undefined;
   }
 
   /** Stops the agent (idempotent); resolves when its processes are gone. */
@@ -95,15 +154,16 @@ export class Conversation {
       this.options.log(`conversation ${this.id} ended: ${reason}`);
       await this.session.stop();
       this.flush();
-      for (const socket of this.sockets) socket.close(1000, "conversation ended");
+      for (const socket of this.links.keys()) socket.close(1000, "conversation ended");
       this.options.onEnded(this);
     })();
     return this.ending;
   }
 
   private detach(socket: WebSocket): void {
-    this.sockets.delete(socket);
-    if (this.sockets.size > 0 || this.ending) return;
+    this.links.delete(socket);
+    if (this.links.size > 0 || this.ending) return;
+    this.detachedAt = Date.now();
     if (!this.options.named) {
       void this.end("its page closed");
       return;
@@ -119,6 +179,7 @@ export class Conversation {
       this.options.log("ignored a page message that is not JSON");
       return;
     }
+    if (typeof message !== "object" || message === null) return this.options.log("ignored a page message that is not a JSON object");
     switch (message.type) {
       case "prompt":
         if (typeof message.text === "string" && message.text.trim() !== "") void this.session.prompt(message.text, message.skipContext === true);
@@ -138,25 +199,52 @@ export class Conversation {
     }
   }
 
-  /** Keeps the event for replay (streamed text merged into one event) and sends it. */
+  /** Sends the event and keeps it for replay (transcript.ts), serialised once. */
   private record(event: TranscriptEvent): void {
-    this.broadcast({ type: "event", event });
-    const last = this.transcript[this.transcript.length - 1];
-    if (event.kind === "update" && last?.kind === "update" && mergeable(last, event)) {
-      const content = last.update.content as { text: string };
-      last.update = { ...last.update, content: { ...content, text: content.text + (event.update.content as { text: string }).text } };
-      return;
-    }
-    this.transcript.push(event);
-  }
-
-  private send(socket: WebSocket, message: ServerMessage): void {
-    socket.send(JSON.stringify(message));
+    const json = JSON.stringify(event);
+    this.broadcastJson(`{"type":"event","event":${json}}`);
+    this.transcript.add(event, json);
   }
 }
 
-function mergeable(last: TranscriptEvent & { kind: "update" }, next: TranscriptEvent & { kind: "update" }): boolean {
-  const kind = next.update.sessionUpdate;
-  const isText = (update: AgentUpdate) => (update.content as { type?: unknown } | undefined)?.type === "text";
-  return STREAMED_TEXT.has(kind) && last.update.sessionUpdate === kind && isText(last.update) && isText(next.update);
+/**
+ * The replay's frames, built from the events' JSON text: the first a
+ * `replay` (the page starts afresh), the rest batches of `event` messages.
+ */
+function* replayFrames(transcript: Transcript): Generator<string> {
+  let first = true;
+  for (const events of transcript.replay(REPLAY_FRAME_BYTES)) {
+    yield first ? `{"type":"replay","events":[${events.join(",")}]}` : `{"type":"batch","messages":[${events.map((event) => `{"type":"event","event":${event}}`).join(",")}]}`;
+    first = false;
+  }
+  if (first) yield JSON.stringify({ type: "replay", events: [] } satisfies ServerMessage);
+}
+
+/**
+ * Whether one more conversation fits under `max` live ones. When full, the
+ * conversation no page has looked at for longest (one in its grace period)
+ * is ended to make room; when every one has a page, none fits.
+ */
+export function makeRoom(conversations: Iterable<Conversation>, max: number, log: (line: string) => void): boolean {
+  const live = [...conversations].filter((conversation) => !conversation.isEnding);
+  if (live.length < max) return true;
+  const now = Date.now();
+  const idlest = live.filter((conversation) => !conversation.attached).sort((a, b) => b.detachedForMs(now) - a.detachedForMs(now))[0];
+  if (!idlest) return false;
+  log(`${max} conversations are running (--max-conversations): ending ${idlest.id}, which has had no page for ${Math.round(idlest.detachedForMs(now) / 1000)} s`);
+  void idlest.end("a new conversation needed its place (the server's limit of conversations was reached)");
+  return true;
+}
+
+/** Tells a page its conversation cannot start (the page shows why), then closes its socket. */
+export function refuseConversation(socket: WebSocket, max: number, log: (line: string) => void): void {
+  log(`refused a new conversation: the ${max} running (--max-conversations) all have a page open`);
+  const message =
+    `This chat server already runs ${max} conversation${max === 1 ? "" : "s"}, each with a page open: the most it allows. ` +
+    `Close a chat tab (or use New chat in one), then reload this page. The limit is the setting symposium.chat.maxConversations (the chat server's --max-conversations).`;
+  const session: SessionInfo = { state: "ended", modes: [], commands: [], ended: { message, stderrTail: [] } };
+  socket.on("error", () => {}); // the page may be gone already: nothing to tell
+  socket.send(JSON.stringify({ type: "session", session } satisfies ServerMessage));
+  // 1013: "try again later", the websocket code for a server at capacity.
+  socket.close(1013, "too many conversations");
 }

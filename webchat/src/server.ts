@@ -7,13 +7,14 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import * as path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Logger } from "../../acp-wire/src/index.js";
-import { createLoopbackGuard, refuseUpgrade, type LoopbackGuard } from "../../loopback-auth/src/index.js";
-import { CONVERSATION_ID_PATTERN, QUERY, type ServerMessage } from "../page/protocol.js";
+import { createLoopbackGuard, errorLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
+import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
 import { ContextChipWatcher } from "./context-chip.js";
-import { Conversation } from "./conversation.js";
+import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
 import { pageHtml } from "./page-html.js";
 import type { ProjectFiles } from "./project-files.js";
 
@@ -27,6 +28,8 @@ export interface ChatServerOptions {
   token: string;
   allowedOrigins: string[];
   graceMs: number;
+  /** Live conversations (each an agent) this server runs at most (--max-conversations). */
+  maxConversations: number;
   /** The environment every agent gets. */
   agentEnv: NodeJS.ProcessEnv;
   /** Folder holding page.js and page.css (dist/webchat/). */
@@ -45,7 +48,7 @@ const ASSETS: Record<string, string> = { "/page.js": "text/javascript; charset=u
 
 export class ChatServer {
   private readonly http: http.Server;
-  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_PAGE_MESSAGE_BYTES });
   private readonly guard: LoopbackGuard;
   private readonly conversations = new Map<string, Conversation>();
   private readonly chip: ContextChipWatcher;
@@ -81,14 +84,25 @@ export class ChatServer {
     await Promise.all([...this.conversations.values()].map((conversation) => conversation.end("the server is stopping")));
   }
 
+  /** Nothing a request carries may end the server: a throw is a bug, answered 500 and logged on one line. */
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    try {
+      this.route(req, res);
+    } catch (error) {
+      this.options.log(`internal error answering ${req.method} ${targetForLog(req)}: ${errorLine(error)}`);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("internal error (see the server's log)\n");
+    }
+  }
+
+  private route(req: http.IncomingMessage, res: http.ServerResponse): void {
     const verdict = this.guard.checkHttp(req);
     if (!verdict.ok) {
-      this.options.log(`refused ${req.method} ${pathOf(req)}: ${verdict.reason}`);
+      this.options.log(`refused ${req.method} ${targetForLog(req)}: ${verdict.reason}`);
       res.writeHead(verdict.status, { "Content-Type": "text/plain; charset=utf-8" }).end(`${verdict.reason}\n`);
       return;
     }
-    const route = pathOf(req);
+    const route = requestTarget(req)!.pathname; // the guard refused any other
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" }).end();
     } else if (route === "/" || route === "/index.html") {
@@ -113,25 +127,50 @@ export class ChatServer {
     });
   }
 
-  private onUpgrade(req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer): void {
+  private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Until ws takes it, the socket has no error listener: a reset would end the server.
+    socket.on("error", () => socket.destroy());
+    try {
+      this.upgrade(req, socket, head);
+    } catch (error) {
+      this.options.log(`internal error upgrading ${targetForLog(req)}: ${errorLine(error)}`);
+      refuseUpgrade(socket, 500, "internal error (see the server's log)");
+    }
+  }
+
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = this.guard.checkUpgrade(req);
     if (!verdict.ok) {
       this.options.log(`refused a websocket: ${verdict.reason}`);
       return refuseUpgrade(socket, verdict.status, verdict.reason);
     }
-    const url = new URL(req.url ?? "/", "http://request.invalid");
+    const url = requestTarget(req)!; // the guard refused any other
     const named = url.searchParams.get(QUERY.conversation);
     if (url.pathname !== "/ws" || (named !== null && !CONVERSATION_ID_PATTERN.test(named))) {
       return refuseUpgrade(socket, 400, url.pathname !== "/ws" ? "websockets live on /ws" : "a conversation id is 1-64 letters, digits, '-' or '_'");
     }
-    this.sockets.handleUpgrade(req, socket, head, (ws) => this.attach(ws, named));
+    this.sockets.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        this.attach(ws, named);
+      } catch (error) {
+        // The socket is a websocket by now: it is closed as one, not answered in HTTP.
+        this.options.log(`internal error attaching a websocket: ${errorLine(error)}`);
+        ws.close(1011, "internal error (see the server's log)");
+      }
+    });
   }
 
   private attach(ws: WebSocket, named: string | null): void {
     // The colon keeps these ids apart from any a URL can name (CONVERSATION_ID_PATTERN).
     const id = named ?? `unnamed:${++this.unnamedCount}`;
+    // An oversized message or a frame that is not UTF-8: ws has already closed
+    // this socket (1009, 1007); its conversation and every other socket go on.
+    ws.on("error", (error) => this.options.log(`[${id}] closed a websocket: ${error.message}`));
     let conversation = this.conversations.get(id);
     if (!conversation) {
+      if (!makeRoom(this.conversations.values(), this.options.maxConversations, this.options.log)) {
+        return refuseConversation(ws, this.options.maxConversations, this.options.log);
+      }
       conversation = new Conversation({
         id,
         named: named !== null,
@@ -156,10 +195,6 @@ export class ChatServer {
   private broadcast(message: ServerMessage): void {
     for (const conversation of this.conversations.values()) conversation.broadcast(message);
   }
-}
-
-function pathOf(req: http.IncomingMessage): string {
-  return new URL(req.url ?? "/", "http://request.invalid").pathname;
 }
 
 /**

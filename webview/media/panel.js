@@ -4,7 +4,7 @@
 // Message shapes: webview/src/panel-messages.ts.
 (function () {
   const vscode = acquireVsCodeApi();
-  const frame = document.getElementById("toad");
+  const frame = document.getElementById("chat");
   const status = document.getElementById("status");
   const message = document.getElementById("message");
   const detail = document.getElementById("detail");

@@ -41,7 +41,7 @@ export function panelHtml(options: PanelHtmlOptions): string {
     .join("; ");
   const status = options.status;
   const frame = options.chatUrl
-    ? `<iframe id="toad" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${status.kind === "ready" ? "" : " hidden"}></iframe>`
+    ? `<iframe id="chat" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${status.kind === "ready" ? "" : " hidden"}></iframe>`
     : "";
   return `<!DOCTYPE html>
 <html lang="en">

@@ -1,5 +1,5 @@
 // The messages between the extension and the panel's page (media/panel.js).
-// Pure types and constants.
+// Pure types, and the check of what the page sends.
 
 export type PanelStatus =
   | { kind: "starting"; message: string }
@@ -17,3 +17,12 @@ export type ToPanel =
 
 /** `conversation`: the chat page started a new conversation ("New chat"); a reload should return to it. */
 export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string };
+
+/** A message from the page as a FromPanel, or null when it is not one (the page's messages are checked, not trusted). */
+export function parseFromPanel(data: unknown): FromPanel | null {
+  if (typeof data !== "object" || data === null) return null;
+  const message = data as { type?: unknown; conversation?: unknown };
+  if (message.type === "retry") return { type: "retry" };
+  if (message.type === "conversation" && typeof message.conversation === "string") return { type: "conversation", conversation: message.conversation };
+  return null;
+}

@@ -1,16 +1,22 @@
-// The webview view in the bottom panel that holds the chat's iframe. The HTML
-// is rendered once per chat address; everything after that (status, focus,
+// The webview view in the bottom panel that holds the chat's iframe, whichever
+// chat runs behind the panel host (Toad or the built-in one). The HTML is
+// rendered once per chat address; everything after that (status, focus,
 // theme) goes to the page as messages, so the chat is never reloaded by a
 // status change. Opening the view starts (or reconnects to) the chat.
 
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
-import type { ChatTheme, FromPanel, PanelStatus, ToPanel } from "../../webview/src/panel-messages.js";
+import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
 
-export const TOAD_VIEW_ID = "symposium.toadView";
+/**
+ * The view's id. It was `symposium.toadView` before any release; VS Code keys a
+ * view's saved place and size by its id, and no user has a layout saved under
+ * the old one yet.
+ */
+export const CHAT_VIEW_ID = "symposium.chatView";
 
-export interface ToadViewEvents {
+export interface ChatViewEvents {
   /** The view became visible (first time or again). */
   opened(): void;
   retry(): void;
@@ -18,7 +24,7 @@ export interface ToadViewEvents {
   conversation(id: string): void;
 }
 
-export class ToadViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private status: PanelStatus = { kind: "starting", message: "Starting the chat…" };
   private chatUrl: string | undefined;
@@ -29,25 +35,34 @@ export class ToadViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-    private readonly events: ToadViewEvents,
+    private readonly events: ChatViewEvents,
   ) {
     this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: "theme", theme: currentTheme() })));
+  }
+
+  /** Whether the view is on screen now. */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** What the view shows now (or will show once it opens). */
+  get shownStatus(): PanelStatus {
+    return this.status;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.renderedUrl = null;
     view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
-    view.onDidDispose(() => (this.view = undefined));
+    view.onDidDispose(() => {
+      this.view = undefined;
+    });
     view.onDidChangeVisibility(() => {
       if (!view.visible) return;
       this.events.opened();
       this.post({ type: "focus" });
     });
-    view.webview.onDidReceiveMessage((message: FromPanel) => {
-      if (message?.type === "retry") this.events.retry();
-      else if (message?.type === "conversation") this.events.conversation(message.conversation);
-    });
+    view.webview.onDidReceiveMessage((data: unknown) => this.receive(data));
     this.render();
     this.log.info("chat panel opened");
     this.events.opened();
@@ -62,17 +77,15 @@ export class ToadViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     else this.post({ type: "status", status, seq: this.seq });
   }
 
-  /** Forgets the chat's address (the host was stopped): the next chat is a new page. */
-  clearChat(): void {
-    this.chatUrl = undefined;
-  }
-
-  focus(): void {
-    this.post({ type: "focus" });
-  }
-
   dispose(): void {
     this.disposables.forEach((disposable) => disposable.dispose());
+  }
+
+  private receive(data: unknown): void {
+    const message = parseFromPanel(data);
+    if (message?.type === "retry") this.events.retry();
+    else if (message?.type === "conversation") this.events.conversation(message.conversation);
+    else this.log.warn(`the panel page sent a message this extension does not know: ${JSON.stringify(data)?.slice(0, 200)}`);
   }
 
   private post(message: ToPanel): void {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Rust ACP peers the interop tests and benchmarks run against:
+# the reference conductor, the older sacp conductor, and Symposium's own Rust
+# agent and proxy, each at a pinned version, with `cargo install --locked`.
+#
+# Idempotent and cached: binaries land in $SYMPOSIUM_CACHE/rust-peers/bin
+# (default ~/.cache/symposium), cargo's build cache beside them, so a second
+# run (and CI on the same machine) takes seconds. Prints the bin directory on
+# its last line; one clear line on stderr naming what is missing otherwise.
+set -euo pipefail
+
+CACHE="${SYMPOSIUM_CACHE:-$HOME/.cache/symposium}"
+ROOT="$CACHE/rust-peers"
+# crate@version binary: keep in step with test/interop/rust-peers.ts.
+PEERS=(
+  "agent-client-protocol-conductor@5.0.0"
+  "sacp-conductor@11.0.0"
+  "symposium-acp-agent@2.0.1"
+  "symposium-acp-proxy@1.1.1"
+)
+
+log() { echo "[install-rust-peers] $*" >&2; }
+
+if ! command -v cargo >/dev/null 2>&1; then
+  log "cargo not found: install Rust (rustup) to run the interop tests against the Rust conductors"
+  exit 1
+fi
+
+mkdir -p "$ROOT"
+export CARGO_TARGET_DIR="$ROOT/target"
+for peer in "${PEERS[@]}"; do
+  stamp="$ROOT/.installed-$peer"
+  if [ -f "$stamp" ]; then continue; fi
+  log "cargo install --locked $peer (first time only; several minutes)"
+  if ! cargo install --locked --quiet --root "$ROOT" "$peer" >&2; then
+    log "could not build $peer: see cargo's output above"
+    exit 1
+  fi
+  touch "$stamp"
+done
+# The target dir is only a build cache; keep it small once everything is built.
+rm -rf "$ROOT/target"
+echo "$ROOT/bin"

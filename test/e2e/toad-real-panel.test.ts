@@ -1,0 +1,113 @@
+// The chat panel in code-server + Chromium with the real Toad
+// (scripts/install-toad.sh) named by symposium.toadCommand, driven like a
+// user: select a line, open the panel, type into Toad's terminal; the agent
+// behind our conductor (a recording agent) gets exactly one editor-context
+// block with the selection; Stop ends the whole tree.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Frame, Page } from "playwright-core";
+import { e2eSkipReason, openFile, type CodeServer } from "../harness/code-server.js";
+import { hostProcesses } from "../support/panel-host.js";
+import { descendants, eventually, isAlive, tempDir } from "../support/processes.js";
+import { RECORDING_AGENT, TOAD_LAUNCHER, realToadSkip } from "../support/toad.js";
+import { chatFrame, closeDemoWindow, command, openDemoWindow } from "./panel-helpers.js";
+
+const skip = e2eSkipReason() || realToadSkip();
+
+type Entry = { start?: number; env?: Record<string, string>; prompt?: Array<{ type: string; text?: string }> };
+
+/** In every frame: when Toad's app last sent terminal output (its screen is a canvas). */
+const watchTerminalOutput = {
+  content: `window.lastOutput = Date.now();
+    window.WebSocket = class extends window.WebSocket {
+      constructor(url, protocols) {
+        super(url, protocols);
+        this.addEventListener("message", () => (window.lastOutput = Date.now()));
+      }
+    };`,
+};
+
+async function settled(frame: Frame): Promise<void> {
+  await frame.waitForFunction("Date.now() - window.lastOutput > 300", undefined, { timeout: 30_000, polling: 100 });
+}
+
+/** Types `text` into Toad's prompt and sends it, once Toad has drawn it (keys sent before are lost to the Enter). */
+async function typeInto(frame: Frame, text: string): Promise<void> {
+  await settled(frame);
+  await frame.locator(".xterm-helper-textarea").focus();
+  const typedAt = (await frame.evaluate("Date.now()")) as number;
+  // One input event, so xterm sends the text as one chunk (a user pasting), not key by key.
+  await frame.page().keyboard.insertText(text);
+  await frame.waitForFunction(`window.lastOutput > ${typedAt} && Date.now() - window.lastOutput > 300`, undefined, { timeout: 30_000, polling: 100 });
+  await frame.page().keyboard.press("Enter");
+}
+
+async function selectLine(page: Page, line: number): Promise<void> {
+  // The keyboard back to the workbench (after typing, Toad's terminal has it).
+  await page.locator(".part.editor").click({ position: { x: 600, y: 300 } });
+  await openFile(page, "main.rs");
+  await page.keyboard.press("Control+Home");
+  for (let i = 1; i < line; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Shift+End");
+  await page.waitForTimeout(400); // the tracker's debounce
+}
+
+describe("chat panel in code-server with the real Toad", { skip, timeout: 600_000 }, () => {
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let workspace: string;
+  const record = path.join(tempDir("symposium-toad-e2e-"), "agent.jsonl");
+  const records = (): Entry[] => (fs.existsSync(record) ? fs.readFileSync(record, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry) : []);
+  const prompts = (): string[][] => records().filter((entry) => entry.prompt).map((entry) => entry.prompt!.map((block) => block.text ?? ""));
+
+  before(async () => {
+    ({ workspace, server, browser, page } = await openDemoWindow({ TOAD_AGENT_RECORD: record }, { "symposium.toadCommand": TOAD_LAUNCHER }));
+    // The conductor reads its config at each start: the recording agent instead of the demo agent.
+    fs.writeFileSync(process.env.SYMPOSIUM_CONFIG!, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(RECORDING_AGENT)}`, proxies: [] }));
+    await page.addInitScript(watchTerminalOutput);
+  });
+
+  after(() => closeDemoWindow(browser, server, workspace));
+
+  it("shows Toad's page through the gate; a question typed into it reaches the agent with exactly one editor-context block, twice", async () => {
+    await selectLine(page, 2);
+    await page.keyboard.press("Control+Alt+Y");
+    const frame = await chatFrame(page, "body.-first-byte", 60_000);
+    await eventually(() => records().some((entry) => entry.start), 30_000, "Toad's app to start the conductor and agent");
+    await typeInto(frame, "what does the selected line do?");
+    await eventually(() => prompts().length === 1, 30_000, "the question to reach the agent");
+    const blocks = prompts()[0]!.filter((text) => text.startsWith("<editor-context>"));
+    assert.equal(blocks.length, 1, JSON.stringify(prompts()[0]));
+    assert.match(blocks[0]!, /let greeting = "hello from the sample workspace";/);
+    assert.ok(prompts()[0]!.some((text) => text === "what does the selected line do?"), JSON.stringify(prompts()[0]));
+    if (process.env.SYMPOSIUM_SCREENSHOT_TOAD) {
+      await settled(frame);
+      await page.screenshot({ path: process.env.SYMPOSIUM_SCREENSHOT_TOAD });
+    }
+
+    await selectLine(page, 1);
+    await typeInto(frame, "and this one?");
+    await eventually(() => prompts().length === 2, 30_000, "the second question to reach the agent");
+    const second = prompts()[1]!.filter((text) => text.startsWith("<editor-context>"));
+    assert.equal(second.length, 1);
+    assert.match(second[0]!, /fn main\(\)/);
+    assert.doesNotMatch(second[0]!, /hello from the sample workspace/);
+    for (const { env } of records().filter((entry) => entry.start)) assert.equal(env!.SYMPOSIUM_CHAT_TOKEN, undefined, "no secret of ours in the agent's environment");
+  });
+
+  it("Stop Chat ends the whole tree (host, Toad, its apps, conductors, agents): nothing left 3 s later", async () => {
+    const [host] = hostProcesses(workspace);
+    assert.ok(host, "a panel host runs");
+    const tree = [host, ...descendants(host)];
+    assert.ok(tree.length >= 6, `host, Toad, app, conductor, agent…: ${tree.join(", ")}`);
+    await command(page, "Symposium: Stop Chat");
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 10_000, `no process of ${tree.join(", ")} left`);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.deepEqual(tree.filter((pid) => isAlive(pid)), []);
+    assert.deepEqual(hostProcesses(workspace), []);
+  });
+});

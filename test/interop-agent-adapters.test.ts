@@ -1,0 +1,108 @@
+// The published agent adapters from npm (scripts/install-agent-adapters.sh),
+// as the first-run menu offers them, behind our conductor with the
+// editor-context proxy in process, with no credentials and no network to the
+// model: initialize is answered with the agent's authMethods; what cannot work
+// logged out is answered with an error that names the agent and says what to
+// do, in the conductor's answer and in the built-in chat.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import { describe, it, type TestContext } from "node:test";
+import { quote } from "shell-quote";
+import { testClient } from "./support/acp-client.js";
+import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir } from "./support/processes.js";
+import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { startChatServer } from "./support/webchat-server.js";
+import { ADAPTERS, adapterCommand, adapterSetup, isRoot, type Adapter } from "./interop/adapters.js";
+import { ChatSocket } from "./interop/chat-socket.js";
+import { failIfMissing, skipOutsideCi } from "./interop/rust-peers.js";
+import { KNOWN_AGENTS } from "../conductor-hooks/src/agent-choices.js";
+
+const setup = adapterSetup();
+const missing = "missing" in setup ? setup.missing : false;
+
+/** What each adapter was found to do logged out (docs/interop.md): which request needs a login first. */
+const LOGGED_OUT: Record<Adapter["shortName"], { refuses: "session/new" | "session/prompt"; methods: RegExp }> = {
+  claude: { refuses: "session/prompt", methods: /\/login/ },
+  codex: { refuses: "session/new", methods: /Login with ChatGPT.*CODEX_API_KEY/ },
+  gemini: { refuses: "session/new", methods: /Log in with Google/ },
+};
+
+function conductorArgs(adapter: Adapter): string[] {
+  if ("missing" in setup) throw new Error(setup.missing);
+  return ["agent", quote(adapterCommand(setup, adapter))];
+}
+
+/** The error the user is shown must say which agent and what to do: never a bare "Internal error". */
+function assertExplained(message: string, adapter: Adapter): void {
+  assert.doesNotMatch(message, /^Internal error$/);
+  assert.match(message, /^[^\n]+: agent '[^']+' is not logged in\. To fix: /, message);
+  assert.ok(message.includes(KNOWN_AGENTS.find((agent) => agent.shortName === adapter.shortName)!.login!), `the menu's login hint for ${adapter.shortName}: ${message}`);
+  assert.match(message, LOGGED_OUT[adapter.shortName].methods);
+}
+
+describe("the published agent adapters behind our conductor, logged out", { skip: skipOutsideCi(missing) }, () => {
+  for (const adapter of ADAPTERS) {
+    it(`${adapter.pkg}@${adapter.version}: initialize shows its authMethods; what needs a login says which agent and what to do`, async (t) => {
+      failIfMissing(missing);
+      const conductor = startNode(CONDUCTOR_CLI, conductorArgs(adapter), { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) });
+      t.after(() => conductor.child.kill());
+      const client = testClient(streamTo(conductor.child));
+      const refusal = await client.run(async (agent) => {
+        const init = await agent.request<{ authMethods?: Array<{ id: string; name: string }>; agentInfo?: { name: string } }>("initialize", {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientInfo: { name: "symposium-tests", version: "0.0.0" },
+        });
+        assert.ok(Array.isArray(init.authMethods), `${adapter.pkg} answers initialize with authMethods`);
+        process.stderr.write(`# ${adapter.pkg}: agentInfo ${JSON.stringify(init.agentInfo)}, authMethods ${JSON.stringify(init.authMethods.map((method) => method.id))}\n`);
+        const newSession = agent.request<{ sessionId: string }>("session/new", { cwd: "/tmp", mcpServers: [] });
+        if (LOGGED_OUT[adapter.shortName].refuses === "session/new") return newSession.then(() => assert.fail("session/new answered logged out"), (error: Error) => error);
+        const { sessionId } = await newSession;
+        return agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] }).then(
+          () => assert.fail("a prompt was answered logged out"),
+          (error: Error) => error,
+        );
+      });
+      assertExplained((refusal as Error).message, adapter);
+      conductor.child.stdin!.end();
+      await conductor.exited;
+    });
+  }
+
+  async function chatWithClaude(t: TestContext, projectDir: string): Promise<ChatSocket> {
+    const adapter = ADAPTERS.find((candidate) => candidate.shortName === "claude")!;
+    const server = await startChatServer({
+      command: quote([process.execPath, CONDUCTOR_CLI, ...conductorArgs(adapter)]),
+      env: { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
+      projectDir,
+    });
+    t.after(() => server.stop());
+    const page = new ChatSocket(server);
+    t.after(() => page.close());
+    await page.opened;
+    return page;
+  }
+
+  it("the built-in chat shows which agent failed and what to do", async (t) => {
+    failIfMissing(missing);
+    const projectDir = tempDir("symposium-project-");
+    fs.chmodSync(projectDir, 0o755); // the agent's user works in it
+    const page = await chatWithClaude(t, projectDir);
+    await page.ready(30_000);
+    await page.ask("hello", 30_000);
+    const [error] = page.errors();
+    assert.ok(error, "the chat shows an error");
+    assert.match(error, /^The prompt failed: Authentication required: agent 'Claude Agent' is not logged in\. To fix: run `claude` in a terminal and log in with \/login/);
+  });
+
+  it("an adapter's bare \"Internal error\" reaches the chat with what it wrote on stderr", { skip: !isRoot() && "needs a project folder the agent's user cannot enter: runs as root only" }, async (t) => {
+    failIfMissing(missing);
+    // A project folder only root may enter: the adapter's Claude Code cannot start there, and says so on stderr only.
+    const page = await chatWithClaude(t, tempDir("symposium-project-"));
+    await eventually(() => page.errors().length > 0, 30_000, "the chat to show an error");
+    const [error] = page.errors();
+    assert.doesNotMatch(error!, /Internal error$/);
+    assert.match(error!, /^The agent did not start a session: Internal error: agent 'Claude Agent' wrote on stderr: .*EACCES/);
+  });
+});

@@ -1,0 +1,59 @@
+// Our conductor running a Rust proxy from the crates registry
+// (symposium-acp-proxy, Symposium's own, built on sacp 10) as one of its
+// components, in front of the recording agent, with the editor-context hook
+// on: the whole protocol table passes, and exactly one block reaches the agent.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { quote } from "shell-quote";
+import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import { CONDUCTOR_CLI, startNode, streamTo, tempDir } from "./support/processes.js";
+import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { ALL_UPDATES } from "./interop/protocol-table.js";
+import { INTEROP_AGENT, WIRE_TAP } from "./interop/fixtures.js";
+import { SYMPOSIUM_PROXY, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi } from "./interop/rust-peers.js";
+
+const missing = rustPeerMissing(SYMPOSIUM_PROXY);
+/** Its extensions off: they would fetch crates and start MCP servers, which this machine cannot. */
+const PROXY_ARGS = ["--sparkle", "no", "--ferris", "no", "--cargo", "no"];
+
+for (const dialect of [null, "_proxy", "proxy"] as const) {
+  const how = dialect === null ? "by default" : `with --proxy-dialect ${dialect}`;
+  describe(`our conductor running ${SYMPOSIUM_PROXY.crate} ${SYMPOSIUM_PROXY.version} ${how}`, { skip: skipOutsideCi(missing) }, () => {
+    it("carries the protocol table both ways, with exactly one editor-context block", async (t) => {
+      failIfMissing(missing);
+      const tap = path.join(tempDir("symposium-tap-"), "tap.jsonl");
+      const conductor = startNode(
+        CONDUCTOR_CLI,
+        [
+          "agent",
+          ...(dialect === null ? [] : ["--proxy-dialect", dialect]),
+          quote([process.execPath, WIRE_TAP, tap, "--", rustPeerPath(SYMPOSIUM_PROXY), ...PROXY_ARGS]),
+          quote([process.execPath, INTEROP_AGENT]),
+        ],
+        { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
+      );
+      t.after(() => conductor.child.kill());
+      const client = testClient(streamTo(conductor.child));
+      await client.run(async (agent) => {
+        const sessionId = await openSession(agent);
+        await agent.request("session/set_mode", { sessionId, modeId: "code" });
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "exercise-client all-updates" }] });
+      });
+      const prompt = receivedPrompt(client.updates);
+      assert.equal(prompt.filter((block) => block.text?.startsWith("<editor-context>")).length, 1, "exactly one editor-context block");
+      assert.match(prompt[0]!.text!, /^<editor-context>\nActive file: src\/main\.rs/);
+      assert.deepEqual(clientAnswersReported(client.updates), CLIENT_ANSWERS);
+      const kinds = client.updates.map(({ update }) => update.sessionUpdate);
+      for (const update of ALL_UPDATES) assert.ok(kinds.includes(update.sessionUpdate as never), `session/update ${String(update.sessionUpdate)} reached the client`);
+      const spoken = new Set(
+        fs.readFileSync(tap, "utf8").trim().split("\n").map((line) => String((JSON.parse((JSON.parse(line) as { line: string }).line) as { method?: string }).method ?? "")).filter((method) => method.includes("proxy/")),
+      );
+      process.stderr.write(`# ${SYMPOSIUM_PROXY.crate} ${how}: ${[...spoken].sort().join(", ")}\n`);
+      conductor.child.stdin!.end();
+      await conductor.exited;
+    });
+  });
+}

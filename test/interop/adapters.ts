@@ -1,0 +1,56 @@
+// The published agent adapters scripts/install-agent-adapters.sh installs
+// (pinned; keep in step with it), and how the tests start them: as an
+// unprivileged user when the tests run as root (as real users run them; Claude
+// Code refuses some options as root), with no credentials in the environment.
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { symposiumCache } from "./rust-peers.js";
+
+export interface Adapter {
+  /** The first-run menu's short name (conductor-hooks/src/agent-choices.ts). */
+  shortName: "claude" | "codex" | "gemini";
+  pkg: string;
+  version: string;
+  bin: string;
+  args: string[];
+}
+
+export const ADAPTERS: readonly Adapter[] = [
+  { shortName: "claude", pkg: "@agentclientprotocol/claude-agent-acp", version: "0.101.0", bin: "claude-agent-acp", args: [] },
+  { shortName: "codex", pkg: "@zed-industries/codex-acp", version: "0.16.0", bin: "codex-acp", args: [] },
+  { shortName: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini", args: ["--acp"] },
+];
+
+export const AGENT_USER = process.env.SYMPOSIUM_AGENT_USER || "symposium-agent";
+
+/** Keys a developer's environment may hold: the agents must start logged out. */
+const CREDENTIAL_VARIABLES = ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "CODEX_API_KEY"];
+
+export const isRoot = (): boolean => typeof process.getuid === "function" && process.getuid() === 0;
+
+function agentUserHome(): string | null {
+  try {
+    return execFileSync("getent", ["passwd", AGENT_USER], { encoding: "utf8" }).split(":")[5] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the adapters are, and the words in front of an adapter's command (runuser … env …). */
+export function adapterSetup(): { dir: string; prefix: string[] } | { missing: string } {
+  const home = isRoot() ? agentUserHome() : os.homedir();
+  if (home === null) return { missing: `no user ${AGENT_USER} to run the agents as (run scripts/install-agent-adapters.sh as root)` };
+  const dir = process.env.SYMPOSIUM_ADAPTERS_DIR || (isRoot() ? path.join(home, ".cache", "symposium", "adapters") : path.join(symposiumCache(), "adapters"));
+  const absent = ADAPTERS.filter((adapter) => !fs.existsSync(path.join(dir, "node_modules", ".bin", adapter.bin)));
+  if (absent.length > 0) return { missing: `${absent.map((adapter) => `${adapter.pkg}@${adapter.version}`).join(", ")} not installed in ${dir} (run scripts/install-agent-adapters.sh)` };
+  // No `env` on Windows: there the tests expect a machine without the variables.
+  const env = process.platform === "win32" ? [] : ["env", ...CREDENTIAL_VARIABLES.flatMap((name) => ["-u", name]), `HOME=${home}`];
+  return { dir, prefix: isRoot() ? ["runuser", "-u", AGENT_USER, "--", ...env] : env };
+}
+
+export function adapterCommand(setup: { dir: string; prefix: string[] }, adapter: Adapter): string[] {
+  return [...setup.prefix, path.join(setup.dir, "node_modules", ".bin", adapter.bin), ...adapter.args];
+}

@@ -1,0 +1,243 @@
+// symposium-webchat under floods (issue 18, items 5 and 6), with the real
+// server, a real flooding ACP agent (test/fixtures/flood-agent.ts) and a real
+// websocket client: a page that stops reading holds the agent back instead of
+// growing the server; with no page attached the transcript stays bounded and
+// its replay leaves in pieces; the number of live conversations is capped.
+// The server's memory is read from the outside (/proc, else ps).
+
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, describe, it } from "node:test";
+import { quote } from "shell-quote";
+import { WebSocket } from "ws";
+import type { ServerMessage, TranscriptEvent } from "../webchat/page/protocol.js";
+import { planLaunch } from "../extension/src/panel-launch.js";
+import { parseArgs } from "../webchat/src/args.js";
+import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
+import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+
+const FLOOD_AGENT = path.join(OUT_DIR, "test", "fixtures", "flood-agent.js");
+const FLOOD_COMMAND = quote([process.execPath, FLOOD_AGENT]);
+/** Issue 18: the server stays under this in both floods. */
+const RSS_LIMIT_MB = 200;
+/** Past this the old build is plainly failing: stop it before it takes the machine's memory. */
+const RSS_ABORT_MB = 450;
+const MB = 1024 * 1024;
+
+/** A page's websocket: keeps the frames it receives (as text) and the messages in them. */
+class Page {
+  readonly frames: string[] = [];
+  readonly messages: ServerMessage[] = [];
+  readonly socket: WebSocket;
+  readonly opened: Promise<void>;
+  closeCode: number | undefined;
+
+  constructor(server: ChatServer, conversation?: string, private readonly keepFrames = false) {
+    const url = new URL(`ws://${server.url.host}/ws`);
+    url.searchParams.set("token", server.token);
+    if (conversation) url.searchParams.set("conversation", conversation);
+    this.socket = new WebSocket(url, { headers: { origin: server.origin } });
+    this.socket.on("message", (data) => {
+      const text = data.toString();
+      if (this.keepFrames) this.frames.push(text);
+      const message = JSON.parse(text) as ServerMessage;
+      this.messages.push(...(message.type === "batch" ? message.messages : [message]));
+    });
+    this.socket.on("close", (code) => (this.closeCode = code));
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.once("open", () => resolve());
+      this.socket.once("error", reject);
+    });
+  }
+
+  events(): TranscriptEvent[] {
+    return this.messages.flatMap((message) => (message.type === "event" ? [message.event] : message.type === "replay" ? message.events : []));
+  }
+
+  async ready(): Promise<void> {
+    await this.opened;
+    await eventually(() => this.messages.some((message) => message.type === "session" && message.session.state === "ready"), 10_000, "the session to be ready");
+  }
+
+  prompt(text: string): void {
+    this.socket.send(JSON.stringify({ type: "prompt", text, skipContext: true }));
+  }
+
+  /** Stops reading: the socket's data stays in the kernel's buffers, then in the server's. */
+  stopReading(): void {
+    (this.socket as unknown as { _socket: import("node:net").Socket })._socket.pause();
+  }
+
+  resumeReading(): void {
+    (this.socket as unknown as { _socket: import("node:net").Socket })._socket.resume();
+  }
+
+  close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    this.socket.close();
+    return new Promise((resolve) => this.socket.once("close", () => resolve()));
+  }
+}
+
+/** Resident memory of a process, in MB: /proc on Linux, ps elsewhere; 0 once it is gone. */
+function rssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    // no /proc (macOS), or the process is gone
+  }
+  try {
+    return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the server's memory every 50 ms; a server past RSS_ABORT_MB is stopped (the test has failed). */
+function watchMemory(server: ChatServer): { peakMb(): number; stop(): void } {
+  const pid = server.process.child.pid!;
+  let peak = 0;
+  const timer = setInterval(() => {
+    if (server.process.child.exitCode !== null) return;
+    peak = Math.max(peak, rssMb(pid));
+    if (peak > RSS_ABORT_MB) server.process.child.kill("SIGKILL");
+  }, 50);
+  return { peakMb: () => peak, stop: () => clearInterval(timer) };
+}
+
+function progressOf(file: string): number {
+  try {
+    return Number(fs.readFileSync(file, "utf8")) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function agentText(events: TranscriptEvent[]): string {
+  return events.map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : "")).join("");
+}
+
+describe("chat server under floods", () => {
+  const servers: ChatServer[] = [];
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  async function floodServer(extraArgs: string[] = []): Promise<{ server: ChatServer; progress: string }> {
+    const progress = path.join(tempDir("flood-progress-"), "sent");
+    const server = await startChatServer({ command: FLOOD_COMMAND, env: { FLOOD_PROGRESS: progress }, extraArgs });
+    servers.push(server);
+    return { server, progress };
+  }
+
+  it("a page that does not read holds the agent back: the server stays small, and the flood goes on once the page reads", async () => {
+    const { server, progress } = await floodServer();
+    const memory = watchMemory(server);
+    const page = new Page(server);
+    await page.ready();
+    page.stopReading();
+    page.prompt("flood 400");
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const stalledAt = progressOf(progress);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const later = progressOf(progress);
+    memory.stop();
+    assert.equal(server.process.child.exitCode, null, `the server ended:\n${server.process.stderr()}`);
+    assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB while its page did not read`);
+    assert.ok(later < 100 * MB, `the agent wrote ${(later / MB).toFixed(0)} MB to a page that did not read`);
+    assert.ok(later - stalledAt < 2 * MB, `the agent went on writing (${((later - stalledAt) / MB).toFixed(1)} MB in 2 s) while the page did not read`);
+    console.log(`# slow page: server peak RSS ${memory.peakMb().toFixed(0)} MB; the agent stopped after ${(later / MB).toFixed(1)} MB of 400`);
+
+    page.resumeReading();
+    await eventually(() => progressOf(progress) > later + 20 * MB, 30_000, "the flood to go on once the page reads");
+    const [agentPid] = server.agentPids();
+    await page.close();
+    await eventually(() => !isAlive(agentPid!), 5_000, "the agent to end with its page");
+  });
+
+  it("with no page attached, keeps a bounded transcript and replays it in pieces, newest output kept, oldest marked as trimmed", async () => {
+    const { server, progress } = await floodServer();
+    const memory = watchMemory(server);
+    const first = new Page(server, "flood-named");
+    await first.ready();
+    first.prompt("flood 300");
+    await eventually(() => progressOf(progress) > 0, 10_000, "the flood to start");
+    await first.close();
+    const started = Date.now();
+    await eventually(() => progressOf(progress) >= 300 * MB || server.process.child.exitCode !== null, 180_000, "the agent to send 300 MB");
+    const seconds = (Date.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the last lines reach the transcript
+    assert.equal(server.process.child.exitCode, null, `the server ended:\n${server.process.stderr().slice(-2000)}`);
+    assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB with no page attached`);
+
+    const again = new Page(server, "flood-named", true);
+    await again.opened;
+    await eventually(() => again.events().some((event) => event.kind === "turnEnd"), 30_000, "the replay, up to the end of the turn");
+    memory.stop();
+    assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB replaying its transcript`);
+    console.log(`# no page: 300 MB in ${seconds.toFixed(1)} s (${(300 / seconds).toFixed(0)} MB/s); server peak RSS ${memory.peakMb().toFixed(0)} MB; replay ${again.frames.length} frames`);
+
+    const replayAt = again.frames.findIndex((frame) => frame.startsWith('{"type":"replay"'));
+    assert.ok(replayAt >= 0, "a replay frame");
+    assert.ok(again.frames.length - replayAt > 4, `the replay came in ${again.frames.length - replayAt} frames`);
+    const largest = Math.max(...again.frames.map((frame) => frame.length));
+    assert.ok(largest < 1 * MB, `a frame of ${(largest / MB).toFixed(1)} MB`);
+    const events = again.events();
+    const firstEvent = events[0];
+    assert.ok(firstEvent?.kind === "notice" && /Earlier output trimmed/.test(firstEvent.message), `the replay starts with the trim notice: ${JSON.stringify(firstEvent).slice(0, 200)}`);
+    const text = agentText(events);
+    assert.ok(text.length <= 4 * MB && text.length >= 2 * MB, `the replay holds ${(text.length / MB).toFixed(1)} MB of text (the server keeps 4 MB)`);
+    assert.ok(text.endsWith("END-OF-FLOOD"), "the newest output is kept");
+    assert.equal(events.filter((event) => event.kind === "user").length, 0, "the prompt, the oldest event, was trimmed");
+    await again.close();
+  });
+
+  it("caps live conversations: a page past the cap is told why; a conversation with no page makes room", async () => {
+    const { server } = await floodServer(["--max-conversations", "3"]);
+    const pages = [new Page(server), new Page(server), new Page(server)];
+    await Promise.all(pages.map((page) => page.ready()));
+
+    const refused = new Page(server);
+    await refused.opened;
+    await eventually(() => refused.closeCode !== undefined, 5_000, "the fourth page's socket to close");
+    assert.equal(refused.closeCode, 1013);
+    const ended = refused.messages.find((message) => message.type === "session");
+    assert.ok(ended?.type === "session" && ended.session.state === "ended", "the page hears its conversation cannot start");
+    assert.match(ended.session.ended!.message, /already runs 3 conversations/);
+    assert.match(ended.session.ended!.message, /symposium\.chat\.maxConversations/);
+    assert.equal(server.agentPids().length, 3, "no fourth agent started");
+    assert.equal(server.process.child.exitCode, null);
+
+    // Named conversations opened and closed: each waits for its page in its
+    // grace period, but a new one takes the place of the one idle longest.
+    await pages[0]!.close();
+    for (let index = 0; index < 6; index++) {
+      const page = new Page(server, `named-${index}`);
+      await page.ready();
+      await page.close();
+    }
+    await eventually(() => server.agentPids().filter(isAlive).length <= 3, 5_000, "at most 3 agents alive");
+    const newest = new Page(server, "named-5");
+    await newest.ready();
+    assert.ok(!newest.messages.some((message) => message.type === "session" && message.session.state === "ended"), "the newest named conversation is still there");
+    await Promise.all([newest, ...pages].map((page) => page.close()));
+  });
+
+  it("takes the cap from the setting symposium.chat.maxConversations, for the built-in chat only", () => {
+    const inputs = {
+      config: { toadCommand: "builtin", toadPort: 0, acpAgentPath: "", editorContextEnabled: true, chatMaxConversations: 5 },
+      runtime: { program: process.execPath, script: "/ext/dist/symposium-panel-host.mjs", env: {} },
+      extensionPath: "/ext",
+      cwd: tempDir("symposium-project-"),
+      noticeToadMissing: () => {},
+    };
+    const builtin = planLaunch(inputs);
+    assert.equal(parseArgs(builtin.frontend.args.slice(1)).maxConversations, 5, `the chat's arguments: ${builtin.frontend.args.join(" ")}`);
+    const toad = planLaunch({ ...inputs, config: { ...inputs.config, toadCommand: process.execPath } });
+    assert.ok(!toad.frontend.args.includes("--max-conversations"), "Toad would refuse a flag it does not know");
+    assert.throws(() => parseArgs(["acp", "agent", "--max-conversations", "0"]), /--max-conversations must be a whole number from 1/);
+  });
+});
