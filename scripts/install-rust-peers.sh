@@ -11,12 +11,15 @@ set -euo pipefail
 
 CACHE="${SYMPOSIUM_CACHE:-$HOME/.cache/symposium}"
 ROOT="$CACHE/rust-peers"
-# crate@version binary: keep in step with test/interop/rust-peers.ts.
+# crate@version, and a name for its binary when another pinned version has the same one:
+# keep in step with test/interop/rust-peers.ts. The crates registry's newest reference
+# conductor is 5.0.0; sacp-conductor 10 is what symposium-acp-agent 2.0.1 is built on.
 PEERS=(
   "agent-client-protocol-conductor@5.0.0"
   "sacp-conductor@11.0.0"
   "symposium-acp-agent@2.0.1"
   "symposium-acp-proxy@1.1.1"
+  "sacp-conductor@10.0.1 sacp-conductor-10"
 )
 
 log() { echo "[install-rust-peers] $*" >&2; }
@@ -28,13 +31,21 @@ fi
 
 mkdir -p "$ROOT"
 export CARGO_TARGET_DIR="$ROOT/target"
-for peer in "${PEERS[@]}"; do
+for entry in "${PEERS[@]}"; do
+  read -r peer alias <<<"$entry"
   stamp="$ROOT/.installed-$peer"
   if [ -f "$stamp" ]; then continue; fi
+  # A renamed binary is installed in a root of its own, then linked into bin/ under its name.
+  root="$ROOT"
+  if [ -n "${alias:-}" ]; then root="$ROOT/renamed/$alias"; fi
   log "cargo install --locked $peer (first time only; several minutes)"
-  if ! cargo install --locked --quiet --root "$ROOT" "$peer" >&2; then
+  if ! cargo install --locked --quiet --root "$root" "$peer" >&2; then
     log "could not build $peer: see cargo's output above"
     exit 1
+  fi
+  if [ -n "${alias:-}" ]; then
+    mkdir -p "$ROOT/bin"
+    ln -sf "$root/bin/${peer%@*}" "$ROOT/bin/$alias"
   fi
   touch "$stamp"
 done

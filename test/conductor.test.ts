@@ -135,7 +135,7 @@ describe("conductor chains", () => {
 });
 
 describe("conductor lifecycle", () => {
-  it("ends every component and its children when the client closes stdin, within 2 s", { skip: POSIX ? false : "uses ps" }, async () => {
+  it("ends every component and its children when the client closes stdin", { skip: POSIX ? false : "uses ps" }, async () => {
     const childPidFile = path.join(tempDir(), "child.pid");
     const proc = conductor(["agent", proxyCommand, `${node} ${AGENT_WITH_CHILD}`], { CHILD_PID_FILE: childPidFile });
     await exercise(proc);
@@ -144,19 +144,20 @@ describe("conductor lifecycle", () => {
     assert.ok(tree.length >= 3, `proxy, agent and the agent's child are running: ${tree}`);
     const started = Date.now();
     assert.equal(await closeAndWait(proc), 0);
-    assert.ok(Date.now() - started < 2_000, `exited in ${Date.now() - started} ms`);
-    await eventually(() => tree.every((pid) => !isAlive(pid)), 1_000, `no orphans among ${tree}`);
+    // A hang detector, not a speed figure (how fast a chain stops is the benchmarks' business).
+    assert.ok(Date.now() - started < 15_000, `exited in ${Date.now() - started} ms`);
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree}`);
   });
 
-  it("ends everything on SIGTERM, within 2 s", { skip: POSIX ? false : "POSIX signals" }, async () => {
+  it("ends everything on SIGTERM", { skip: POSIX ? false : "POSIX signals" }, async () => {
     const proc = conductor(["agent", proxyCommand, `${node} ${AGENT_WITH_CHILD}`], { CHILD_PID_FILE: path.join(tempDir(), "c.pid") });
     await exercise(proc);
     const tree = descendants(proc.child.pid!);
     const started = Date.now();
     proc.child.kill("SIGTERM");
     assert.equal(await proc.exited, 128 + 15);
-    assert.ok(Date.now() - started < 2_000);
-    await eventually(() => tree.every((pid) => !isAlive(pid)), 1_000, `no orphans among ${tree}`);
+    assert.ok(Date.now() - started < 15_000, `exited in ${Date.now() - started} ms`);
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree}`);
   });
 
   it("answers in-flight requests with an error naming a component that dies, then exits non-zero", { skip: POSIX ? false : "uses ps" }, async () => {

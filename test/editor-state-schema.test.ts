@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildStateFile, parseEditorState, type StateFacts } from "../editor-state/src/index.js";
+import { buildStateFile, parseEditorState, parseUnsavedDocuments, type StateFacts } from "../editor-state/src/index.js";
 import { REPO_DIR } from "./support/processes.js";
 
 interface SchemaNode {
@@ -73,6 +73,10 @@ const FULL: StateFacts = {
   workspaceFolders: ["/w"],
   writerPid: 7,
   now: new Date(),
+  unsavedDocuments: [
+    { path: "/w/a.ts", version: 4, snapshot: "editor-state-0.unsaved-1.txt" },
+    { path: "/w/big.ts", version: 2, snapshot: null },
+  ],
 };
 
 describe("state file schema", () => {
@@ -90,12 +94,15 @@ describe("state file schema", () => {
   it("names in the schema every field the parser reads (the parser folds `selection` into `selections`)", () => {
     const parsed = parseEditorState(buildStateFile(FULL));
     assert.ok(parsed);
-    const schemaFields = Object.keys(schema.properties!).filter((key) => key !== "selection");
+    // `unsavedDocuments` is read apart (parseUnsavedDocuments): a file naming no active file still lists them.
+    const schemaFields = Object.keys(schema.properties!).filter((key) => key !== "selection" && key !== "unsavedDocuments");
     assert.deepEqual(Object.keys(parsed).sort(), schemaFields.sort());
     const selectionFields = Object.keys(schema.$defs.selection!.properties!).sort();
     const cut = parseEditorState(buildStateFile(FULL, { maxSelectionChars: 4, maxSelections: 9, maxDiagnostics: 9, maxDiagnosticChars: 999, maxMessageChars: 99 }));
     assert.deepEqual(Object.keys(cut!.selections[0]!).sort(), selectionFields);
     assert.deepEqual(Object.keys(parsed.diagnostics[0]!).sort(), Object.keys(schema.$defs.diagnostic!.properties!).sort());
+    assert.deepEqual(parseUnsavedDocuments(buildStateFile(FULL)), FULL.unsavedDocuments);
+    assert.deepEqual(Object.keys(parseUnsavedDocuments(buildStateFile(FULL))[0]!).sort(), Object.keys(schema.$defs.unsavedDocument!.properties!).sort());
   });
 
   it("rejects what the schema forbids (the checker itself can fail)", () => {

@@ -15,7 +15,7 @@ import { PROXY_CLI, descendants, eventually, isAlive, startProcess, streamTo, te
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 import { ALL_UPDATES } from "./interop/protocol-table.js";
 import { INTEROP_AGENT, WIRE_TAP } from "./interop/fixtures.js";
-import { ACP_CONDUCTOR, SACP_CONDUCTOR, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi, type RustPeer } from "./interop/rust-peers.js";
+import { ACP_CONDUCTOR, SACP10_CONDUCTOR, SACP_CONDUCTOR, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi, type RustPeer } from "./interop/rust-peers.js";
 
 /** One command-line argument for a Rust conductor: it splits each component into words like a shell. */
 export function component(...words: string[]): string {
@@ -66,6 +66,7 @@ function methodsSent(chain: TappedChain, to: "component" | "conductor"): Set<str
 const PEERS = [
   { ...ACP_CONDUCTOR, exitsOnClientEof: true, remapsCancelRequest: true },
   { ...SACP_CONDUCTOR, exitsOnClientEof: false, remapsCancelRequest: false },
+  { ...SACP10_CONDUCTOR, exitsOnClientEof: false, remapsCancelRequest: false },
 ];
 
 /** A $/cancel_request the conductor hands our proxy unmapped: our proxy passes it on unchanged (it is hop-local). */

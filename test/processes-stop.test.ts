@@ -27,7 +27,7 @@ describe("stopping processes", () => {
     assert.match(host.stderr(), /^survived$/m);
     const child = Number(/^child (\d+)$/m.exec(host.stderr())![1]);
     const grandchild = Number(fs.readFileSync(pidsFile, "utf8"));
-    await eventually(() => !isAlive(child) && !isAlive(grandchild), 2_000, "the child and its grandchild to end");
+    await eventually(() => !isAlive(child) && !isAlive(grandchild), 10_000, "the child and its grandchild to end");
   });
 
   it("stops 100 process trees at once without blocking the event loop", { skip: !POSIX && "uses /bin/sh and sleep" }, async () => {

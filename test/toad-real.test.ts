@@ -197,13 +197,11 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
 
   it("stops the whole tree (Toad, its apps, conductors, agents): nothing left 3 s later", async () => {
     const { port, secret } = host.spec;
-    assert.equal(await tryWebsocket(`ws://127.0.0.1:${port}/ws?width=80&height=24&token=${secret}`, { origin: `http://127.0.0.1:${port}` }), "open");
     const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?width=80&height=24&token=${secret}`, { headers: { origin: `http://127.0.0.1:${port}` } });
     socket.on("error", () => {});
-    const starts = host.records().filter((entry) => entry.start).length;
-    await eventually(() => host.records().filter((entry) => entry.start).length > starts, 30_000, "a new app's agent to start");
+    // A live app with its conductor and agent (an app whose socket closed may still be ending).
+    await eventually(() => appsAndAgents(host).length >= 3, 30_000, "a Toad app, its conductor and its agent");
     const tree = [host.child.pid!, ...treeCommands(host).map(({ pid }) => pid)];
-    assert.ok(appsAndAgents(host).length >= 2, JSON.stringify(treeCommands(host)));
     const started = Date.now();
     await fetch(`${host.gate}/.symposium/stop`, { method: "POST", headers: { authorization: `Bearer ${secret}` } });
     await eventually(() => tree.every((pid) => !isAlive(pid)), 3_000, `no process of ${tree.join(", ")} left`);

@@ -3,6 +3,7 @@
 // editor-context proxy first whenever SYMPOSIUM_EDITOR_STATE_FILE is set.
 
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import {
   DEFAULT_PROXY_DIALECT,
   debugLogger,
@@ -16,8 +17,9 @@ import {
 } from "../../acp-wire/src/index.js";
 import { quote } from "shell-quote";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
-import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine } from "./config.js";
+import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine, type SymposiumConfig } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
+import type { RegistryContext } from "./registry.js";
 import { refreshLauncher, selfCommandVia } from "./launcher.js";
 import { runConductor } from "./conductor.js";
 import type { ChainMode } from "./router.js";
@@ -32,6 +34,10 @@ const USAGE = `Usage:
         [--agent-choice NAME]                     with no file, a setup agent that writes one, or the file for
                                                   NAME (or $${AGENT_CHOICE_ENV}): claude, gemini, codex, kiro, demo
   ${NAME} demo-agent                              the built-in offline agent that shows what it receives
+  ${NAME} registry list [--config FILE] [--agents JSON]
+                                                  the agents to choose from, as a JSON array on stdout
+  ${NAME} registry resolve <id> [...]             the command that starts <id> (installing it first), as JSON
+  ${NAME} registry use <id> [...]                 makes <id> the config's agent; --agents: more custom agents
   ${NAME} --help | --version
 
 Each component is one argument: a command line, split into words and run without a shell.
@@ -73,16 +79,29 @@ export async function main(argv: string[]): Promise<number> {
       const { runConfigurationAgent } = await import("./configuration-agent.js");
       const options = parseChainOptions(rest);
       const configPath = options.configPath ?? defaultConfigPath();
+      const { registryAgents, registryUrl } = await import("./registry.js");
+      // The menu offers the registry's agents too; a refused registry leaves the built-in ones (said on stderr).
+      const registry = registryAgents(registryUrl(loadConfig(configPath), process.env), log).then(
+        (loaded) => loaded.agents,
+        (error: Error) => {
+          log(error.message);
+          return [];
+        },
+      );
       await runConfigurationAgent({
         configPath,
         demoAgentCommand: selfCommand(configPath, "demo-agent"),
+        registryAgents: registry,
+        selfCommand: (args) => selfCommand(configPath, ...args),
         version: packageVersion(),
       });
       return 0;
     }
+    case "registry":
+      return registryCommand(rest);
     case "agent":
     case "proxy":
-      return runChain(command, parseChainOptions(rest), (options) => componentsFromArguments(command, options.positional));
+      return runChain(command, parseChainOptions(rest), async (options) => componentsFromArguments(command, options.positional));
     case "run":
       hintOnTerminal("run");
       return runChain("agent", parseChainOptions(rest), componentsFromConfig);
@@ -91,10 +110,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function runChain(mode: ChainMode, options: ChainOptions, components: (options: ChainOptions) => ComponentSpec[]): Promise<number> {
+async function runChain(mode: ChainMode, options: ChainOptions, components: (options: ChainOptions) => Promise<ComponentSpec[]>): Promise<number> {
   return runConductor({
     mode,
-    components: components(options),
+    components: await components(options),
     dialect: options.dialect,
     env: process.env,
     ...(options.tracePath ? { tracePath: options.tracePath } : {}),
@@ -122,7 +141,7 @@ function componentsFromArguments(mode: "agent" | "proxy", commandLines: string[]
   });
 }
 
-function componentsFromConfig(options: ChainOptions): ComponentSpec[] {
+async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpec[]> {
   if (options.positional.length > 0) throw new UsageError(`run takes no components (got '${options.positional[0]}')`);
   const configPath = options.configPath ?? defaultConfigPath();
   // Everything the chain starts learns which file chose it (the demo agent's hint).
@@ -134,7 +153,53 @@ function componentsFromConfig(options: ChainOptions): ComponentSpec[] {
     log(`no configuration at ${configPath}: starting the setup agent`);
     return [{ name: "setup", command: selfCommand(configPath, "configuration-agent", "--config", configPath) }];
   }
-  return chainFromConfig(config, configPath);
+  if (config.agentConfig === undefined) return chainFromConfig(config, configPath);
+  const { syncFromRegistry, configuredAgent, resolveAgent } = await import("./registry.js");
+  const context = registryContext(configPath, await syncFromRegistry(config, registryContext(configPath, config, []), configPath), []);
+  const spawn = await resolveAgent(await configuredAgent(context.config!.agentConfig, context), context);
+  log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
+  return chainFromConfig(context.config!, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
+}
+
+function registryContext(configPath: string, config: SymposiumConfig | null, extraAgents: RegistryContext["extraAgents"]): RegistryContext {
+  return { configPath, config, extraAgents, selfCommand: (args) => selfCommand(configPath, ...args), log, env: process.env };
+}
+
+const REGISTRY_USAGE = "registry list | registry resolve <id> | registry use <id>, with [--config FILE] [--agents JSON]";
+
+/** `registry list|resolve|use`: the JSON answer is this command's output, so it goes to stdout; logs go to stderr. */
+async function registryCommand(args: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseRegistryArgs>;
+  try {
+    parsed = parseRegistryArgs(args);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (${REGISTRY_USAGE})`);
+  }
+  const [action, id, ...extra] = parsed.positionals;
+  if (extra.length > 0 || (action === "list") !== (id === undefined)) throw new UsageError(REGISTRY_USAGE);
+  const configPath = parsed.values.config ?? defaultConfigPath();
+  const registry = await import("./registry.js");
+  const context = registryContext(configPath, loadConfig(configPath), registry.parseExtraAgents(parsed.values.agents));
+  switch (action) {
+    case "list":
+      return printLine(JSON.stringify((await registry.catalog(context)).map(({ agent }) => registry.listed(agent))));
+    case "resolve": {
+      const spawn = await registry.resolveAgent(await registry.findAgent(id!, context), context);
+      // The seed's McpServer shape: env as a list of { name, value }.
+      return printLine(JSON.stringify({ ...spawn, env: Object.entries(spawn.env).map(([name, value]) => ({ name, value })) }));
+    }
+    case "use": {
+      const agent = await registry.useAgent(id!, context);
+      log(`${agent.name ?? agent.id} is now the agent in ${configPath}; it starts with the next conversation`);
+      return 0;
+    }
+    default:
+      throw new UsageError(REGISTRY_USAGE);
+  }
+}
+
+function parseRegistryArgs(args: string[]) {
+  return parseArgs({ args, allowPositionals: true, strict: true, options: { config: { type: "string" }, agents: { type: "string" } } });
 }
 
 /** With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent: its file is written as the menu would. */
@@ -190,9 +255,12 @@ function selfCommand(configPath: string, ...args: string[]): string[] {
   return selfCommandVia(configPath, args, log);
 }
 
+/** Errors whose message says all a user needs (registry.ts, registry-format.ts, registry-install.ts; loaded lazily, so known by name). */
+const KNOWN_ERRORS = new Set(["RegistryError", "AgentFormatError", "InstallError"]);
+
 runCli(main, (error) => {
   if (error instanceof UsageError) log(`${error.message}\n${USAGE}`);
-  else if (error instanceof ConfigError) log(error.message);
+  else if (error instanceof ConfigError || KNOWN_ERRORS.has((error as Error)?.name)) log((error as Error).message);
   else log(`fatal: ${describeError(error)}`);
   return 2;
 });

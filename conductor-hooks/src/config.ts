@@ -8,11 +8,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { parse as parseShellWords, quote as quoteShellWords } from "shell-quote";
 import { isObject } from "../../acp-wire/src/index.js";
 import { joinWindowsCommandLine, splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import type { ComponentSpec } from "./connections.js";
+import { AgentFormatError, parseAgentConfig, type AgentConfig } from "./registry-format.js";
 
 export const CONFIG_ENV = "SYMPOSIUM_CONFIG";
 /** Set by `run` for everything it starts: the config file the chain came from (the demo agent's hint says so). */
@@ -28,7 +29,14 @@ export interface ProxyEntry {
 }
 
 export interface SymposiumConfig {
+  /** The agent's command line (the first format, still read); "" when "agent" is an object. */
   agent: string;
+  /** "agent" when it is an AgentConfig (or just { "id" }) instead: registry.ts checks and resolves it. */
+  agentConfig?: { [key: string]: unknown };
+  /** AgentConfigs the user can choose by id: custom ones, and registry ones imported here (`_source: "registry"`). */
+  agents: AgentConfig[];
+  /** Where the agent registry is fetched from; "" for the shipped snapshot only. */
+  registryUrl?: string;
   proxies: ProxyEntry[];
 }
 
@@ -61,10 +69,64 @@ export function parseConfig(text: string, file: string): SymposiumConfig {
     throw new ConfigError(`${file}:${line}:${column}: ${describeParseError(printParseErrorCode(first.error))}`);
   }
   if (!isObject(value)) throw new ConfigError(`${file}: the configuration must be a JSON object`);
-  if (typeof value.agent !== "string" || value.agent.trim() === "") {
-    throw new ConfigError(`${file}: "agent" must be the command line of your agent, e.g. "npx -y @zed-industries/claude-code-acp"`);
+  const agent = value.agent;
+  if (!(typeof agent === "string" && agent.trim() !== "") && !isObject(agent)) {
+    throw new ConfigError(
+      `${file}: "agent" must be the command line of your agent, e.g. "npx -y @zed-industries/claude-code-acp", ` +
+        `or an agent object such as { "id": "gemini" } (\`symposium-conductor registry list\` shows the ids)`,
+    );
   }
-  return { agent: value.agent, proxies: parseProxies(value.proxies, file) };
+  if (value.registryUrl !== undefined && typeof value.registryUrl !== "string") throw new ConfigError(`${file}: "registryUrl" must be a URL, or "" for none`);
+  return {
+    ...(typeof agent === "string" ? { agent } : { agent: "", agentConfig: agent }),
+    agents: parseAgents(value.agents, file),
+    ...(value.registryUrl === undefined ? {} : { registryUrl: value.registryUrl }),
+    proxies: parseProxies(value.proxies, file),
+  };
+}
+
+function parseAgents(value: unknown, file: string): AgentConfig[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ConfigError(`${file}: "agents" must be a list of agent objects ({ "id", "distribution" })`);
+  try {
+    return value.map((entry, index) => parseAgentConfig(entry, `${file}: agents[${index}]`));
+  } catch (error) {
+    if (error instanceof AgentFormatError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Sets `key` (a JSON path) in the config file to `value`, keeping its comments
+ * and everything else; writes a new file (0600) when there is none. Whole or
+ * not at all: a conductor starting meanwhile reads the old file or the new one.
+ */
+export function updateConfigFile(file: string, key: (string | number)[], value: unknown): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
+    text = "{\n}\n";
+  }
+  const edited = applyEdits(text, modify(text, key, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } }));
+  parseConfigShape(edited, file);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, edited, { mode: 0o600 });
+  try {
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The edit must leave a file that parses (an "agent" may still be missing in a new one). */
+function parseConfigShape(text: string, file: string): void {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) throw new ConfigError(`${file}: the edited file would not parse; it was left as it was`);
 }
 
 function parseProxies(value: unknown, file: string): ProxyEntry[] {
@@ -81,15 +143,16 @@ function parseProxies(value: unknown, file: string): ProxyEntry[] {
   });
 }
 
-/** The components a config describes: enabled proxies in order, then the agent. */
-export function chainFromConfig(config: SymposiumConfig, file: string): ComponentSpec[] {
+/** The components a config describes: enabled proxies in order, then the agent (`agent` when the config's is an AgentConfig, resolved by registry.ts). */
+export function chainFromConfig(config: SymposiumConfig, file: string, agent?: ComponentSpec): ComponentSpec[] {
   const proxies = config.proxies
     .filter((entry) => entry.enabled)
     .map((entry) => {
       if (entry.command === undefined) throw new ConfigError(unrunnableProxy(entry.name, file));
       return { name: entry.name, command: splitCommandLine(entry.command, `proxy '${entry.name}'`) };
     });
-  return [...proxies, { name: "agent", command: splitCommandLine(config.agent, "agent") }];
+  if (config.agentConfig !== undefined && agent === undefined) throw new ConfigError(`${file}: the agent object must be resolved first`);
+  return [...proxies, agent ?? { name: "agent", command: splitCommandLine(config.agent, "agent") }];
 }
 
 function unrunnableProxy(name: string, file: string): string {

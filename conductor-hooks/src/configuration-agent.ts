@@ -13,18 +13,32 @@ import { agent, RequestError, type AgentApp, type AgentContext, type ContentBloc
 import { isObject, type Logger } from "../../acp-wire/src/index.js";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig, type KnownAgent } from "./agent-choices.js";
 import { ChosenAgent } from "./chosen-agent.js";
-import { loadConfig, splitCommandLine } from "./config.js";
+import * as fs from "node:fs";
+import { loadConfig, splitCommandLine, updateConfigFile } from "./config.js";
+import type { AgentConfig } from "./registry-format.js";
+import { configuredAgent, resolveAgent, type RegistryContext } from "./registry.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
 
 export interface ConfigurationAgentOptions {
   configPath: string;
   /** Program and arguments that start this package's demo agent. */
   demoAgentCommand: string[];
+  /**
+   * The agent registry's entries (registry.ts), offered after the built-in
+   * agents; a promise while it is fetched, so the setup agent answers
+   * `initialize` at once and only the menu waits for it.
+   */
+  registryAgents?: AgentConfig[] | Promise<AgentConfig[]>;
+  /** Starts this conductor with other arguments (a registry entry's `symposium` distribution). */
+  selfCommand?: (args: string[]) => string[];
   version: string;
   log?: Logger;
 }
 
 type Params = { [key: string]: unknown };
+
+/** The options with the registry's entries arrived. */
+type MenuOptions = ConfigurationAgentOptions & { registryAgents?: AgentConfig[] };
 
 interface SetupSession {
   /** The client's session/new params, replayed to the chosen agent. */
@@ -35,8 +49,33 @@ interface SetupSession {
   agentSession: { id: string; agent: ChosenAgent } | null;
 }
 
-export function menu(options: ConfigurationAgentOptions, firstQuestion: string | null = null): string {
+/** The registry's agents the built-in ones do not already name, as menu choices (an empty command: see registryEntry). */
+function registryChoices(options: MenuOptions): KnownAgent[] {
+  const taken = new Set(agentChoices(options.demoAgentCommand).map((choice) => choice.shortName));
+  return (options.registryAgents ?? [])
+    .filter((agent) => !taken.has(agent.id))
+    .map((agent) => ({ name: agent.name ?? agent.id, shortName: agent.id, command: "" }));
+}
+
+/** A number or name picks a built-in agent; a registry agent is picked by its id. */
+function findMenuChoice(typed: string, options: MenuOptions): KnownAgent | null {
+  const wanted = typed.trim();
+  return findAgentChoice(typed, agentChoices(options.demoAgentCommand)) ?? registryChoices(options).find((choice) => choice.shortName === wanted) ?? null;
+}
+
+function registryEntry(options: MenuOptions, choice: KnownAgent): AgentConfig | undefined {
+  if (choice.command !== "") return undefined;
+  return options.registryAgents?.find((agent) => agent.id === choice.shortName);
+}
+
+function registryLine(options: MenuOptions, choice: KnownAgent): string {
+  const entry = registryEntry(options, choice)!;
+  return `- ${entry.id}: ${choice.name}${entry.version ? ` ${entry.version}` : ""}${entry.description ? ` — ${entry.description}` : ""}`;
+}
+
+export function menu(options: MenuOptions, firstQuestion: string | null = null): string {
   const list = agentChoices(options.demoAgentCommand);
+  const registry = registryChoices(options);
   const question = firstQuestion ? ` and it will answer what you asked first ("${abbreviate(firstQuestion)}")` : "";
   return [
     "Welcome to Symposium!",
@@ -44,8 +83,9 @@ export function menu(options: ConfigurationAgentOptions, firstQuestion: string |
     "",
     "Which agent would you like to use?",
     ...list.map((choice, index) => `${index + 1}. ${choice.name}${choice.shortName === "demo" ? " (offline: shows what it receives)" : ""}`),
+    ...(registry.length === 0 ? [] : ["", "Or one from the ACP agent registry, by its id:", ...registry.map((choice) => registryLine(options, choice))]),
     "",
-    `Type a number (1-${list.length}) or a name (${describeChoiceNames(list)}). Your choice is saved in that file, the agent starts in this session${question}.`,
+    `Type a number (1-${list.length}) or a name (${describeChoiceNames(list)})${registry.length === 0 ? "" : ", or a registry agent's id"}. Your choice is saved in that file, the agent starts in this session${question}.`,
     "",
     `Where nobody can answer this menu (for example \`acpx exec\`, one prompt per session), name the agent instead: ` +
       `${AGENT_CHOICE_ENV}=demo in the environment, or \`symposium-conductor run --agent-choice demo\`.`,
@@ -130,13 +170,14 @@ class SetupAgent {
     if (session === undefined) throw RequestError.invalidParams(undefined, `unknown session '${String(params.sessionId)}'`);
     const prompt = Array.isArray(params.prompt) ? (params.prompt as ContentBlock[]) : [];
     const typed = userText(prompt);
-    const choice = findAgentChoice(typed, agentChoices(this.options.demoAgentCommand));
+    const options: MenuOptions = { ...this.options, registryAgents: await this.options.registryAgents };
+    const choice = findMenuChoice(typed, options);
     if (choice === null) {
       if (session.firstQuestion === null && typed !== "") session.firstQuestion = prompt;
-      await this.say(params.sessionId, menu(this.options, session.firstQuestion && userText(session.firstQuestion)));
+      await this.say(params.sessionId, menu(options, session.firstQuestion && userText(session.firstQuestion)));
       return { stopReason: "end_turn" };
     }
-    if (!writeConfig(this.options.configPath, choice)) {
+    if (!this.saveChoice(choice, options)) {
       await this.say(params.sessionId, `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`);
       return { stopReason: "end_turn" };
     }
@@ -151,6 +192,31 @@ class SetupAgent {
       return { stopReason: "end_turn" };
     }
     return this.request("session/prompt", { ...params, prompt: question }, signal);
+  }
+
+  /** Writes the config for `choice`: a registry entry as the whole AgentConfig; false when a file appeared meanwhile. */
+  private saveChoice(choice: KnownAgent, options: MenuOptions): boolean {
+    const entry = registryEntry(options, choice);
+    if (entry === undefined) return writeConfig(this.options.configPath, choice);
+    if (fs.existsSync(this.options.configPath)) return false;
+    updateConfigFile(this.options.configPath, ["agent"], { ...entry, _source: "registry" });
+    return true;
+  }
+
+  /** The chosen agent's command: the file's, resolved (and installed) when it is an AgentConfig. */
+  private async agentCommand(): Promise<string[]> {
+    const config = loadConfig(this.options.configPath);
+    if (config?.agentConfig === undefined) return splitCommandLine(config?.agent || this.chosen!.command, "agent");
+    const context: RegistryContext = {
+      configPath: this.options.configPath,
+      config,
+      extraAgents: [],
+      selfCommand: this.options.selfCommand ?? ((args) => [...this.options.demoAgentCommand.slice(0, -1), ...args]),
+      log: this.log,
+      env: process.env,
+    };
+    const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
+    return [spawn.command, ...spawn.args];
   }
 
   /** The chosen agent, starting it (again, after it died) with the client's initialize. */
@@ -174,10 +240,10 @@ class SetupAgent {
 
   private async startAgent(): Promise<ChosenAgent> {
     // The file, not the menu's command: a user who fixed "agent" there after a failure gets the fix.
-    const configured = loadConfig(this.options.configPath)?.agent ?? this.chosen!.command;
+    const command = await this.agentCommand();
     const started = new ChosenAgent({
       name: this.chosen!.name,
-      command: splitCommandLine(configured, "agent"),
+      command,
       configPath: this.options.configPath,
       demoCommand: agentChoices(this.options.demoAgentCommand).at(-1)!.command,
       upstream: {

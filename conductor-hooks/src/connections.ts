@@ -71,6 +71,8 @@ export interface ComponentSpec {
   name: string;
   /** Program and arguments; run directly, never through a shell. */
   command: string[];
+  /** Variables set for this component alone (an AgentConfig's "env"), over the conductor's own. */
+  env?: Record<string, string>;
 }
 
 export interface ProcessEvents extends LineHandler {
@@ -98,7 +100,7 @@ export class ProcessConnection extends Connection {
 
   start(events: ProcessEvents): void {
     const [program, ...args] = this.spec.command;
-    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"], ...(this.spec.env ? { env: { ...process.env, ...this.spec.env } } : {}) });
     this.child.once("error", (error: NodeJS.ErrnoException) => events.onSpawnError(error));
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit

@@ -4,7 +4,7 @@
 
 import { SESSION_PROMPT, encodeMessage, type Logger } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { EditorContextInjector, INJECTED_METHODS } from "../../editor-context-proxy/src/index.js";
+import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, answerLine } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";
@@ -17,7 +17,17 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
   });
   setImmediate(() => warmUp(stateFile));
-  return { name: EDITOR_CONTEXT_COMPONENT, rewrites: INJECTED_METHODS, rewriteDownstream: (message) => injector.rewrite(message) };
+  return {
+    name: EDITOR_CONTEXT_COMPONENT,
+    rewrites: INJECTED_METHODS,
+    rewriteDownstream: (message) => injector.rewrite(message),
+    // The agent reads the editor's unsaved text and cannot overwrite it (docs/proxy.md, "Unsaved changes").
+    answers: FILE_METHODS,
+    answerUpstream: (message, id) => {
+      const answer = injector.unsavedFiles.answer(message);
+      return answer === null ? null : answerLine(id, answer);
+    },
+  };
 }
 
 /**

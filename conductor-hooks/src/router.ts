@@ -56,6 +56,10 @@ export interface InProcessComponent {
   /** The methods whose messages `rewriteDownstream` may change; the others pass it unparsed. */
   rewrites: ReadonlySet<string>;
   rewriteDownstream(message: WireMessage): WireMessage | null;
+  /** Agent→client request methods `answerUpstream` may answer in the client's place; the others pass it unparsed. */
+  answers?: ReadonlySet<string>;
+  /** The whole answer line to request `message` (its id `id`) going up, or null to let it go on. */
+  answerUpstream?(message: WireMessage, id: IdLike): string | null;
 }
 
 export type ChainNode = { kind: "process"; connection: Connection } | { kind: "in-process"; component: InProcessComponent };
@@ -179,6 +183,7 @@ export class Router {
   private route(from: Connection, message: WireMessage, source: Source, position: number, direction: Direction, reusable = true): void {
     let current = message;
     const hop = this.nextHop(position, direction);
+    if (direction === "up" && this.answeredOnTheWay(from, message, source, hop)) return;
     for (const component of hop.components) {
       const rewritten = direction === "down" ? component.rewriteDownstream(current) : null;
       if (rewritten !== null) {
@@ -187,6 +192,20 @@ export class Router {
       }
     }
     this.deliver(from, hop.to, current, source, reusable, this.successorMethod(hop.to, direction) !== null);
+  }
+
+  /** A request going up that an in-process component answers (the editor's unsaved files): the answer goes back to `from`. */
+  private answeredOnTheWay(from: Connection, message: WireMessage, source: Source, hop: Hop): boolean {
+    if (!("id" in message) || typeof message.method !== "string" || !hop.components.some((component) => component.answers?.has(message.method as string))) return false;
+    const id = source === null ? (message.id as IdLike) : exactId(source.raw, source.message);
+    for (const component of hop.components) {
+      const answer = component.answerUpstream?.(message, id) ?? null;
+      if (answer === null) continue;
+      this.options.trace?.record(from.name, "answered in process", answer);
+      from.send(answer);
+      return true;
+    }
+    return false;
   }
 
   /** The next process from chain position `position` in `direction`, and the in-process components on the way. */
@@ -239,6 +258,7 @@ export class Router {
     if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || role !== null) return false;
     const hop = this.nextHop(position, direction);
     if (direction === "down" && hop.components.some((component) => component.rewrites.has(method))) return false;
+    if (direction === "up" && hop.components.some((component) => component.answers?.has(method))) return false;
     const successor = this.successorMethod(hop.to, direction);
     if (!enveloped && successor === null && head.kind === "notification") {
       this.options.trace?.record(from.name, "in", line);
@@ -294,6 +314,7 @@ export class Router {
     if (request === undefined) this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
     else {
       const explained = from.role === "agent" ? this.explainAgentAnswer(from, response) : null;
+      this.noteAnswered(from);
       if (explained !== null) this.send(from, request.origin, errorResponse(request.originId, explained));
       else this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
     }
@@ -320,7 +341,7 @@ export class Router {
     const command = agent.spec?.command ?? [];
     if (error.code === ERROR.internal.code && error.message === ERROR.internal.message) {
       // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start).
-      const explained = explainAgentError({ name: this.agentNotes.name ?? from.name, command, method: "a request", error: { code: error.code, message: error.message, data: error.data }, stderrLines: agent.stderrTail?.lines() ?? [] });
+      const explained = explainAgentError({ name: this.agentNotes.name ?? from.name, command, method: "a request", error: { code: error.code, message: error.message, data: error.data }, stderrLines: agent.stderrTail?.since(this.agentStderrMark) ?? [] });
       return explained as ErrorResponse | null;
     }
     // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
@@ -338,8 +359,16 @@ export class Router {
     if (!mayFollowId(body) || !this.requests.isWaiting(from, key)) return false;
     this.options.trace?.record(from.name, "in", raw);
     const request = this.requests.take(from, key)!;
+    this.noteAnswered(from);
     this.send(from, request.origin, plainFromBody(body, request.originId));
     return true;
+  }
+
+  /** Where the agent's stderr stood at its last answer: an error is explained by what it wrote since. */
+  private agentStderrMark = 0;
+
+  private noteAnswered(from: Connection): void {
+    if (from.role === "agent") this.agentStderrMark = (from as Connection & { stderrTail?: StderrTail }).stderrTail?.total ?? 0;
   }
 
   private routeCancel(from: Connection, message: WireMessage): void {

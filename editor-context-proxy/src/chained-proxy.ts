@@ -11,6 +11,7 @@
 import type { Readable, Writable } from "node:stream";
 import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope, canonicalHead, openEnvelopeLine, mayFollowId, plainFromBody, envelopeFromBody } from "../../acp-wire/src/index.js";
 import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
+import { FILE_METHODS, answerLine } from "./unsaved-files.js";
 
 export const NO_SUCCESSOR_HELP =
   "symposium-editor-context is an ACP proxy with no agent behind it. Run it under a conductor " +
@@ -92,7 +93,8 @@ export class ChainedProxyRouter {
     const role = proxyMethodRole(method);
     if (role?.role === "successor") {
       const inner = openEnvelopeLine(line, head);
-      if (inner === null || (id !== undefined && !mayFollowId(inner.body))) return false;
+      // The agent's file requests may be answered here (unsaved-files.ts): parsed.
+      if (inner === null || FILE_METHODS.has(inner.method) || (id !== undefined && !mayFollowId(inner.body))) return false;
       this.send(plainFromBody(inner.body, id));
       return true;
     }
@@ -115,7 +117,9 @@ export class ChainedProxyRouter {
   private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
     const message = openEnvelope(envelope);
     const id = "id" in envelope ? exactId(raw, envelope) : undefined;
-    if (message !== null) this.send(encodeMessage(message, id, null, envelopeInnerBody(raw, envelope)));
+    const answer = message !== null && id !== undefined ? this.injector.unsavedFiles.answer(message) : null;
+    if (answer !== null) this.send(answerLine(id!, answer));
+    else if (message !== null) this.send(encodeMessage(message, id, null, envelopeInnerBody(raw, envelope)));
     else if (id !== undefined) this.send(errorResponse(id, MALFORMED_ENVELOPE));
     else this.log(`dropped a malformed ${String(envelope.method)} notification`);
   }

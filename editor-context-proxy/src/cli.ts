@@ -17,13 +17,18 @@ const USAGE = `Usage:
   ${NAME} --help | --version
 
 Each session/prompt gets a fresh <editor-context> block, read from the file
-named by ${STATE_FILE_ENV}. Every other message passes unchanged.
+named by ${STATE_FILE_ENV}. The agent's fs/read_text_file of a file with unsaved
+changes in the editor is answered from the editor's text, its fs/write_text_file
+to one refused. Every other message passes unchanged.
 Logs go to stderr; set SYMPOSIUM_LOG=debug to see why a prompt got no context.`;
 
 export async function main(argv: string[]): Promise<number> {
   const log = stderrLogger(NAME);
   const debug = debugLogger(NAME);
-  const injector = new EditorContextInjector({ onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`) });
+  const injector = new EditorContextInjector({
+    onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`),
+    onUnsavedNote: (note) => debug(note),
+  });
   const [first, ...rest] = argv;
 
   if (first === "--help" || first === "-h") return printLine(USAGE);

@@ -6,6 +6,7 @@ import { SESSION_PROMPT, isObject, type WireMessage } from "../../acp-wire/src/i
 import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-block.js";
 import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
+import { UnsavedFiles } from "./unsaved-files.js";
 
 /**
  * A prompt whose `_meta` holds this key with the value `false` goes out
@@ -22,14 +23,19 @@ export interface EditorContextInjectorOptions extends StateFileReaderOptions, Fo
   stateFile?: string;
   /** Told why a prompt went out without context (for a log). */
   onSkip?: (reason: string) => void;
+  /** Told why a read of a file with unsaved changes went to the client after all (for a log). */
+  onUnsavedNote?: (note: string) => void;
 }
 
 export class EditorContextInjector {
   private readonly reader: StateFileReader;
+  /** Answers the agent's file requests that the editor's unsaved changes decide (one state file read for both). */
+  readonly unsavedFiles: UnsavedFiles;
 
   constructor(private readonly options: EditorContextInjectorOptions = {}) {
     const stateFile = options.stateFile ?? process.env[STATE_FILE_ENV];
     this.reader = new StateFileReader(stateFile || undefined, options);
+    this.unsavedFiles = new UnsavedFiles(this.reader.path, () => this.reader.read(), options.onUnsavedNote);
   }
 
   get stateFile(): string | undefined {

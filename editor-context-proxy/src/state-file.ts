@@ -8,11 +8,15 @@
 // files are refused), and read with a fixed upper bound.
 
 import * as fs from "node:fs";
-import { MAX_STATE_AGE_MS, MAX_STATE_BYTES, STATE_FILE_ENV, parseEditorState, type EditorState } from "../../editor-state/src/index.js";
+import { MAX_STATE_AGE_MS, MAX_STATE_BYTES, STATE_FILE_ENV, parseEditorState, parseUnsavedDocuments, type EditorState, type UnsavedDocumentState } from "../../editor-state/src/index.js";
 
+/**
+ * A fresh file's unsaved documents come with it (`unsaved`), also when it
+ * names no active file (no block, but the agent still reads what the user sees).
+ */
 export type StateReadResult =
-  | { ok: true; state: EditorState; ageMs: number }
-  | { ok: false; reason: string };
+  | { ok: true; state: EditorState; ageMs: number; unsaved: UnsavedDocumentState[] }
+  | { ok: false; reason: string; unsaved?: UnsavedDocumentState[] };
 
 export interface StateFileReaderOptions {
   /** Skip a file last written longer ago than this (docs/state-file.md: 30 s). */
@@ -151,8 +155,9 @@ export class StateFileReader {
       return { ok: false, reason: `${this.path} does not hold a JSON object` };
     }
     const state = parseEditorState(value);
-    if (state === null) return { ok: false, reason: `${this.path} names no active file` };
-    return { ok: true, state, ageMs: 0 };
+    const unsaved = parseUnsavedDocuments(value);
+    if (state === null) return { ok: false, reason: `${this.path} names no active file`, unsaved };
+    return { ok: true, state, ageMs: 0, unsaved };
   }
 }
 

@@ -8,7 +8,8 @@
 // Each direction stops reading its source while the other side's input is
 // full, so memory stays bounded whoever stops reading. The requests in flight
 // are remembered by id, so that an agent that dies or closes its output leaves
-// none of them unanswered (docs/proxy.md, "Guarantees").
+// none of them unanswered (docs/proxy.md, "Guarantees"). The agent's file
+// requests about files with unsaved changes are answered here (unsaved-files.ts).
 
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
@@ -35,6 +36,7 @@ import {
   type Logger,
 } from "../../acp-wire/src/index.js";
 import type { EditorContextInjector } from "./injector.js";
+import { FILE_METHODS, answerLine } from "./unsaved-files.js";
 
 export interface WrapOptions {
   command: string;
@@ -188,6 +190,11 @@ class WrappedAgent {
 
   /** Whole lines (newlines included) from the agent, to the client; pauses the agent while the client is full. */
   private toClientLines(lines: Buffer, output: Readable): void {
+    // One scan of the chunk, only with a state file: the agent's file requests name a method "fs/…".
+    if (this.options.injector.stateFile && lines.includes(FILE_METHOD_MARK)) {
+      lines = this.answerFileRequests(lines, output);
+      if (lines.length === 0) return;
+    }
     // One scan of the chunk: every answer carries an "id"; a flood of notifications carries none.
     if (this.inFlight.size > 0 && lines.includes(ID_MEMBER)) {
       for (let start = 0; start < lines.length; ) {
@@ -200,6 +207,39 @@ class WrappedAgent {
       output.pause();
       this.toClient.onceDrained(() => output.resume());
     }
+  }
+
+  /** Answers the agent's file requests that unsaved-files.ts decides; returns the lines left for the client. */
+  private answerFileRequests(lines: Buffer, output: Readable): Buffer {
+    const kept: Buffer[] = [];
+    let keptFrom = 0;
+    for (let start = 0; start < lines.length; ) {
+      const end = lines.indexOf(NEWLINE, start);
+      const line = lines.subarray(start, end);
+      const answer = line.includes(FILE_METHOD_MARK) ? this.fileAnswer(line) : null;
+      if (answer !== null) {
+        kept.push(lines.subarray(keptFrom, start));
+        keptFrom = end + 1;
+        if (!this.toAgent.writeLine(answer) && !output.isPaused()) {
+          output.pause();
+          this.toAgent.onceDrained(() => output.resume());
+        }
+      }
+      start = end + 1;
+    }
+    if (keptFrom === 0) return lines;
+    kept.push(lines.subarray(keptFrom));
+    return Buffer.concat(kept);
+  }
+
+  /** The answer line to one agent line, or null to forward it. */
+  private fileAnswer(line: Buffer): string | null {
+    const head = canonicalHead(line);
+    if (head !== null && (head.kind !== "request" || (head.method !== null && !FILE_METHODS.has(head.method)))) return null;
+    const parsed = parseLine(line);
+    if (!parsed.ok || !("id" in parsed.message)) return null;
+    const answer = this.options.injector.unsavedFiles.answer(parsed.message);
+    return answer === null ? null : answerLine(exactId(line, parsed.message), answer);
   }
 
   /** The same rule as the conductor's: the sender of an oversized line is told, the line dropped. */
@@ -231,6 +271,7 @@ const NEWLINE = 0x0a;
 const ID_MEMBER = Buffer.from('"id"');
 const RESULT = Buffer.from('"result"');
 const ERROR_MEMBER = Buffer.from('"error"');
+const FILE_METHOD_MARK = Buffer.from('"fs/');
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,6 +13,7 @@ import {
   type DiagnosticState,
   type DocumentState,
   type SelectionState,
+  type UnsavedDocumentState,
 } from "./index.js";
 
 /** 0-based, as VS Code counts. */
@@ -63,6 +64,8 @@ export interface StateFacts {
   workspaceFolders: string[];
   writerPid: number;
   now: Date;
+  /** The window's unsaved files, their snapshots already written (extension/src/unsaved-snapshots.ts). */
+  unsavedDocuments?: UnsavedDocumentState[];
 }
 
 export interface StateLimits {
@@ -100,6 +103,8 @@ export interface StateFile {
   omittedSelections: number;
   omittedDiagnostics: number;
   workspaceFolders: string[];
+  /** Only when the window has unsaved files: older files have none, and readers take none for none. */
+  unsavedDocuments?: UnsavedDocumentState[];
   writerPid: number;
   updatedAt: string;
 }
@@ -125,6 +130,7 @@ export function buildStateFile(facts: StateFacts, limits: StateLimits = DEFAULT_
     omittedSelections: selected.omitted,
     omittedDiagnostics: diagnostics.omitted,
     workspaceFolders: facts.workspaceFolders,
+    ...(facts.unsavedDocuments?.length ? { unsavedDocuments: facts.unsavedDocuments } : {}),
     writerPid: facts.writerPid,
     updatedAt: facts.now.toISOString(),
   };

@@ -53,6 +53,53 @@ export interface DocumentState {
   label: string | null;
 }
 
+/**
+ * A file the window holds unsaved changes to (docs/state-file.md, "Unsaved
+ * documents"). Its text as the editor has it is in `snapshot`, a file next to
+ * the state file; null when the document is over the snapshot caps.
+ */
+export interface UnsavedDocumentState {
+  /** Absolute path of the file on disk. */
+  path: string;
+  /** The editor's document version the snapshot holds. */
+  version: number;
+  /** A bare file name in the state file's directory, or null (too large to share). */
+  snapshot: string | null;
+}
+
+/** One snapshot's limit, in UTF-8 bytes; a larger document is listed with `snapshot: null`. */
+export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
+/** All of a window's snapshots together, in UTF-8 bytes. */
+export const MAX_SNAPSHOTS_TOTAL_BYTES = 16 * 1024 * 1024;
+/** At most this many unsaved documents are listed (the rest are left out). */
+export const MAX_UNSAVED_DOCUMENTS = 500;
+
+/**
+ * A snapshot name a reader may open: one plain name (no separator, no `..`,
+ * no leading dot), so it can only name a file in the state file's directory.
+ */
+export function isSnapshotName(name: unknown): name is string {
+  return typeof name === "string" && name.length <= 200 && /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(name) && !name.endsWith(".");
+}
+
+/**
+ * The state file's `unsavedDocuments`, entry by entry: a bad entry is dropped,
+ * a bad snapshot name read as null (the document is still unsaved). Files
+ * from older trackers have none.
+ */
+export function parseUnsavedDocuments(value: unknown): UnsavedDocumentState[] {
+  if (!isObject(value) || !Array.isArray(value.unsavedDocuments)) return [];
+  const documents: UnsavedDocumentState[] = [];
+  for (const entry of value.unsavedDocuments.slice(0, MAX_UNSAVED_DOCUMENTS)) {
+    if (!isObject(entry)) continue;
+    const path = nonEmptyString(entry.path);
+    const version = positiveInteger(entry.version);
+    if (path === null || version === null) continue;
+    documents.push({ path, version, snapshot: isSnapshotName(entry.snapshot) ? entry.snapshot : null });
+  }
+  return documents;
+}
+
 export interface EditorState {
   activeFile: string | null;
   languageId: string | null;

@@ -1,12 +1,17 @@
-// The webview view in the bottom panel that holds the chat's iframe, whichever
-// chat runs behind the panel host (Toad or the built-in one). The HTML is
-// rendered once per chat address; everything after that (status, focus,
-// theme) goes to the page as messages, so the chat is never reloaded by a
-// status change. Opening the view starts (or reconnects to) the chat.
+// Where the chat shows: the webview view (bottom panel by default; the user
+// may drag it to the secondary side bar) and any editor tabs opened with
+// "Open Chat in Editor". Each holds the same page — the chat's iframe on the
+// panel host's gate, the same conversation — whichever chat runs behind the
+// host (Toad or the built-in one). The HTML is rendered once per chat address;
+// everything after that (status, focus, theme, mentions) goes to the page as
+// messages, so the chat is never reloaded by a status change. Opening a
+// surface starts (or reconnects to) the chat. The view's description names the
+// agent and its state.
 
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
+import type { ActionRequest } from "./chat-bridge.js";
 import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
@@ -15,21 +20,34 @@ import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "
  * the old one yet.
  */
 export const CHAT_VIEW_ID = "symposium.chatView";
+/** The editor tab's webview type ("Open Chat in Editor"). */
+export const CHAT_EDITOR_TYPE = "symposium.chatEditor";
 
 export interface ChatViewEvents {
-  /** The view became visible (first time or again). */
+  /** A surface became visible (first time or again). */
   opened(): void;
   retry(): void;
   /** The chat page moved to another conversation. */
   conversation(id: string): void;
+  /** The chat page asked VS Code for something (already checked). */
+  request(request: ActionRequest): void;
+}
+
+/** One webview showing the chat: the view, or an editor tab. */
+interface Surface {
+  webview: vscode.Webview;
+  readonly visible: boolean;
+  renderedUrl: string | undefined | null;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  private readonly surfaces = new Set<Surface>();
+  private readonly editors = new Set<vscode.WebviewPanel>();
   private status: PanelStatus = { kind: "starting", message: "Starting the chat…" };
   private chatUrl: string | undefined;
-  private renderedUrl: string | undefined | null = null;
   private seq = 0;
+  private agent: { name: string; state: string } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -37,7 +55,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: vscode.LogOutputChannel,
     private readonly events: ChatViewEvents,
   ) {
-    this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: "theme", theme: currentTheme() })));
+    this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })));
   }
 
   /** Whether the view is on screen now. */
@@ -50,22 +68,52 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.status;
   }
 
+  /** The view's title line as the user sees it (name and description). */
+  get title(): string {
+    return [this.view?.title, this.view?.description].filter(Boolean).join(" — ");
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    this.renderedUrl = null;
-    view.webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
     view.onDidDispose(() => {
       this.view = undefined;
     });
     view.onDidChangeVisibility(() => {
       if (!view.visible) return;
       this.events.opened();
-      this.post({ type: "focus" });
+      this.post(surface, { type: "focus" });
     });
-    view.webview.onDidReceiveMessage((data: unknown) => this.receive(data));
-    this.render();
+    this.updateTitle();
     this.log.info("chat panel opened");
     this.events.opened();
+  }
+
+  /** "Open Chat in Editor": an editor tab with the same chat (one; a second call reveals it). */
+  openInEditor(): void {
+    const existing = [...this.editors][0];
+    if (existing) return existing.reveal();
+    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, "Symposium", vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [this.mediaRoot()],
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "symposium.svg");
+    this.editors.add(panel);
+    panel.onDidDispose(() => this.editors.delete(panel));
+    this.addSurface(panel.webview, () => panel.visible, panel.onDidDispose);
+    this.updateTitle();
+    this.events.opened();
+  }
+
+  /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
+  async mention(text: string): Promise<void> {
+    const editor = [...this.editors].find((panel) => panel.visible);
+    if (editor) editor.reveal(undefined, false);
+    else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    const target = editor?.webview ?? this.view?.webview;
+    const surface = [...this.surfaces].find((each) => each.webview === target);
+    if (surface) this.post(surface, { type: "mention", text });
   }
 
   /** Shows a status and, once there is one, the chat. */
@@ -73,29 +121,71 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.status = status;
     this.seq++;
     if (chatUrl !== undefined || status.kind !== "error") this.chatUrl = chatUrl ?? this.chatUrl;
-    if (this.renderedUrl !== this.chatUrl) this.render();
-    else this.post({ type: "status", status, seq: this.seq });
+    for (const surface of this.surfaces) {
+      if (surface.renderedUrl !== this.chatUrl) this.render(surface);
+      else this.post(surface, { type: "status", status, seq: this.seq });
+    }
+    this.updateTitle();
   }
 
   dispose(): void {
     this.disposables.forEach((disposable) => disposable.dispose());
+    this.editors.forEach((panel) => panel.dispose());
+  }
+
+  private addSurface(webview: vscode.Webview, visible: () => boolean, onDispose: vscode.Event<void>): Surface {
+    const surface: Surface = {
+      webview,
+      get visible() {
+        return visible();
+      },
+      renderedUrl: null,
+    };
+    webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
+    this.surfaces.add(surface);
+    onDispose(() => this.surfaces.delete(surface));
+    webview.onDidReceiveMessage((data: unknown) => this.receive(data));
+    this.render(surface);
+    return surface;
   }
 
   private receive(data: unknown): void {
     const message = parseFromPanel(data);
     if (message?.type === "retry") this.events.retry();
     else if (message?.type === "conversation") this.events.conversation(message.conversation);
-    else this.log.warn(`the panel page sent a message this extension does not know: ${JSON.stringify(data)?.slice(0, 200)}`);
+    else if (message?.type === "request") {
+      const request = message.request;
+      if (request.kind === "agent") this.setAgent(request.name, request.state);
+      else this.events.request(request);
+    }
+    else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
   }
 
-  private post(message: ToPanel): void {
-    void this.view?.webview.postMessage(message);
+  private setAgent(name: string, state: string): void {
+    this.agent = { name, state };
+    this.updateTitle();
   }
 
-  private render(): void {
-    if (!this.view) return;
-    const webview = this.view.webview;
-    this.renderedUrl = this.chatUrl;
+  /** "Chat — demo-agent · Ready"; while the chat itself is not up, what the panel says instead. */
+  private updateTitle(): void {
+    const hostState = { starting: "starting", stopped: "stopped", error: "failed", ready: undefined }[this.status.kind];
+    const agent = this.agent?.name || "Symposium";
+    const description = hostState ? `${this.agent?.name ? `${agent} · ` : ""}${hostState}` : `${agent}${this.agent?.state ? ` · ${this.agent.state}` : ""}`;
+    if (this.view) this.view.description = description;
+    for (const panel of this.editors) panel.title = `${agent} · ${hostState ?? this.agent?.state ?? "chat"}`;
+  }
+
+  private postAll(message: ToPanel): void {
+    this.surfaces.forEach((surface) => this.post(surface, message));
+  }
+
+  private post(surface: Surface, message: ToPanel): void {
+    void surface.webview.postMessage(message);
+  }
+
+  private render(surface: Surface): void {
+    const webview = surface.webview;
+    surface.renderedUrl = this.chatUrl;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce: crypto.randomBytes(16).toString("base64"),

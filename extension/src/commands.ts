@@ -6,6 +6,8 @@
 import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "./chat-view.js";
 import { toggleEditorContext } from "./config.js";
+import { chooseAgent } from "./agent-picker.js";
+import { mentionText } from "./selection-mention.js";
 
 /** The commands package.json contributes; the extension-host test checks each is registered. */
 export const COMMANDS = {
@@ -15,6 +17,9 @@ export const COMMANDS = {
   showEditorContext: "symposium.showEditorContext",
   showLog: "symposium.showLog",
   toggleEditorContext: "symposium.toggleEditorContext",
+  chooseAgent: "symposium.chooseAgent",
+  addSelectionToChat: "symposium.addSelectionToChat",
+  openChatInEditor: "symposium.openChatInEditor",
 } as const;
 
 /** Ids from before the rename, still registered for keybindings users made with them (not in the palette). */
@@ -28,6 +33,8 @@ export interface CommandDeps {
   chat: ChatCommands;
   /** Opens the editor-context view beside the editor. */
   showEditorContext: () => Promise<void>;
+  /** Where the chat shows (chat-view.ts). */
+  chatView: { mention(text: string): Promise<void>; openInEditor(): void };
 }
 
 export interface ChatCommands {
@@ -48,6 +55,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.showEditorContext]: deps.showEditorContext,
     [COMMANDS.showLog]: () => showLog(deps),
     [COMMANDS.toggleEditorContext]: toggleEditorContext,
+    // A new conversation with the chosen agent: the chat's restart.
+    [COMMANDS.chooseAgent]: () =>
+      chooseAgent({
+        log: deps.log,
+        restart: async () => {
+          await focusChatView();
+          await deps.chat.restart();
+        },
+      }),
+    [COMMANDS.addSelectionToChat]: () => addSelectionToChat(deps),
+    [COMMANDS.openChatInEditor]: () => deps.chatView.openInEditor(),
   };
   return [
     ...Object.entries(handlers).map(([id, handler]) => vscode.commands.registerCommand(id, handler)),
@@ -62,5 +80,14 @@ function focusChatView(): Thenable<unknown> {
 async function showLog(deps: CommandDeps): Promise<void> {
   deps.log.show();
   const logFile = deps.chat.logFile;
-  if (logFile) await vscode.window.showTextDocument(vscode.Uri.file(logFile), { preview: true, preserveFocus: true });
+  // Not a preview: it must not replace the preview tab the user has open.
+  if (logFile) await vscode.window.showTextDocument(vscode.Uri.file(logFile), { preview: false, preserveFocus: true });
+}
+
+async function addSelectionToChat(deps: CommandDeps): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return void vscode.window.showInformationMessage("Symposium: open a file and select some lines to add them to the chat.");
+  const { start, end } = editor.selection;
+  const file = vscode.workspace.asRelativePath(editor.document.uri, false);
+  await deps.chatView.mention(mentionText(file, { startLine: start.line, endLine: end.line, endCharacter: end.character }));
 }

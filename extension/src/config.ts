@@ -43,6 +43,16 @@ function clampPort(value: number): number {
   return Number.isInteger(value) && value > 0 && value < 65536 ? value : 0;
 }
 
+/**
+ * `symposium.agents`: custom agents as the seed's AgentConfig objects
+ * ({ id, name?, description?, distribution }). Passed as they are to the
+ * conductor, which checks them (registry-format.ts) and says what is wrong.
+ */
+export function readCustomAgents(): unknown[] {
+  const agents = vscode.workspace.getConfiguration(SECTION).get<unknown>("agents", []);
+  return Array.isArray(agents) ? agents : [];
+}
+
 /** Fires `listener` when any Symposium setting changes. */
 export function onConfigChange(listener: (config: SymposiumConfig) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {

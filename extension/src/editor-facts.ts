@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { EditorFacts } from "../../editor-state/src/index.js";
+import type { UnsavedDocumentFacts } from "./unsaved-snapshots.js";
 
 export function editorFacts(editor: vscode.TextEditor): EditorFacts {
   const document = editor.document;
@@ -56,4 +57,17 @@ export function isOpenInTab(document: vscode.TextDocument): boolean {
       return false;
     }),
   );
+}
+
+/** The window's file documents with unsaved changes, for their snapshots (unsaved-snapshots.ts). */
+export function unsavedDocumentFacts(): UnsavedDocumentFacts[] {
+  return vscode.workspace.textDocuments
+    .filter((document) => document.isDirty && !document.isClosed && document.uri.scheme === "file")
+    .map((document) => ({
+      path: document.uri.fsPath,
+      version: document.version,
+      // A position past the end is clamped to it: the length without copying the text.
+      length: document.offsetAt(new vscode.Position(document.lineCount, 0)),
+      text: () => document.getText(),
+    }));
 }

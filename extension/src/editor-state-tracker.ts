@@ -11,13 +11,16 @@
 //   10 s so an idle window's context never goes stale (the reader's limit is 30 s).
 // - A failed write is logged once and retried on the next change; nothing
 //   here throws into VS Code.
+// - The window's unsaved files are snapshotted next to the file and listed in
+//   it (unsaved-snapshots.ts), so the agent reads what the user sees.
 
 import * as vscode from "vscode";
 import type { StateFile } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
-import { editorFacts, isEditingPlace, isOpenInTab } from "./editor-facts.js";
+import { editorFacts, isEditingPlace, isOpenInTab, unsavedDocumentFacts } from "./editor-facts.js";
 import { claimStateFilePath, privateStateDirectory, removeStateFile, type StateFileMemory } from "./state-file-location.js";
 import { StateFileWriter } from "./state-file-writer.js";
+import { UnsavedSnapshots } from "./unsaved-snapshots.js";
 
 /** Well within the reader's 30 s (MAX_STATE_AGE_MS). */
 const REFRESH_MS = 10_000;
@@ -29,6 +32,7 @@ export class EditorStateTracker implements vscode.Disposable {
   private readonly pathChanged = new vscode.EventEmitter<string | undefined>();
   private readonly stateWritten = new vscode.EventEmitter<void>();
   private readonly writer: StateFileWriter;
+  private readonly snapshots: UnsavedSnapshots;
   private readonly refreshTimer: NodeJS.Timeout;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -43,14 +47,19 @@ export class EditorStateTracker implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.lastEditor = this.editingPlace(vscode.window.activeTextEditor);
+    this.snapshots = new UnsavedSnapshots(log);
     this.writer = new StateFileWriter({
       editorFacts: () => {
         const editor = this.contextEditor();
         return editor ? editorFacts(editor) : null;
       },
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+      unsavedDocuments: (file) => this.snapshots.sync(file, unsavedDocumentFacts()),
       log,
-      written: () => this.stateWritten.fire(),
+      written: () => {
+        if (this.writer.path) this.snapshots.removeObsolete(this.writer.path);
+        this.stateWritten.fire();
+      },
     });
     const changed = (): void => this.writer.schedule();
     this.subscriptions.push(
@@ -59,8 +68,9 @@ export class EditorStateTracker implements vscode.Disposable {
         changed();
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => this.ifTracked(event.textEditor.document, changed)),
-      vscode.workspace.onDidChangeTextDocument((event) => this.ifTracked(event.document, changed)),
-      vscode.workspace.onDidSaveTextDocument((document) => this.ifTracked(document, changed)),
+      // Any file's edit, save or revert may change the unsaved files listed.
+      vscode.workspace.onDidChangeTextDocument((event) => this.ifFile(event.document, changed)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.ifFile(document, changed)),
       vscode.workspace.onDidCloseTextDocument(changed),
       vscode.window.tabGroups.onDidChangeTabs(changed),
       vscode.languages.onDidChangeDiagnostics((event) => {
@@ -95,7 +105,7 @@ export class EditorStateTracker implements vscode.Disposable {
     clearInterval(this.refreshTimer);
     this.subscriptions.forEach((subscription) => subscription.dispose());
     // A closed window shares no context; a reloaded one writes the same path again.
-    if (this.writer.path) removeStateFile(this.writer.path, (message) => this.log.warn(message));
+    if (this.writer.path) this.removeFiles(this.writer.path);
     this.writer.path = undefined;
     this.pathChanged.dispose();
     this.stateWritten.dispose();
@@ -112,12 +122,18 @@ export class EditorStateTracker implements vscode.Disposable {
       writer.writeNow();
     } else {
       writer.reset();
-      removeStateFile(writer.path!, (message) => this.log.warn(message));
+      this.removeFiles(writer.path!);
       this.log.info(`editor context off: removed ${writer.path}`);
       writer.path = undefined;
       this.stateWritten.fire();
     }
     this.pathChanged.fire(writer.path);
+  }
+
+  /** The state file first (then nothing lists the snapshots), then the snapshots. */
+  private removeFiles(file: string): void {
+    removeStateFile(file, (message) => this.log.warn(message));
+    this.snapshots.removeAll(file);
   }
 
   private claimPath(): string | undefined {
@@ -132,6 +148,10 @@ export class EditorStateTracker implements vscode.Disposable {
 
   private ifTracked(document: vscode.TextDocument, then: () => void): void {
     if (document === this.lastEditor?.document) then();
+  }
+
+  private ifFile(document: vscode.TextDocument, then: () => void): void {
+    if (document === this.lastEditor?.document || document.uri.scheme === "file") then();
   }
 
   /** The editor the context is about: the last one the user was in, while its document is open in a tab. */

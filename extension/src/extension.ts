@@ -1,6 +1,7 @@
 // Entry point: wires the parts together and nothing else.
 
 import * as vscode from "vscode";
+import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
@@ -15,7 +16,7 @@ import type { PanelStatus } from "../../webview/src/panel-messages.js";
 
 /** What `activate` returns (`vscode.extensions.getExtension(…).exports`): what the chat view shows, for tests. */
 export interface SymposiumApi {
-  readonly chatView: { readonly visible: boolean; readonly status: PanelStatus };
+  readonly chatView: { readonly visible: boolean; readonly status: PanelStatus; readonly title: string };
 }
 
 export function activate(context: vscode.ExtensionContext): SymposiumApi {
@@ -25,10 +26,13 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const state = PersistentState.of(context);
   const tracker = new EditorStateTracker(state, log);
   let chat: PanelHostController | undefined;
+  const documents = new BeforeDocuments();
   const view = new ChatViewProvider(context.extensionUri, log, {
     opened: () => void chat?.ensureStarted(),
     retry: () => void chat?.restart(),
     conversation: (id) => void chat?.rememberConversation(id),
+    request: (request) =>
+      void handleBridgeRequest(request, { documents, log }).catch((error: Error) => log.warn(`the chat's ${request.kind} request failed: ${error.message}`)),
   });
   chat = new PanelHostController({
     context,
@@ -48,7 +52,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     view,
     chat,
     offerRestartOnSettingChange(chat),
-    ...registerCommands({ log, chat, showEditorContext: editorContextView.show }),
+    ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
+    vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
   return {
@@ -58,6 +63,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       },
       get status() {
         return view.shownStatus;
+      },
+      get title() {
+        return view.title;
       },
     },
   };

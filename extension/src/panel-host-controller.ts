@@ -55,6 +55,8 @@ export class PanelHostController implements vscode.Disposable {
   private lastShown = "";
   /** After Stop, opening the panel does not start the chat again; Restart or Retry does. */
   private stoppedByUser = false;
+  /** A restart replaced a chat that was on screen: the new one says it is a new conversation. */
+  private restarted = false;
   private readonly record: PanelRecord;
 
   constructor(private readonly deps: PanelHostDeps) {
@@ -76,10 +78,13 @@ export class PanelHostController implements vscode.Disposable {
   async restart(): Promise<void> {
     await this.pending?.catch(() => undefined);
     this.stoppedByUser = false;
+    // A chat on screen stays there, under a line saying what happens, until the new one is ready.
+    const keepChat = this.state === "running";
     this.pending = this.run(async () => {
       await this.stopHost();
       return this.start();
-    });
+    }, keepChat ? { kind: "starting", message: "Restarting the chat… This conversation ends; a new one starts when the chat is ready.", keepChat } : undefined);
+    this.restarted = keepChat;
     return this.pending;
   }
 
@@ -89,8 +94,10 @@ export class PanelHostController implements vscode.Disposable {
     // Pending while it runs: a Restart that comes meanwhile waits, so this stop's last
     // steps (forgetting the record, "stopped") never undo the host that Restart starts.
     const stopping = (async () => {
+      // Hide the chat first: its page would otherwise say its connection was lost while the host stops.
+      this.show({ kind: "starting", message: "Stopping the chat…" });
       await this.stopHost();
-      this.show({ kind: "starting", message: "The chat is stopped. Run “Symposium: Restart Chat” (or press Retry) to start it." });
+      this.show({ kind: "stopped", message: "The chat is stopped." });
       await this.setState("stopped");
     })();
     const pending = stopping.finally(() => {
@@ -108,6 +115,16 @@ export class PanelHostController implements vscode.Disposable {
     await this.record.save(connection.record, connection.secret);
   }
 
+  /**
+   * Editor context turned on or off: it applies to the next prompt (the tracker writes or
+   * removes the file the host already names). Only a host started while it was off, which
+   * names no file, needs a restart to get it.
+   */
+  async editorContextChanged(): Promise<void> {
+    const wanted = this.wantedStateFile(readConfig());
+    if (wanted && this.connection && this.connection.record.stateFile !== wanted) await this.offerRestart("The setting symposium.editorContext.enabled");
+  }
+
   /** Settings that shape the frontend take effect only in a new host: offer the restart. */
   async offerRestart(what: string): Promise<void> {
     if (this.state === "stopped") return;
@@ -119,9 +136,9 @@ export class PanelHostController implements vscode.Disposable {
     clearInterval(this.heartbeat);
   }
 
-  private async run(connect: () => Promise<Connection>): Promise<void> {
+  private async run(connect: () => Promise<Connection>, starting: PanelStatus = { kind: "starting", message: "Starting the chat…" }): Promise<void> {
     void this.setState("starting"); // the context key follows; the work need not wait for the round trip to the window
-    this.show({ kind: "starting", message: "Starting the chat…" });
+    this.show(starting);
     try {
       this.connection = await connect();
       this.startHeartbeat();
@@ -150,7 +167,7 @@ export class PanelHostController implements vscode.Disposable {
     }
     this.deps.log.info(`reconnected to the chat host (pid ${record.pid}, port ${record.port})`);
     const wanted = this.wantedStateFile(readConfig());
-    if (wanted !== record.stateFile) void this.offerRestart("The editor-context file");
+    if (wanted && wanted !== record.stateFile) void this.offerRestart("The editor-context file");
     return this.connect(record, secret, await external);
   }
 
@@ -245,7 +262,9 @@ export class PanelHostController implements vscode.Disposable {
     }
     const frontend = identity.frontend;
     if (frontend.state === "running") {
-      this.show({ kind: "ready" }, connection.chatUrl);
+      // After a restart, the new chat says once that its conversation is a new one.
+      this.show(this.restarted ? { kind: "ready", notice: "The chat restarted: this is a new conversation." } : { kind: "ready" }, connection.chatUrl);
+      this.restarted = false;
       await this.setState("running");
     } else if (frontend.state === "failed") {
       this.show({ kind: "error", message: `The chat frontend keeps failing: ${frontend.message}.`, detail: frontend.lastLines.join("\n"), retry: true }, connection.chatUrl);

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import debounce from "lodash.debounce";
 import writeFileAtomic from "write-file-atomic";
-import { buildStateFile, type EditorFacts, type StateFile } from "../../editor-state/src/index.js";
+import { buildStateFile, type EditorFacts, type StateFile, type UnsavedDocumentState } from "../../editor-state/src/index.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
 const DEBOUNCE_MS = 100;
@@ -24,6 +24,8 @@ export interface StateFileWriterOptions {
   /** The editor the context is about, read when a write happens (null when none is open). */
   editorFacts(): EditorFacts | null;
   workspaceFolders(): string[];
+  /** The window's unsaved files, their snapshots written first (unsaved-snapshots.ts); none when absent. */
+  unsavedDocuments?(file: string): UnsavedDocumentState[];
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   /** Called after each write or refresh of the file. */
   written(): void;
@@ -71,6 +73,7 @@ export class StateFileWriter {
       const state = buildStateFile({
         editor: this.options.editorFacts(),
         workspaceFolders: this.options.workspaceFolders(),
+        unsavedDocuments: this.options.unsavedDocuments?.(this.path),
         writerPid: process.pid,
         now: new Date(),
       });

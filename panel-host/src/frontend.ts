@@ -47,7 +47,8 @@ export class FrontendSupervisor {
   async start(): Promise<void> {
     this.privatePort = await getPort({ host: PRIVATE_HOST });
     const args = [...this.spec.frontend.args, "--serve", "--port", String(this.privatePort), "--host", PRIVATE_HOST];
-    const command = guardedCommand({ program: this.spec.frontend.program, args }) ?? { program: this.spec.frontend.program, args };
+    const guarded = guardedCommand({ program: this.spec.frontend.program, args });
+    const command = guarded ?? { program: this.spec.frontend.program, args };
     this.log.line(`starting the frontend: ${describeCommand(command)} (cwd ${this.spec.cwd})`);
     this.status = { state: "starting" };
     const child = spawnProgram(command.program, command.args, {
@@ -58,9 +59,9 @@ export class FrontendSupervisor {
     });
     this.child = child;
     const startedAt = Date.now();
-    child.once("error", (error) => this.onEnded(child, describeSpawnError(this.spec.frontend.program, error as NodeJS.ErrnoException)));
+    child.once("error", (error) => this.onEnded(child, describeSpawnError(command.program, error as NodeJS.ErrnoException)));
     child.once("exit", (code, signal) =>
-      code === GUARD_FAILED_STATUS
+      guarded && code === GUARD_FAILED_STATUS
         ? this.failClosed(child, "Toad was not started: Symposium could not put its caller checks in front of Toad's web server (the log says why)")
         : this.onEnded(child, `the frontend ${describeExit(code, signal)}`),
     );

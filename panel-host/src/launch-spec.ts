@@ -24,7 +24,10 @@ export interface LaunchSpec {
   secret: string;
   /** The gate's port on 127.0.0.1. */
   port: number;
-  /** The frontend program and the arguments before `--serve --port N --host H`. */
+  /**
+   * The frontend program and the arguments before `--serve --port N --host H`.
+   * A Python script (Toad's `toad`) runs under the host's caller checks (toad-guard.ts).
+   */
   frontend: { program: string; args: string[] };
   /** The project directory: the frontend's working directory (Toad's serve mode drops its PATH argument). */
   cwd: string;

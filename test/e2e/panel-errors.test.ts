@@ -73,14 +73,13 @@ describe("chat panel settings and errors in code-server", { skip, timeout: 600_0
 
   after(() => closeDemoWindow(browser, server, workspace));
 
-  it("offers a restart when toadCommand, toadPort, acpAgentPath or editorContext.enabled changes; Restart starts a new host", async () => {
+  it("offers a restart when toadCommand, toadPort or acpAgentPath changes; Restart starts a new host", async () => {
     const fixedPort = await getPort({ host: "127.0.0.1" });
     // A conductor of the user's own: a wrapper that notes its start and runs this package's.
     const conductor = script(path.join(bin, "my-conductor"), `echo conductor >> '${starts}'\nexec '${process.execPath}' '${CONDUCTOR_CLI}' "$@"`);
     const changes: Array<[string, unknown]> = [
       ["symposium.toadCommand", "builtin"],
       ["symposium.acpAgentPath", conductor],
-      ["symposium.editorContext.enabled", false],
       ["symposium.toadPort", fixedPort], // last: the chat's new port tells its page from the old one
     ];
     for (const [key, value] of changes) {

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
+import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { REPO_DIR } from "../support/processes.js";
 import { codeServerEntry, startCodeServer } from "./code-server.js";
 
@@ -47,5 +48,17 @@ and ask about it: the demo agent's answer shows the <editor-context> block it re
 Press Ctrl+C to stop.`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void server.stop().then(() => process.exit(0)));
+  process.once(signal, () => void stopEverything().then(() => process.exit(0)));
+}
+
+/**
+ * Ctrl+C stops what the demo started: code-server, and the chat host the extension
+ * started detached (with its chat, conductors and agents), which would otherwise
+ * wait for its idle timeout. They are listed while code-server still is their ancestor.
+ */
+async function stopEverything(): Promise<void> {
+  console.error("Stopping code-server and the chat…");
+  const started = await descendantsOf([process.pid]).catch(() => []);
+  await server.stop();
+  await Promise.all(started.filter(isAlive).map((pid) => stopProcessTree(pid)));
 }

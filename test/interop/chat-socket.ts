@@ -33,6 +33,15 @@ export class ChatSocket {
     return this.events().flatMap((event) => (event.kind === "error" ? [event.message] : []));
   }
 
+  /** Sign-in cards: the chat's answer to an agent's "authentication required". */
+  signIns(): Array<{ message: string; methods: unknown[] }> {
+    return this.events().flatMap((event) => ((event as { kind: string }).kind === "signIn" ? [event as unknown as { message: string; methods: unknown[] }] : []));
+  }
+
+  send(text: string): void {
+    this.socket.send(JSON.stringify({ type: "prompt", text, skipContext: false }));
+  }
+
   agentText(): string {
     return this.events()
       .map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : ""))

@@ -15,6 +15,8 @@ export interface RustPeer {
 
 export const ACP_CONDUCTOR: RustPeer = { crate: "agent-client-protocol-conductor", version: "5.0.0", binary: "agent-client-protocol-conductor" };
 export const SACP_CONDUCTOR: RustPeer = { crate: "sacp-conductor", version: "11.0.0", binary: "sacp-conductor" };
+/** The version symposium-acp-agent 2.0.1 is built on; installed under a name of its own. */
+export const SACP10_CONDUCTOR: RustPeer = { crate: "sacp-conductor", version: "10.0.1", binary: "sacp-conductor-10" };
 export const SYMPOSIUM_AGENT: RustPeer = { crate: "symposium-acp-agent", version: "2.0.1", binary: "symposium-acp-agent" };
 export const SYMPOSIUM_PROXY: RustPeer = { crate: "symposium-acp-proxy", version: "1.1.1", binary: "symposium-acp-proxy" };
 

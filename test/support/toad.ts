@@ -88,6 +88,6 @@ export function treeCommands(host: TestHost): Array<{ pid: number; command: stri
 export function appsAndAgents(host: TestHost): number[] {
   return treeCommands(host)
     .filter(({ command }) => command === "toad" || command.includes("symposium-conductor.mjs run") || command.includes("toad-recording-agent"))
-    .filter(({ command }) => !command.startsWith("/bin/sh"))
+    .filter(({ command }) => !command.startsWith("/bin/sh") && !command.includes("--serve"))
     .map(({ pid }) => pid);
 }

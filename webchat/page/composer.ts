@@ -12,7 +12,7 @@ export interface ComposerHooks {
 }
 
 export class Composer {
-  readonly input = h("textarea", { id: "input", rows: "2", placeholder: "Ask the agent… (Enter sends, Shift+Enter new line, / for commands)", "aria-label": "Message" });
+  readonly input = h("textarea", { id: "input", rows: "2", placeholder: PLACEHOLDER, "aria-label": "Message" });
   readonly menu = h("ul", { id: "slash-menu", role: "listbox", hidden: "" });
   /** Why the last Enter did not send (the prompt is too large); main.ts places it above the input. */
   readonly notice = h("div", { id: "composer-notice", class: "error", role: "alert", hidden: "" });
@@ -30,6 +30,8 @@ export class Composer {
 
   setCommands(commands: SlashCommand[]): void {
     this.commands = commands;
+    // "/" is promised only when the agent has commands to offer.
+    this.input.placeholder = commands.length > 0 ? `${PLACEHOLDER.slice(0, -1)}, / for commands)` : PLACEHOLDER;
     this.updateMenu();
   }
 
@@ -85,6 +87,13 @@ export class Composer {
     this.matches = match ? this.commands.filter((command) => command.name.startsWith(match[1]!)) : [];
     this.selected = 0;
     this.renderMenu();
+    if (match && this.matches.length === 0) this.showNoCommand(this.commands.length === 0 ? "This agent offers no commands." : `No command starts with /${match[1]}.`);
+  }
+
+  /** Why the menu has nothing to offer: "/" never shows nothing. */
+  private showNoCommand(message: string): void {
+    this.menu.hidden = false;
+    this.menu.replaceChildren(h("li", { class: "no-command", role: "option", "aria-disabled": "true" }, message));
   }
 
   private renderMenu(): void {
@@ -101,6 +110,8 @@ export class Composer {
     );
   }
 }
+
+const PLACEHOLDER = "Ask the agent… (Enter sends, Shift+Enter new line)";
 
 /** Room for the rest of the prompt message around its text (`{"type":"prompt","text":…,"skipContext":false}`). */
 const ENVELOPE_BYTES = 64;

@@ -7,6 +7,9 @@ import { Composer } from "./composer.js";
 import { h, warmUpMarkdown } from "./dom.js";
 import { CONVERSATION_MESSAGE, FOCUS_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
 import { TranscriptView } from "./render.js";
+import { ConfigPickers } from "./pickers.js";
+import { HistoryPanel } from "./history-panel.js";
+import { reportAgent, startBridge } from "./bridge.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -26,20 +29,21 @@ const chipLabel = h("span", { class: "chip-label", tabindex: "0" });
 const chipBlock = h("pre", { class: "chip-block", role: "tooltip" });
 const chipToggle = h("input", { type: "checkbox", id: "context-toggle", checked: "" });
 const chipRow = h("div", { id: "context-chip", hidden: "" }, h("span", { class: "chip" }, chipLabel, chipBlock), h("label", { for: "context-toggle", title: "Attach the editor context to the next prompt" }, chipToggle, " attach"));
-const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }));
-const composer = new Composer({
-  send: (text) => {
-    if (session.state !== "ready") return false;
-    const skipContext = chip !== null && !chipToggle.checked;
-    send({ type: "prompt", text, skipContext });
-    chipToggle.checked = true; // the skip is for one prompt only
-    return true;
-  },
+const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }), {
+  authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
+  resend: (text) => void sendPrompt(text),
 });
+const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
+const history = new HistoryPanel(
+  { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
+  () => session.historyId,
+);
+const composer = new Composer({ send: sendPrompt });
 
 app.append(
-  h("header", {}, h("strong", { id: "title" }, app.dataset.title ?? "Symposium"), status, h("span", { class: "spacer" }), modeSelect, newChatButton),
+  h("header", {}, h("strong", { id: "title" }, app.dataset.title ?? "Symposium"), status, h("span", { class: "spacer" }), modeSelect, pickers.element, history.button, newChatButton),
   banner,
+  history.element,
   transcriptElement,
   h("footer", {}, chipRow, composer.menu, composer.notice, h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton))),
 );
@@ -58,6 +62,7 @@ window.addEventListener("message", (event) => {
   else if (data?.type === FOCUS_MESSAGE) composer.input.focus();
 });
 window.addEventListener("focus", () => composer.input.focus());
+startBridge(composer.input); // VS Code's chords, Open diff, mentions (bridge.ts)
 // Escape cancels the turn wherever the focus is (a permission button, say).
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
@@ -90,6 +95,8 @@ function wsQuery(): string {
   const query = new URLSearchParams({ [QUERY.token]: params.get(QUERY.token) ?? "" });
   const conversation = params.get(QUERY.conversation);
   if (conversation) query.set(QUERY.conversation, conversation);
+  const reopening = params.get(QUERY.reopen);
+  if (reopening) query.set(QUERY.reopen, reopening);
   return query.toString();
 }
 
@@ -128,6 +135,8 @@ function onMessage(message: ServerMessage): void {
       return updateSession(message.session);
     case "context":
       return updateChip(message.chip);
+    case "history":
+      return history.show(message.entries);
     case "batch":
       // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
       return message.messages.forEach(apply);
@@ -138,6 +147,7 @@ function updateSession(next: SessionInfo): void {
   session = next;
   const words = { starting: "Starting the agent…", ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
   setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
+  reportAgent(next.agentName ?? "", words[next.state]);
   document.body.dataset.state = next.state;
   if (next.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
   cancelButton.hidden = next.state !== "prompting";
@@ -147,6 +157,7 @@ function updateSession(next: SessionInfo): void {
   modeSelect.hidden = next.modes.length === 0;
   modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
   if (next.currentModeId) modeSelect.value = next.currentModeId;
+  pickers.update(next.configOptions);
   if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
 }
 
@@ -159,7 +170,9 @@ function updateChip(next: ContextChip | null): void {
 
 function showBanner(message: string | null, reconnect: boolean, stderrTail: string[] = []): void {
   if (message === null) return;
-  const actions = reconnect ? [h("button", { id: "reconnect" }, "Reconnect")] : [h("button", { id: "banner-new-chat", class: "primary" }, "New chat")];
+  const readOnly = session.ended?.readOnly === true;
+  const actions = reconnect ? [h("button", { id: "reconnect" }, "Reconnect")] : [h("button", { id: "banner-new-chat", class: "primary" }, readOnly ? "Continue in a new session" : "New chat")];
+  banner.classList.toggle("read-only", readOnly && !reconnect);
   actions[0]!.addEventListener("click", reconnect ? () => location.reload() : newChat);
   const tail = stderrTail.length > 0 ? [h("div", { class: "meta" }, "Last lines of the agent's stderr:"), h("pre", { class: "stderr-tail" }, stderrTail.join("\n"))] : [];
   banner.replaceChildren(h("div", {}, message), ...tail, h("div", { class: "actions" }, ...actions));
@@ -167,12 +180,35 @@ function showBanner(message: string | null, reconnect: boolean, stderrTail: stri
 }
 
 function newChat(): void {
-  if (!named) return location.reload(); // an unnamed conversation ends with its page, as in Toad.
+  switchConversation(undefined);
+}
+
+/** Reopens a kept conversation (history.ts on the server): a new conversation, in this page, that loads it. */
+function reopen(historyId: string): void {
+  switchConversation(historyId);
+}
+
+/** Leaves this conversation for a new one (reopening `historyId`, if given); an unnamed one ends with its page, as in Toad. */
+function switchConversation(historyId: string | undefined): void {
+  if (historyId === undefined) params.delete(QUERY.reopen);
+  else params.set(QUERY.reopen, historyId);
+  if (!named) return location.replace(`?${params.toString()}`);
   send({ type: "end" });
   const id = randomId();
   window.parent?.postMessage({ type: CONVERSATION_MESSAGE, conversation: id }, "*");
   params.set(QUERY.conversation, id);
   location.replace(`?${params.toString()}`);
+}
+
+/** Sends a prompt and shows it at once (the server's copy confirms it); false when the agent cannot take one now. */
+function sendPrompt(text: string): boolean {
+  if (session.state !== "ready" || socket?.readyState !== WebSocket.OPEN) return false;
+  const skipContext = chip !== null && !chipToggle.checked;
+  view.addPending(text, skipContext);
+  send({ type: "prompt", text, skipContext });
+  chipToggle.checked = true; // the skip is for one prompt only
+  chipRow.classList.remove("skipped");
+  return true;
 }
 
 function send(message: PageMessage): void {

@@ -12,7 +12,37 @@ export type TranscriptEvent =
   | { kind: "permissionDone"; id: string; outcome: "selected" | "cancelled"; optionId?: string }
   | { kind: "turnEnd"; stopReason: string }
   | { kind: "error"; message: string; detail?: string[] }
-  | { kind: "notice"; message: string };
+  | { kind: "notice"; message: string }
+  /** The agent wants a sign-in (docs/webchat.md: sign-in): a card with its methods, and the prompt to send again. */
+  | { kind: "signIn"; id: string; message: string; methods: AuthMethodInfo[]; retryText?: string }
+  | { kind: "signInDone"; id: string; methodId: string; ok: boolean; message?: string }
+  /** A terminal's output so far (at most its byte limit, cut at the start); `exitStatus` once it has exited. */
+  | { kind: "terminal"; terminalId: string; output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
+
+/** An ACP auth method as the page shows it; `command` (the exact one to run in a terminal) when it needs one. */
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  description?: string;
+  command?: string;
+}
+
+/** An ACP session config option of type select (the model picker: category "model"). */
+export interface ConfigOptionInfo {
+  id: string;
+  name: string;
+  category?: string;
+  currentValue: string;
+  options: Array<{ value: string; name: string; description?: string; group?: string }>;
+}
+
+/** A kept conversation of this workspace (docs/webchat.md: history). */
+export interface HistoryEntry {
+  id: string;
+  title: string;
+  /** ms since the epoch */
+  updatedAt: number;
+}
 
 export interface PermissionOption {
   optionId: string;
@@ -47,8 +77,14 @@ export interface SessionInfo {
   modes: AgentMode[];
   currentModeId?: string;
   commands: SlashCommand[];
+  /** The agent's session config options of type select (the model picker shows category "model"). */
+  configOptions?: ConfigOptionInfo[];
+  /** The agent offered sign-in methods (initialize's authMethods). */
+  authMethods?: AuthMethodInfo[];
+  /** This conversation's id in the history (docs/webchat.md: history). */
+  historyId?: string;
   /** Why the conversation ended, with the agent's last stderr lines. */
-  ended?: { message: string; stderrTail: string[] };
+  ended?: { message: string; stderrTail: string[]; readOnly?: boolean };
 }
 
 /** The editor context the next prompt will carry (docs/context-block.md), or null: no chip. */
@@ -65,6 +101,7 @@ export type ServerMessage =
   | { type: "event"; event: TranscriptEvent }
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
+  | { type: "history"; entries: HistoryEntry[] }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] };
 
@@ -73,11 +110,15 @@ export type PageMessage =
   | { type: "cancel" }
   | { type: "permission"; id: string; optionId: string }
   | { type: "setMode"; modeId: string }
+  | { type: "authenticate"; signInId: string; methodId: string }
+  | { type: "setConfigOption"; configId: string; value: string }
+  | { type: "listHistory" }
+  | { type: "deleteHistory"; id: string }
   /** "New chat": end this conversation now rather than after the grace period. */
   | { type: "end" };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
-export const QUERY = { token: "token", conversation: "conversation", theme: "theme" } as const;
+export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen" } as const;
 /**
  * The largest websocket message the server takes from a page (UTF-8 bytes of
  * the JSON): the server closes a socket that sends more (close code 1009), so

@@ -6,6 +6,9 @@ import { diffLines } from "diff";
 import type { PermissionOption, TranscriptEvent } from "./protocol.js";
 import { h, markdownFragment, MAX_MARKDOWN_CHARS, revealBidi, setMarkdown } from "./dom.js";
 import { findSettledPart, startOfText, type Settled } from "./markdown-blocks.js";
+import { showSignInDone, signInCard, type SignInActions } from "./signin.js";
+import { TerminalOutputs } from "./terminal-view.js";
+import { locationLinks, openDiffButton } from "./bridge.js";
 
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
@@ -33,6 +36,10 @@ export class TranscriptView {
   private lastText: TextBlock | undefined;
   private readonly toolCalls = new Map<string, HTMLElement>();
   private readonly permissions = new Map<string, HTMLElement>();
+  private readonly signIns = new Map<string, HTMLElement>();
+  private readonly terminals: TerminalOutputs;
+  /** The user's message shown the moment it was sent, until the server's copy of it arrives. */
+  private pending: HTMLElement | undefined;
   private plan: HTMLElement | undefined;
   private renderQueued = new Set<TextBlock>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
@@ -40,7 +47,12 @@ export class TranscriptView {
   /** Whether the view follows new content: the user has not scrolled up from the end. */
   private following = true;
 
-  constructor(private readonly root: HTMLElement, private readonly answer: (id: string, optionId: string) => void) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly answer: (id: string, optionId: string) => void,
+    private readonly signIn: SignInActions = { authenticate: () => {}, resend: () => {} },
+  ) {
+    this.terminals = new TerminalOutputs(root);
     // Read on scrolls only: reading the layout on every streamed chunk would force a layout per chunk.
     root.addEventListener("scroll", () => (this.following = root.scrollHeight - root.scrollTop - root.clientHeight < 40), { passive: true });
   }
@@ -50,6 +62,9 @@ export class TranscriptView {
     this.lastText = undefined;
     this.toolCalls.clear();
     this.permissions.clear();
+    this.signIns.clear();
+    this.terminals.clear();
+    this.pending = undefined;
     this.plan = undefined;
     this.renderQueued.clear();
     clearTimeout(this.renderTimer);
@@ -68,17 +83,61 @@ export class TranscriptView {
     this.follow();
   }
 
+  /** Shows the user's message at once (optimistic); the server's "user" event then confirms it in place. */
+  addPending(text: string, contextSkipped: boolean): void {
+    this.pending?.remove();
+    this.lastText = undefined;
+    this.plan = undefined;
+    this.pending = userMessage(text, contextSkipped);
+    this.pending.classList.add("pending");
+    this.append(this.pending);
+    this.root.scrollTop = this.root.scrollHeight; // the user just sent: show it, wherever they had scrolled
+    this.following = true;
+  }
+
+  /** The pending message will not be confirmed (the server refused the prompt). */
+  dropPending(): void {
+    this.pending?.remove();
+    this.pending = undefined;
+  }
+
   private follow(): void {
     if (this.following) this.root.scrollTop = this.root.scrollHeight;
   }
 
   private render(event: TranscriptEvent): void {
     switch (event.kind) {
-      case "user":
+      case "user": {
         this.lastText = undefined;
         this.plan = undefined;
-        this.append(h("div", { class: "message user" }, h("div", { class: "body" }, event.text), ...(event.contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : [])));
+        const pending = this.pending;
+        this.pending = undefined;
+        if (pending?.isConnected && pending.dataset.text === event.text) {
+          pending.classList.remove("pending");
+          pending.querySelector(".meta")?.remove();
+          pending.append(...(event.contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []));
+          this.root.append(pending); // after anything that arrived meanwhile, as the server ordered it
+          return;
+        }
+        pending?.remove();
+        this.append(userMessage(event.text, event.contextSkipped));
         return;
+      }
+      case "signIn": {
+        this.lastText = undefined;
+        const card = signInCard(event, this.signIn);
+        this.signIns.set(event.id, card);
+        this.append(card);
+        if (document.hasFocus()) card.querySelector<HTMLButtonElement>("button")?.focus(); // never take the keys from the editor
+        return;
+      }
+      case "signInDone": {
+        const card = this.signIns.get(event.id);
+        if (card) showSignInDone(card, event);
+        return;
+      }
+      case "terminal":
+        return this.terminals.update(event);
       case "update":
         return this.renderUpdate(event.update as Record<string, unknown> & { sessionUpdate: string });
       case "permission":
@@ -103,6 +162,7 @@ export class TranscriptView {
         this.append(h("div", { class: "error", role: "alert" }, h("div", {}, event.message), ...(event.detail?.length ? [h("pre", {}, event.detail.join("\n"))] : [])));
         return;
       case "notice":
+        this.dropPending(); // a prompt the server refused ("still answering") never becomes a message
         this.append(h("div", { class: "meta notice" }, event.message));
         return;
     }
@@ -193,7 +253,11 @@ export class TranscriptView {
       set(".tool-status", update.status.replace("_", " "));
       card.dataset.status = update.status;
     }
-    if (Array.isArray(update.content)) card.querySelector(".tool-content")!.replaceChildren(...update.content.map(toolContent));
+    if (Array.isArray(update.content)) card.querySelector(".tool-content")!.replaceChildren(...update.content.map((item) => toolContent(item, this.terminals)));
+    if (Array.isArray(update.locations)) {
+      card.querySelectorAll(".tool-location").forEach((link) => link.remove());
+      card.querySelector(".tool-head")!.append(...locationLinks(update.locations)); // they open in VS Code (bridge.ts)
+    }
   }
 
   private renderPlan(entries: Array<{ content: string; status: string; priority?: string }>): void {
@@ -258,7 +322,13 @@ function contentText(content: unknown): string {
   return block?.type ? `*[${block.type} content]*` : "";
 }
 
-function toolContent(item: unknown): HTMLElement {
+function userMessage(text: string, contextSkipped: boolean): HTMLElement {
+  const element = h("div", { class: "message user" }, h("div", { class: "body" }, text), ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []));
+  element.dataset.text = text;
+  return element;
+}
+
+function toolContent(item: unknown, terminals: TerminalOutputs): HTMLElement {
   const entry = item as { type: string; content?: unknown; path?: string; oldText?: string | null; newText?: string; terminalId?: string };
   if (entry.type === "diff") return renderDiff(entry.path ?? "", entry.oldText ?? "", entry.newText ?? "");
   if (entry.type === "content") {
@@ -266,7 +336,8 @@ function toolContent(item: unknown): HTMLElement {
     setMarkdown(body, contentText(entry.content));
     return body;
   }
-  return h("div", { class: "meta" }, entry.type === "terminal" ? "(terminal output is not shown: this chat offers no terminals)" : `(${entry.type})`);
+  if (entry.type === "terminal" && typeof entry.terminalId === "string") return terminals.element(entry.terminalId);
+  return h("div", { class: "meta" }, `(${entry.type})`);
 }
 
 function renderDiff(file: string, oldText: string, newText: string): HTMLElement {
@@ -276,7 +347,7 @@ function renderDiff(file: string, oldText: string, newText: string): HTMLElement
     const kind = part.added ? "added" : part.removed ? "removed" : "same";
     for (const line of part.value.replace(/\n$/, "").split("\n")) lines.push(h("div", { class: `diff-line ${kind}` }, `${sign} `, ...revealBidi(line)));
   }
-  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, ...revealBidi(file)), h("pre", {}, ...lines));
+  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, ...revealBidi(file), ...openDiffButton(file, oldText, newText)), h("pre", {}, ...lines));
 }
 
 function statusMark(status: string): string {

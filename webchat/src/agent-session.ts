@@ -5,11 +5,17 @@
 
 import type { ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientConnection, type RequestPermissionResponse, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, type AuthMethod, type ClientConnection, type InitializeResponse, type RequestPermissionResponse, type SessionConfigOption, type SessionModeState, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { describeExit, describeSpawnError, packageVersion, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
-import type { AgentUpdate, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AgentUpdate, AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
+import { Terminals } from "./terminals.js";
+
+/** ACP's "authentication required" error code (the agent needs a sign-in first). */
+export const AUTH_REQUIRED = -32000;
+/** The `_meta` key under which agents (Claude Code's adapter) name a sign-in command for a terminal. */
+const TERMINAL_AUTH_META = "terminal-auth";
 
 const STDERR_TAIL_LINES = 12;
 
@@ -24,6 +30,14 @@ export interface AgentSessionOptions {
   onSession(info: SessionInfo): void;
   /** The agent's stdout is read on once this resolves: how a slow page's back-pressure reaches the agent. */
   readGate?: () => Promise<void>;
+  /** Reopen this agent session (docs/webchat.md: history) rather than start one. */
+  reopen?: { agentSessionId: string };
+  /** How a reopen goes: the agent replays it (load), continues it (resume), or cannot (readOnly: the agent is stopped). */
+  onReopen?(how: "load" | "resume" | "readOnly"): void;
+  /** The agent's session id, once it has one. */
+  onSessionId?(agentSessionId: string): void;
+  /** A transcript event the page shows but the transcript does not keep (a terminal's output as it grows). */
+  onTransient?(event: TranscriptEvent): void;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -37,6 +51,11 @@ export class AgentSession {
   private permissionCount = 0;
   private stderrTail: string[] = [];
   private stopping = false;
+  private readonly terminals: Terminals;
+  private authMethods: AuthMethod[] = [];
+  private signInCount = 0;
+  /** Reopened from the history by an agent that cannot load or resume: the kept transcript is shown read-only. */
+  private readOnly = false;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
@@ -45,12 +64,24 @@ export class AgentSession {
     this.child.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
     this.child.on("error", (error) => this.end(describeSpawnError(options.command, error)));
     this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`));
+    this.terminals = new Terminals({
+      files: options.files,
+      projectDir: options.projectDir,
+      env: options.env,
+      log: options.log,
+      onOutput: (event, keep) => (keep ? options.onEvent(event) : options.onTransient?.(event)),
+    });
     this.connection = this.connect();
     void this.open();
   }
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Running terminals as the page shows them (for a page attaching mid-run). */
+  terminalSnapshots(): TranscriptEvent[] {
+    return this.terminals.snapshots();
   }
 
   async prompt(text: string, skipContext: boolean): Promise<void> {
@@ -68,7 +99,9 @@ export class AgentSession {
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
     } catch (error) {
-      if (this.state() !== "ended") this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
+      if (this.state() === "ended") return;
+      if (isAuthRequired(error)) this.askToSignIn(error, text);
+      else this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
     } finally {
       if (this.state() === "prompting") this.setState("ready");
     }
@@ -96,12 +129,37 @@ export class AgentSession {
     }
   }
 
-  /** Ends the agent and everything it started (docs/webchat.md: conversations). */
+  /** Sends `authenticate` with the method the user chose on sign-in card `signInId`; a session follows if none could start. */
+  async authenticate(signInId: string, methodId: string): Promise<void> {
+    if (!this.authMethods.some((method) => method.id === methodId)) return this.options.log(`ignored a sign-in with a method the agent does not offer: ${JSON.stringify(methodId)}`);
+    try {
+      await this.connection.agent.request("authenticate", { methodId });
+      this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: true });
+    } catch (error) {
+      this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: false, message: `The sign-in failed: ${(error as Error).message}` });
+      return;
+    }
+    if (this.sessionId === undefined && this.info.state === "starting") await this.startSession();
+  }
+
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    const option = this.info.configOptions?.find((each) => each.id === configId);
+    if (this.sessionId === undefined || !option?.options.some((each) => each.value === value)) return this.options.log(`ignored a config option the agent does not offer: ${JSON.stringify(configId)} = ${JSON.stringify(value)}`);
+    try {
+      const response = await this.connection.agent.request("session/set_config_option", { sessionId: this.sessionId, configId, value });
+      this.info.configOptions = selectOptions(response.configOptions);
+      this.options.onSession(this.info);
+    } catch (error) {
+      this.options.onEvent({ kind: "error", message: `The agent refused the setting ${option.name}: ${(error as Error).message}` });
+    }
+  }
+
+  /** Ends the agent, its terminals, and everything they started (docs/webchat.md: conversations). */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     this.connection.close();
-    await stopProcesses([this.child]);
+    await Promise.all([stopProcesses([this.child]), this.terminals.stopAll()]);
   }
 
   private connect(): ClientConnection {
@@ -126,30 +184,89 @@ export class AgentSession {
       )
       .onRequest("fs/write_text_file", ({ params }) =>
         files.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")),
-      );
+      )
+      .onRequest("terminal/create", ({ params }) => this.terminals.create(params))
+      .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
+      .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
+      .onRequest("terminal/kill", async ({ params }) => {
+        await this.terminals.kill(params.terminalId);
+        return {};
+      })
+      .onRequest("terminal/release", async ({ params }) => {
+        await this.terminals.release(params.terminalId);
+        return {};
+      });
     const output = this.options.readGate ? gatedReadable(this.child.stdout!, this.options.readGate) : (Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
     return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, output));
   }
 
   private async open(): Promise<void> {
+    let init: InitializeResponse;
     try {
-      const init = await this.connection.agent.request("initialize", {
+      init = await this.connection.agent.request("initialize", {
         protocolVersion: 1,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        // "terminal-auth": the agent may name a sign-in command for a terminal, which the sign-in card shows.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { [TERMINAL_AUTH_META]: true } },
         clientInfo: { name: "symposium-webchat", version: packageVersion() },
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
-      const session = await this.connection.agent.request("session/new", { cwd: this.options.projectDir, mcpServers: [] });
-      this.sessionId = session.sessionId;
+      this.authMethods = init.authMethods ?? [];
+      this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
+    } catch (error) {
+      return this.failedToStart(error);
+    }
+    const reopen = this.options.reopen;
+    if (reopen) {
+      const capabilities = init.agentCapabilities;
+      const how = capabilities?.loadSession ? "load" : capabilities?.sessionCapabilities?.resume ? "resume" : "readOnly";
+      this.options.onReopen?.(how);
+      if (how === "readOnly") {
+        this.readOnly = true;
+        return void this.stop();
+      }
+      return this.startSession(how, reopen.agentSessionId);
+    }
+    await this.startSession();
+  }
+
+  /** session/new (or session/load, session/resume); an agent that wants a sign-in first gets the sign-in card. */
+  private async startSession(how: "new" | "load" | "resume" = "new", agentSessionId?: string): Promise<void> {
+    try {
+      const base = { cwd: this.options.projectDir, mcpServers: [] };
+      let session: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null };
+      if (how === "new") {
+        const created = await this.connection.agent.request("session/new", { cwd: base.cwd, mcpServers: [] });
+        this.sessionId = created.sessionId;
+        session = created;
+      } else {
+        // session/load replays the conversation as session/update notifications before it answers.
+        this.sessionId = agentSessionId!;
+        const params = { ...base, sessionId: agentSessionId! };
+        session = how === "load" ? await this.connection.agent.request("session/load", params) : await this.connection.agent.request("session/resume", params);
+      }
+      this.options.onSessionId?.(this.sessionId!);
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
+      this.info.configOptions = selectOptions(session.configOptions);
       this.setState("ready");
     } catch (error) {
-      // An agent that exits during the handshake is reported by "exit", with its stderr.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      if (this.info.state !== "ended") {
-        this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail });
-      }
+      if (how !== "new") this.sessionId = undefined;
+      if (isAuthRequired(error) && this.info.state === "starting") return this.askToSignIn(error);
+      await this.failedToStart(error);
+    }
+  }
+
+  private askToSignIn(error: unknown, retryText?: string): void {
+    const detail = (error as Error).message;
+    const message = this.authMethods.length > 0 ? "The agent asks you to sign in." : `The agent asks you to sign in, but offers no way to do it here (${detail}): sign in as its documentation says, then send again.`;
+    this.options.onEvent({ kind: "signIn", id: `signin-${++this.signInCount}`, message, methods: this.info.authMethods ?? [], ...(retryText !== undefined ? { retryText } : {}) });
+  }
+
+  private async failedToStart(error: unknown): Promise<void> {
+    // An agent that exits during the handshake is reported by "exit", with its stderr.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (this.info.state !== "ended") {
+      this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail });
     }
   }
 
@@ -163,6 +280,9 @@ export class AgentSession {
       this.options.onSession(this.info);
     } else if (update.sessionUpdate === "current_mode_update") {
       this.info.currentModeId = update.currentModeId;
+      this.options.onSession(this.info);
+    } else if (update.sessionUpdate === "config_option_update") {
+      this.info.configOptions = selectOptions(update.configOptions);
       this.options.onSession(this.info);
     }
     this.options.onEvent({ kind: "update", update: update as AgentUpdate });
@@ -184,10 +304,13 @@ export class AgentSession {
 
   private end(message: string): void {
     if (this.info.state === "ended") return;
+    void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
-      this.info.ended = { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : this.stderrTail };
+      this.info.ended = this.readOnly
+        ? { message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.", stderrTail: [], readOnly: true }
+        : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : this.stderrTail };
       this.setState("ended");
       if (!this.stopping) this.options.log(`${message} ${this.stderrTail.length > 0 ? `Last stderr: ${this.stderrTail.join(" | ")}` : ""}`.trim());
       this.connection.close();
@@ -226,4 +349,43 @@ function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStr
     },
     { highWaterMark: 0 },
   );
+}
+
+function isAuthRequired(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === AUTH_REQUIRED;
+}
+
+/** The select options (the model picker's kind); boolean ones are not shown yet. */
+function selectOptions(options: SessionConfigOption[] | null | undefined): ConfigOptionInfo[] {
+  const shown: ConfigOptionInfo[] = [];
+  for (const option of options ?? []) {
+    if (option.type !== "select") continue;
+    const choices = option.options.flatMap((each) =>
+      "group" in each ? each.options.map(({ value, name, description }) => ({ value, name, description: description ?? undefined, group: each.name })) : [{ value: each.value, name: each.name, description: each.description ?? undefined }],
+    );
+    shown.push({ id: option.id, name: option.name, category: option.category ?? undefined, currentValue: option.currentValue, options: choices });
+  }
+  return shown;
+}
+
+/**
+ * How the card shows a sign-in method: a terminal method (ACP's type
+ * "terminal": the agent's own command with these args and env; or a
+ * `_meta["terminal-auth"]` {command, args} hint) says the exact command.
+ */
+export function authMethodInfo(method: AuthMethod, agentCommand: string): AuthMethodInfo {
+  const info: AuthMethodInfo = { id: method.id, name: method.name, ...(method.description ? { description: method.description } : {}) };
+  const hint = (method._meta as Record<string, unknown> | null | undefined)?.[TERMINAL_AUTH_META] as { command?: unknown; args?: unknown } | undefined;
+  if (hint && typeof hint.command === "string") {
+    info.command = [hint.command, ...(Array.isArray(hint.args) ? hint.args.map(String) : [])].map(shellWord).join(" ");
+  } else if ("type" in method && method.type === "terminal") {
+    const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)}`);
+    info.command = [...env, agentCommand, ...(method.args ?? []).map(shellWord)].join(" ");
+  }
+  return info;
+}
+
+/** A word as a POSIX shell reads it back (for display: the user copies it into a terminal). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

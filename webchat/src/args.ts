@@ -21,6 +21,8 @@ export interface ChatArgs {
   serve: boolean;
   /** Live conversations (each an agent) at most; a page asking for one more is told why it cannot. */
   maxConversations: number;
+  /** Where conversations are kept (history/<workspace hash> below it); undefined: ~/.symposium. */
+  stateDir?: string;
   help?: boolean;
   version?: boolean;
 }
@@ -39,13 +41,15 @@ Options:
       --max-conversations N
                            conversations (each an agent) running at once, at most (default
                            ${DEFAULT_MAX_CONVERSATIONS}); when full, the one longest without a page ends
+      --state-dir D        where this workspace's conversations are kept (under D/history/;
+                           default ~/.symposium)
   -h, --help | --version
 
 Environment: SYMPOSIUM_CHAT_TOKEN (the secret), SYMPOSIUM_CHAT_ALLOWED_ORIGINS (extra
 origins, e.g. code-server's), SYMPOSIUM_CHAT_GRACE_MS (how long a conversation without a
 page lives; default 600000). See docs/webchat.md.`;
 
-type ValueOption = "title" | "projectDir" | "port" | "host" | "maxConversations";
+type ValueOption = "title" | "projectDir" | "port" | "host" | "maxConversations" | "stateDir";
 
 const WITH_VALUE: Record<string, ValueOption> = {
   "-t": "title", "--title": "title",
@@ -53,6 +57,7 @@ const WITH_VALUE: Record<string, ValueOption> = {
   "-p": "port", "--port": "port",
   "-H": "host", "--host": "host",
   "--max-conversations": "maxConversations",
+  "--state-dir": "stateDir",
 };
 
 export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArgs {
@@ -87,6 +92,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
     port,
     serve,
     maxConversations: maxConversationsOf(values.maxConversations),
+    ...(values.stateDir !== undefined ? { stateDir: path.resolve(cwd, values.stateDir) } : {}),
   };
 }
 

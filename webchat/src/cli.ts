@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describeError, packageVersion, printLine, runCli, stderrLogger } from "../../acp-wire/src/index.js";
 import { CHAT_TOKEN_ENV, generateSecret, isLoopbackHost, parseOriginList } from "../../loopback-auth/src/index.js";
 import { parseArgs, USAGE, UsageError } from "./args.js";
+import { historyDir } from "./history.js";
 import { ProjectFiles } from "./project-files.js";
 import { ChatServer } from "./server.js";
 import { warmUpAcp } from "./warm-up.js";
@@ -73,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     allowedOrigins,
     graceMs,
     maxConversations: args.maxConversations,
+    historyDir: historyDir(args.projectDir, args.stateDir),
     agentEnv,
     assetsDir: path.join(path.dirname(fileURLToPath(import.meta.url)), "webchat"),
     log,

@@ -14,6 +14,7 @@ import type { WebSocket } from "ws";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
 
@@ -23,12 +24,16 @@ export const BACKLOG_HIGH_BYTES = 1024 * 1024;
 export const REPLAY_FRAME_BYTES = 256 * 1024;
 const GATE_POLL_MS = 10;
 
-export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent" | "onSession" | "readGate"> {
+export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent" | "onSession" | "readGate" | "reopen" | "onReopen" | "onSessionId" | "onTransient"> {
   id: string;
   /** Named in the page's URL: survives a detach for `graceMs`. */
   named: boolean;
   graceMs: number;
   title: string;
+  /** Where this workspace's conversations are kept (undefined: not kept). */
+  history?: HistoryStore;
+  /** A kept conversation to reopen (session/load or session/resume, else shown read-only). */
+  reopen?: { entry: KeptConversation; events: TranscriptEvent[] };
   /** Called once, when the conversation has ended and its agent is stopped. */
   onEnded(conversation: Conversation): void;
 }
@@ -45,14 +50,31 @@ export class Conversation {
   private ending: Promise<void> | undefined;
   /** When the last page left (ms since the epoch); undefined while one is attached. */
   private detachedAt: number | undefined;
+  /** This conversation in the history (title from its first prompt). */
+  private readonly kept: KeptConversation;
+  private restoring = false;
 
   constructor(private readonly options: ConversationOptions) {
+    const now = Date.now();
+    const reopen = options.reopen;
+    this.kept = reopen ? { ...reopen.entry } : { id: newHistoryId(), title: "", createdAt: now, updatedAt: now };
+    const agentSessionId = reopen?.entry.agentSessionId;
+    if (reopen && !agentSessionId) this.restore(reopen.events);
     this.session = new AgentSession({
       ...options,
       onEvent: (event) => this.record(event),
       onSession: (session) => this.broadcast({ type: "session", session }),
       readGate: () => this.pagesCaughtUp(),
+      reopen: agentSessionId ? { agentSessionId } : undefined,
+      // session/load: the agent replays the conversation itself; otherwise the kept transcript is shown.
+      onReopen: (how) => {
+        if (how !== "load") this.restore(reopen!.events);
+        if (how === "resume") this.record({ kind: "notice", message: "Reopened: the agent continues this conversation." });
+      },
+      onSessionId: (id) => (this.kept.agentSessionId = id),
+      onTransient: (event) => this.broadcast({ type: "event", event }),
     });
+    this.session.info.historyId = this.kept.id;
   }
 
   get id(): string {
@@ -75,9 +97,11 @@ export class Conversation {
     link.sendNow(JSON.stringify({ type: "session", session: this.session.info } satisfies ServerMessage));
     link.sendNow(JSON.stringify(contextMessage));
     void link.replay(replayFrames(this.transcript));
+    // Running terminals' output is not in the transcript (only their final view): it follows the replay.
+    for (const event of this.session.terminalSnapshots()) link.send(JSON.stringify({ type: "event", event } satisfies ServerMessage));
     socket.on("message", (data) => {
       try {
-        this.onPageMessage(data.toString());
+        this.onPageMessage(data.toString(), link);
       } catch (error) {
         // A bug must not end the server and every conversation in it: it closes this socket, named in the log.
         this.options.log(`closed a websocket after an internal error: ${errorLine(error)}`);
@@ -153,6 +177,7 @@ export class Conversation {
       clearTimeout(this.graceTimer);
       this.options.log(`conversation ${this.id} ended: ${reason}`);
       await this.session.stop();
+      this.keep();
       this.flush();
       for (const socket of this.links.keys()) socket.close(1000, "conversation ended");
       this.options.onEnded(this);
@@ -171,7 +196,7 @@ export class Conversation {
     this.graceTimer = setTimeout(() => void this.end(`no page attached for ${Math.round(this.options.graceMs / 1000)} s`), this.options.graceMs);
   }
 
-  private onPageMessage(text: string): void {
+  private onPageMessage(text: string, link: PageLink): void {
     let message: PageMessage;
     try {
       message = JSON.parse(text) as PageMessage;
@@ -191,6 +216,17 @@ export class Conversation {
       case "setMode":
         void this.session.setMode(String(message.modeId));
         return;
+      case "authenticate":
+        void this.session.authenticate(String(message.signInId), String(message.methodId));
+        return;
+      case "setConfigOption":
+        void this.session.setConfigOption(String(message.configId), String(message.value));
+        return;
+      case "listHistory":
+        return this.sendHistory(link);
+      case "deleteHistory":
+        if (this.options.history?.delete(String(message.id))) this.options.log(`deleted history ${String(message.id)}`);
+        return this.sendHistory(link);
       case "end":
         void this.end("the page started a new chat");
         return;
@@ -199,11 +235,40 @@ export class Conversation {
     }
   }
 
-  /** Sends the event and keeps it for replay (transcript.ts), serialised once. */
+  /** Sends the event and keeps it for replay (transcript.ts), serialised once; a finished turn is kept on disk. */
   private record(event: TranscriptEvent): void {
     const json = JSON.stringify(event);
     this.broadcastJson(`{"type":"event","event":${json}}`);
     this.transcript.add(event, json);
+    if (event.kind === "user" && this.kept.title === "") this.kept.title = titleOf(event.text);
+    if (event.kind === "turnEnd" && !this.restoring) this.keep();
+  }
+
+  /** Shows a kept transcript again, without writing it back to the history. */
+  private restore(events: TranscriptEvent[]): void {
+    this.restoring = true;
+    try {
+      events.forEach((event) => this.record(event));
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  private sendHistory(link: PageLink): void {
+    const entries = this.options.history?.list() ?? [];
+    link.send(JSON.stringify({ type: "history", entries } satisfies ServerMessage));
+  }
+
+  /** Writes this conversation to the history (once it has a first prompt); a failure is logged, never thrown. */
+  private keep(): void {
+    const history = this.options.history;
+    if (!history || this.kept.title === "") return;
+    try {
+      this.kept.updatedAt = Date.now();
+      history.save(this.kept, [...this.transcript.replay(REPLAY_FRAME_BYTES)].flat());
+    } catch (error) {
+      this.options.log(`cannot keep the conversation in ${history.dir}: ${errorLine(error)}`);
+    }
   }
 }
 

@@ -81,6 +81,24 @@ export class ProjectFiles {
   }
 
   /**
+   * The real path of folder `requested` (absolute, or relative to the
+   * project), links followed, when it lies inside the project: a terminal's
+   * working directory. Anything else is refused (-32602) naming the path.
+   */
+  directory(requested: string): string {
+    if (typeof requested !== "string") throw refusal(String(requested), "the path must be a string");
+    let real: string;
+    try {
+      real = fs.realpathSync.native(path.resolve(this.root, requested));
+      if (!fs.statSync(real).isDirectory()) throw new Error("it is not a directory");
+    } catch (error) {
+      throw RequestError.invalidParams({ path: requested }, `cannot use ${requested} as a working directory: ${(error as Error).message}`);
+    }
+    if (namesBelow(this.root, real) === null) throw refusal(requested, "it is outside the project directory");
+    return real;
+  }
+
+  /**
    * Runs `step` in the folder holding `requested`'s last name, following the
    * links it hands back (each target checked like the request), at most
    * MAX_LINKS times. Errors become JSON-RPC errors naming `requested`.

@@ -15,6 +15,7 @@ import { createLoopbackGuard, errorLine, refuseUpgrade, requestTarget, targetFor
 import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
+import { HistoryStore, isHistoryId } from "./history.js";
 import { pageHtml } from "./page-html.js";
 import type { ProjectFiles } from "./project-files.js";
 
@@ -32,6 +33,8 @@ export interface ChatServerOptions {
   maxConversations: number;
   /** The environment every agent gets. */
   agentEnv: NodeJS.ProcessEnv;
+  /** This workspace's history folder (history.ts: historyDir); undefined: conversations are not kept. */
+  historyDir?: string;
   /** Folder holding page.js and page.css (dist/webchat/). */
   assetsDir: string;
   log: Logger;
@@ -53,10 +56,12 @@ export class ChatServer {
   private readonly conversations = new Map<string, Conversation>();
   private readonly chip: ContextChipWatcher;
   private unnamedCount = 0;
+  private readonly history: HistoryStore | undefined;
 
   constructor(private readonly options: ChatServerOptions) {
     this.guard = createLoopbackGuard({ token: options.token, port: () => this.port, listenHost: options.host, allowedOrigins: options.allowedOrigins });
     this.chip = new ContextChipWatcher(options.agentEnv, (chip) => this.broadcast({ type: "context", chip }));
+    this.history = options.historyDir ? new HistoryStore(options.historyDir, options.log) : undefined;
     this.http = http.createServer((req, res) => this.onRequest(req, res));
     this.http.on("upgrade", (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -149,9 +154,10 @@ export class ChatServer {
     if (url.pathname !== "/ws" || (named !== null && !CONVERSATION_ID_PATTERN.test(named))) {
       return refuseUpgrade(socket, 400, url.pathname !== "/ws" ? "websockets live on /ws" : "a conversation id is 1-64 letters, digits, '-' or '_'");
     }
+    const reopen = url.searchParams.get(QUERY.reopen);
     this.sockets.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.attach(ws, named);
+        this.attach(ws, named, isHistoryId(reopen) ? reopen : undefined);
       } catch (error) {
         // The socket is a websocket by now: it is closed as one, not answered in HTTP.
         this.options.log(`internal error attaching a websocket: ${errorLine(error)}`);
@@ -160,7 +166,7 @@ export class ChatServer {
     });
   }
 
-  private attach(ws: WebSocket, named: string | null): void {
+  private attach(ws: WebSocket, named: string | null, reopenId: string | undefined): void {
     // The colon keeps these ids apart from any a URL can name (CONVERSATION_ID_PATTERN).
     const id = named ?? `unnamed:${++this.unnamedCount}`;
     // An oversized message or a frame that is not UTF-8: ws has already closed
@@ -171,8 +177,12 @@ export class ChatServer {
       if (!makeRoom(this.conversations.values(), this.options.maxConversations, this.options.log)) {
         return refuseConversation(ws, this.options.maxConversations, this.options.log);
       }
+      const reopen = reopenId === undefined ? undefined : this.history?.load(reopenId);
+      if (reopenId !== undefined && !reopen) this.options.log(`[${id}] no kept conversation ${reopenId} to reopen: starting a new one`);
       conversation = new Conversation({
         id,
+        history: this.history,
+        reopen,
         named: named !== null,
         graceMs: this.options.graceMs,
         title: this.options.title,

@@ -148,7 +148,7 @@ export class Transcript {
  * Bytes in a ring addressed by absolute positions: [start, end) is held,
  * position p lives at p % capacity. The buffer grows by doubling up to `limit`.
  */
-class ByteRing {
+export class ByteRing {
   private buffer = Buffer.alloc(0);
   start = 0;
   end = 0;
@@ -205,7 +205,7 @@ class ByteRing {
 }
 
 /** The first index at or after `index` where a UTF-8 character starts. */
-function charStartIn(bytes: Buffer, index: number): number {
+export function charStartIn(bytes: Buffer, index: number): number {
   let at = index;
   while (at < bytes.length && (bytes[at]! & 0xc0) === 0x80) at++;
   return at;

@@ -9,8 +9,10 @@
 // and the one script only from the webview's own resources (the script also
 // needs this render's nonce); frames only from the one gate origin the
 // extension names. The iframe's sandbox is the seed's (docs/panel.md).
+// The chords the chat may hand back (panel-messages.ts) ride on the body, for
+// panel.js to pass on to the chat page and to check its requests against.
 
-import type { PanelStatus } from "./panel-messages.js";
+import { CHORD_COMMANDS, type PanelStatus } from "./panel-messages.js";
 
 export interface PanelHtmlOptions {
   /** The webview's `cspSource`. */
@@ -40,8 +42,10 @@ export function panelHtml(options: PanelHtmlOptions): string {
     .filter(Boolean)
     .join("; ");
   const status = options.status;
+  const chatShown = status.kind === "ready" || (status.kind === "starting" && status.keepChat === true);
+  const line = status.kind === "ready" ? (status.notice ?? "") : status.message;
   const frame = options.chatUrl
-    ? `<iframe id="chat" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${status.kind === "ready" ? "" : " hidden"}></iframe>`
+    ? `<iframe id="chat" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${chatShown ? "" : " hidden"}></iframe>`
     : "";
   return `<!DOCTYPE html>
 <html lang="en">
@@ -52,11 +56,11 @@ export function panelHtml(options: PanelHtmlOptions): string {
 <link rel="stylesheet" href="${escapeHtml(options.styleUri)}">
 <title>Symposium</title>
 </head>
-<body data-seq="${options.seq}">
-<main id="status" class="status" data-state="${status.kind}"${status.kind === "ready" ? " hidden" : ""}>
-<p id="message"${status.kind === "error" ? ' class="error"' : ""}>${escapeHtml(status.kind === "ready" ? "" : status.message)}</p>
+<body data-seq="${options.seq}" data-chords="${escapeHtml(Object.keys(CHORD_COMMANDS).join(" "))}">
+<main id="status" class="status${chatShown && line ? " over-chat" : ""}" data-state="${status.kind}"${line ? "" : " hidden"}>
+<p id="message"${status.kind === "error" ? ' class="error"' : ""}>${escapeHtml(line)}</p>
 <pre id="detail"${status.kind === "error" && status.detail ? "" : " hidden"}>${escapeHtml(status.kind === "error" ? (status.detail ?? "") : "")}</pre>
-<button id="retry"${status.kind === "error" && status.retry ? "" : " hidden"}>Retry</button>
+<button id="retry"${(status.kind === "error" && status.retry) || status.kind === "stopped" ? "" : " hidden"}>${status.kind === "stopped" ? "Start" : "Retry"}</button>
 </main>
 ${frame}
 <script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>

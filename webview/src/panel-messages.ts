@@ -1,9 +1,16 @@
-// The messages between the extension and the panel's page (media/panel.js).
-// Pure types, and the check of what the page sends.
+// The messages between the extension and the panel's page (media/panel.js),
+// and the bridge requests the chat page (in the panel's iframe) may make
+// through it. Pure types, and the checks of what the pages send: the chat page
+// can ask for a fixed set of things only (a chord from a fixed table, a diff,
+// a workspace file, its agent's name and state), never an arbitrary command.
 
 export type PanelStatus =
-  | { kind: "starting"; message: string }
-  | { kind: "ready" }
+  /** `keepChat`: a restart; the chat that is there stays on screen, under the message, until the new one is ready. */
+  | { kind: "starting"; message: string; keepChat?: boolean }
+  /** `notice`: a line shown above the chat for a while ("a new conversation started"). */
+  | { kind: "ready"; notice?: string }
+  /** The user stopped the chat: the panel says so and offers Start. */
+  | { kind: "stopped"; message: string }
   | { kind: "error"; message: string; detail?: string; retry?: boolean };
 
 /** VS Code's theme kind, as the chat is told it (`theme` query parameter and message). */
@@ -13,16 +20,106 @@ export type ToPanel =
   /** `seq` orders statuses: a message queued before the page was re-rendered must not undo it. */
   | { type: "status"; status: PanelStatus; seq: number }
   | { type: "focus" }
-  | { type: "theme"; theme: ChatTheme };
+  | { type: "theme"; theme: ChatTheme }
+  /** Insert this mention ("Add Selection to Chat") into the chat's composer. */
+  | { type: "mention"; text: string };
+
+const CHORDS: ReadonlyArray<readonly [string, string]> = [
+  ["shift+p", "workbench.action.showCommands"],
+  ["p", "workbench.action.quickOpen"],
+  ["`", "workbench.action.terminal.toggleTerminal"],
+  ["b", "workbench.action.toggleSidebarVisibility"],
+  ["j", "workbench.action.togglePanel"],
+  ["shift+e", "workbench.view.explorer"],
+  ["shift+f", "workbench.action.findInFiles"],
+  ["shift+g", "workbench.view.scm"],
+  ["shift+x", "workbench.view.extensions"],
+  [",", "workbench.action.openSettings"],
+  ["alt+b", "workbench.action.toggleAuxiliaryBar"],
+];
+
+/**
+ * VS Code's chords the chat page hands back while it has the keys, and the
+ * command each runs: the whole list (in the chat's iframe the workbench never
+ * sees a key; nothing outside this table is forwarded). A chord: `ctrl+` or
+ * `cmd+`, then `alt+`, `shift+` when held, then `KeyboardEvent.key` in lower case.
+ * (F1 needs no modifier.)
+ */
+export const CHORD_COMMANDS: Readonly<Record<string, string>> = Object.freeze({
+  ...Object.fromEntries(CHORDS.flatMap(([chord, command]) => [[`ctrl+${chord}`, command], [`cmd+${chord}`, command]])),
+  f1: "workbench.action.showCommands",
+});
+
+/** What the chat page may ask of VS Code, through the panel (webchat/page/bridge.ts). */
+export type BridgeRequest =
+  | { kind: "chord"; chord: string }
+  /** A tool call's diff: `path` as the agent named it (absolute), the texts before and after. */
+  | { kind: "openDiff"; path: string; oldText: string; newText: string }
+  /** A path in a tool call (its locations): opened at `line` (1-based) when inside the workspace. */
+  | { kind: "openFile"; path: string; line?: number }
+  /** The agent's name and the conversation's state, for the view's title. */
+  | { kind: "agent"; name: string; state: string };
+
+/** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
+export const BRIDGE_MESSAGE = "symposium/request";
+
+/** The largest diff text the bridge carries (each side): the chat server's own message limit. */
+export const MAX_BRIDGE_TEXT = 4 * 1024 * 1024;
+const MAX_PATH = 4096;
+const MAX_LABEL = 120;
 
 /** `conversation`: the chat page started a new conversation ("New chat"); a reload should return to it. */
-export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string };
+export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string } | { type: "request"; request: BridgeRequest };
 
 /** A message from the page as a FromPanel, or null when it is not one (the page's messages are checked, not trusted). */
 export function parseFromPanel(data: unknown): FromPanel | null {
-  if (typeof data !== "object" || data === null) return null;
-  const message = data as { type?: unknown; conversation?: unknown };
-  if (message.type === "retry") return { type: "retry" };
-  if (message.type === "conversation" && typeof message.conversation === "string") return { type: "conversation", conversation: message.conversation };
+  if (!isObject(data)) return null;
+  if (data.type === "retry") return { type: "retry" };
+  if (data.type === "conversation" && typeof data.conversation === "string") return { type: "conversation", conversation: data.conversation };
+  if (data.type === "request") {
+    const request = parseBridgeRequest(data.request);
+    return request ? { type: "request", request } : null;
+  }
   return null;
+}
+
+/** A bridge request, rebuilt from its known fields only, or null when anything is off. */
+export function parseBridgeRequest(data: unknown): BridgeRequest | null {
+  if (!isObject(data)) return null;
+  switch (data.kind) {
+    case "chord":
+      return typeof data.chord === "string" && Object.hasOwn(CHORD_COMMANDS, data.chord) ? { kind: "chord", chord: data.chord } : null;
+    case "openDiff":
+      return isPath(data.path) && isText(data.oldText) && isText(data.newText) ? { kind: "openDiff", path: data.path, oldText: data.oldText, newText: data.newText } : null;
+    case "openFile":
+      if (!isPath(data.path)) return null;
+      if (data.line === undefined || data.line === null) return { kind: "openFile", path: data.path };
+      return Number.isSafeInteger(data.line) && (data.line as number) >= 1 ? { kind: "openFile", path: data.path, line: data.line as number } : null;
+    case "agent":
+      return isLabel(data.name) && isLabel(data.state) ? { kind: "agent", name: data.name, state: data.state } : null;
+    default:
+      return null;
+  }
+}
+
+/** The VS Code command a chord runs, or undefined when it is not in the table. */
+export function chordCommand(chord: string): string | undefined {
+  return Object.hasOwn(CHORD_COMMANDS, chord) ? CHORD_COMMANDS[chord] : undefined;
+}
+
+function isObject(data: unknown): data is Record<string, unknown> {
+  return typeof data === "object" && data !== null && !Array.isArray(data);
+}
+
+function isPath(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_PATH && !value.includes("\0");
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === "string" && value.length <= MAX_BRIDGE_TEXT;
+}
+
+function isLabel(value: unknown): value is string {
+  // eslint-disable-next-line no-control-regex
+  return typeof value === "string" && value.length <= MAX_LABEL && !/[\u0000-\u001f\u007f]/.test(value);
 }

@@ -1,0 +1,74 @@
+// "Symposium: Choose Agent": a quick pick of the agents the conductor this
+// extension carries knows (built-in, the ACP registry's, the config's own and
+// the symposium.agents setting's), from `symposium-conductor registry list`;
+// choosing one runs `registry use <id>`, which writes ~/.symposium/config.jsonc,
+// and the chat restarts so the next conversation runs that agent. The
+// conductor owns the format, the registry and the file: this module only asks it.
+
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { readCustomAgents } from "./config.js";
+import { hostRuntime } from "./panel-host-client.js";
+
+export const EXTENSION_ID = "symposium-dev.symposium-vscode";
+
+interface ListedAgent {
+  id: string;
+  name: string;
+  version?: string;
+  description?: string;
+}
+
+export interface AgentPickerDeps {
+  log: vscode.LogOutputChannel;
+  /** Starts a new conversation (the chat's restart). */
+  restart(): Promise<void>;
+}
+
+/** Shows the pick; on a choice, saves it and restarts the chat. Errors are shown, never thrown. */
+export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
+  try {
+    const custom = readCustomAgents();
+    const agents = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Symposium: reading the agent list" }, () =>
+      runConductor(["registry", "list", ...agentsArg(custom)]).then((stdout) => JSON.parse(stdout) as ListedAgent[]),
+    );
+    const fromSettings = new Set(custom.map((agent) => (agent as { id?: unknown })?.id));
+    const picked = await vscode.window.showQuickPick(
+      agents.map((agent) => ({
+        label: agent.name,
+        description: [agent.id, agent.version, fromSettings.has(agent.id) ? "(symposium.agents)" : undefined].filter(Boolean).join(" "),
+        detail: agent.description,
+        id: agent.id,
+      })),
+      { title: "Symposium: Choose Agent", placeHolder: "The agent new conversations run", matchOnDescription: true, matchOnDetail: true },
+    );
+    if (picked === undefined) return;
+    await runConductor(["registry", "use", picked.id, ...agentsArg(custom)]);
+    deps.log.info(`chose the agent ${picked.id} (${picked.label}); restarting the chat`);
+    await deps.restart();
+    void vscode.window.showInformationMessage(`Symposium: new conversations run ${picked.label}.`);
+  } catch (error) {
+    deps.log.error(`Choose Agent: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Symposium: ${(error as Error).message}`);
+  }
+}
+
+function agentsArg(custom: unknown[]): string[] {
+  return custom.length === 0 ? [] : ["--agents", JSON.stringify(custom)];
+}
+
+/** Runs this extension's conductor; resolves with its stdout, rejects with the last lines of its stderr. */
+function runConductor(args: string[]): Promise<string> {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  if (extension === undefined) return Promise.reject(new Error(`the extension ${EXTENSION_ID} is not installed`));
+  const runtime = hostRuntime(extension.extensionUri);
+  const script = path.join(path.dirname(runtime.script), "symposium-conductor.mjs");
+  return new Promise((resolve, reject) => {
+    execFile(runtime.program, [script, ...args], { env: { ...process.env, ...runtime.env }, maxBuffer: 8 * 1024 * 1024, timeout: 10 * 60_000 }, (error, stdout, stderr) => {
+      if (error === null) return resolve(stdout);
+      const said = stderr.trim().split("\n").slice(-3).join(" ").replace(/^\[symposium-conductor\] /, "");
+      reject(new Error(said || error.message));
+    });
+  });
+}

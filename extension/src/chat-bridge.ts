@@ -1,0 +1,94 @@
+// What VS Code does for the chat page's bridge requests (checked first by
+// parseFromPanel, webview/src/panel-messages.ts): a chord runs its command from
+// the fixed table; a tool call's diff opens in the diff editor (the 'before' is
+// a read-only virtual document); a path opens at its line, only inside the
+// workspace. Nothing a request carries names a command or a file outside it.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { chordCommand, type BridgeRequest } from "../../webview/src/panel-messages.js";
+import { insideFolders } from "./workspace-path.js";
+
+export const BEFORE_SCHEME = "symposium-before";
+/** Virtual documents kept at once: old ones are forgotten (a diff editor still open on one shows it empty). */
+const MAX_DOCUMENTS = 32;
+
+/** Read-only documents holding a diff's texts, by an id in the URI's query. */
+export class BeforeDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 0;
+
+  /** A URI whose document is `text`, named like `file` (so the editor picks its language). */
+  add(file: string, text: string, label: string): vscode.Uri {
+    const id = String(++this.next);
+    this.texts.set(id, text);
+    for (const old of this.texts.keys()) {
+      if (this.texts.size <= MAX_DOCUMENTS) break;
+      this.texts.delete(old);
+    }
+    return vscode.Uri.from({ scheme: BEFORE_SCHEME, path: `/${label}/${path.basename(file)}`, query: id });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.query) ?? "";
+  }
+}
+
+export interface BridgeDeps {
+  documents: BeforeDocuments;
+  log: vscode.LogOutputChannel;
+}
+
+/** The requests that act on VS Code (the agent's name and state go to the view's title: chat-view.ts). */
+export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" }>;
+
+export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDeps): Promise<void> {
+  switch (request.kind) {
+    case "chord": {
+      const command = chordCommand(request.chord);
+      if (command) await vscode.commands.executeCommand(command);
+      return;
+    }
+    case "openDiff":
+      return openDiff(request.path, request.oldText, request.newText, deps);
+    case "openFile":
+      return openFile(request.path, request.line, deps.log);
+  }
+}
+
+/**
+ * Before: the agent's old text (virtual, read-only). After: the workspace's file itself when it
+ * holds the agent's new text (the change is applied: the user may go on editing there), else
+ * the agent's new text (virtual), so the diff always shows the change the tool call reports.
+ */
+async function openDiff(file: string, oldText: string, newText: string, deps: BridgeDeps): Promise<void> {
+  const before = deps.documents.add(file, oldText, "before");
+  const inside = workspaceFile(file);
+  const after = inside && (await holds(inside, newText)) ? vscode.Uri.file(inside) : deps.documents.add(file, newText, "after");
+  await vscode.commands.executeCommand("vscode.diff", before, after, `${path.basename(file)} (the agent's change)`, { preview: true });
+}
+
+/** `file` inside one of this window's workspace folders (real path), or undefined. */
+function workspaceFile(file: string): string | undefined {
+  return insideFolders(file, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
+}
+
+/** Whether the file's text (as VS Code has it, unsaved edits included) is `text`. */
+async function holds(file: string, text: string): Promise<boolean> {
+  if (!fs.existsSync(file)) return false;
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file)).then(undefined, () => undefined);
+  return document?.getText() === text;
+}
+
+async function openFile(file: string, line: number | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  const inside = workspaceFile(file);
+  if (!inside || !fs.existsSync(inside)) {
+    log.warn(`the chat asked to open ${JSON.stringify(file)}, which is not a file in this workspace: not opened`);
+    void vscode.window.showWarningMessage(`Symposium: ${file} is not a file in this workspace.`);
+    return;
+  }
+  const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(inside), { selection: new vscode.Range(position, position), preview: true });
+}
+

@@ -1,0 +1,118 @@
+// The bridge's checks, without VS Code: what the panel's page may pass on from
+// the chat page (parseFromPanel), which paths count as the workspace's, and the
+// mention "Add Selection to Chat" inserts.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel } from "../webview/src/panel-messages.js";
+import { panelHtml } from "../webview/src/panel-html.js";
+import { insideFolders } from "../extension/src/workspace-path.js";
+import { mentionText } from "../extension/src/selection-mention.js";
+import { tempDir } from "./support/processes.js";
+
+const request = (body: unknown) => parseFromPanel({ type: "request", request: body });
+
+describe("bridge requests from the chat page", () => {
+  it("takes the known requests, rebuilt from their known fields only", () => {
+    assert.deepEqual(request({ kind: "chord", chord: "ctrl+shift+p", command: "workbench.action.terminal.sendSequence" }), { type: "request", request: { kind: "chord", chord: "ctrl+shift+p" } });
+    assert.deepEqual(request({ kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b", extra: 1 }), { type: "request", request: { kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b" } });
+    assert.deepEqual(request({ kind: "openFile", path: "src/main.rs", line: 3 }), { type: "request", request: { kind: "openFile", path: "src/main.rs", line: 3 } });
+    assert.deepEqual(request({ kind: "openFile", path: "src/main.rs" }), { type: "request", request: { kind: "openFile", path: "src/main.rs" } });
+    assert.deepEqual(request({ kind: "agent", name: "demo-agent", state: "Ready" }), { type: "request", request: { kind: "agent", name: "demo-agent", state: "Ready" } });
+  });
+
+  it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {
+    const hostile: unknown[] = [
+      { kind: "command", command: "workbench.action.terminal.sendSequence", args: { text: "rm -rf ~\n" } },
+      { kind: "chord", chord: "workbench.action.terminal.sendSequence" },
+      { kind: "chord", chord: "ctrl+w" },
+      { kind: "chord", chord: "__proto__" },
+      { kind: "chord", chord: "constructor" },
+      { kind: "chord", chord: "toString" },
+      { kind: "chord", chord: ["ctrl+p"] },
+      { kind: "openFile", path: "" },
+      { kind: "openFile", path: "a\0b" },
+      { kind: "openFile", path: "x".repeat(5000) },
+      { kind: "openFile", path: "a.rs", line: 0 },
+      { kind: "openFile", path: "a.rs", line: 1.5 },
+      { kind: "openFile", path: "a.rs", line: "3" },
+      { kind: "openFile", path: { toString: () => "a.rs" } },
+      { kind: "openDiff", path: "a.rs", oldText: "a" },
+      { kind: "openDiff", path: "a.rs", oldText: "a", newText: "b".repeat(MAX_BRIDGE_TEXT + 1) },
+      { kind: "agent", name: "x".repeat(500), state: "Ready" },
+      { kind: "agent", name: "evil\u001b[31m", state: "Ready" },
+      [],
+      null,
+      "chord",
+    ];
+    for (const body of hostile) assert.equal(request(body), null, JSON.stringify(body)?.slice(0, 80));
+    assert.equal(parseFromPanel({ type: "runCommand", command: "workbench.action.terminal.new" }), null);
+    assert.equal(parseFromPanel(null), null);
+  });
+
+  it("maps every chord to a command from its table, and nothing else to any", () => {
+    assert.equal(chordCommand("ctrl+shift+p"), "workbench.action.showCommands");
+    assert.equal(chordCommand("cmd+p"), "workbench.action.quickOpen");
+    assert.equal(chordCommand("ctrl+`"), "workbench.action.terminal.toggleTerminal");
+    assert.equal(chordCommand("hasOwnProperty"), undefined);
+    assert.ok(Object.isFrozen(CHORD_COMMANDS));
+  });
+
+  it("hands the chord list to the panel page, which passes it on to the chat", () => {
+    const html = panelHtml({ seq: 1, cspSource: "https://webview.example", nonce: "n", styleUri: "s", scriptUri: "j", status: { kind: "ready" }, chatUrl: "http://127.0.0.1:1/" });
+    const chords = /data-chords="([^"]*)"/.exec(html)![1]!.split(" ");
+    assert.deepEqual(chords.sort(), Object.keys(CHORD_COMMANDS).sort());
+  });
+
+  it("keeps the chat on screen under the message while it restarts, and says after that a new conversation started", () => {
+    const base = { seq: 1, cspSource: "c", nonce: "n", styleUri: "s", scriptUri: "j", chatUrl: "http://127.0.0.1:1/" };
+    const restarting = panelHtml({ ...base, status: { kind: "starting", message: "Restarting the chat…", keepChat: true } });
+    assert.match(restarting, /<iframe id="chat"[^>]*sandbox="[^"]*"><\/iframe>/, "the chat is not hidden");
+    assert.match(restarting, /<main id="status" class="status over-chat" data-state="starting">/);
+    const ready = panelHtml({ ...base, status: { kind: "ready", notice: "The chat restarted: this is a new conversation." } });
+    assert.match(ready, /<p id="message">The chat restarted: this is a new conversation\.<\/p>/);
+    assert.match(panelHtml({ ...base, status: { kind: "starting", message: "Starting the chat…" } }), /<iframe[^>]* hidden><\/iframe>/);
+  });
+
+  it("offers Start, not Retry, when the user stopped the chat", () => {
+    const html = panelHtml({ seq: 1, cspSource: "c", nonce: "n", styleUri: "s", scriptUri: "j", status: { kind: "stopped", message: "The chat is stopped." } });
+    assert.match(html, /<button id="retry">Start<\/button>/);
+  });
+});
+
+describe("workspace paths the chat may open", () => {
+  const root = tempDir("symposium-bridge-");
+  const workspace = path.join(root, "workspace");
+  fs.mkdirSync(path.join(workspace, "src"), { recursive: true });
+  fs.writeFileSync(path.join(workspace, "src", "main.rs"), "fn main() {}\n");
+  fs.writeFileSync(path.join(root, "secret.txt"), "secret\n");
+  const real = fs.realpathSync(workspace);
+
+  it("opens files inside the workspace, absolute or relative", () => {
+    assert.equal(insideFolders(path.join(workspace, "src", "main.rs"), [workspace]), path.join(real, "src", "main.rs"));
+    assert.equal(insideFolders("src/main.rs", [workspace]), path.join(real, "src", "main.rs"));
+  });
+
+  it("refuses paths outside it: .., absolute elsewhere, the folder itself, a symlink pointing out, no folder", () => {
+    assert.equal(insideFolders("../secret.txt", [workspace]), undefined);
+    assert.equal(insideFolders(path.join(root, "secret.txt"), [workspace]), undefined);
+    assert.equal(insideFolders("/etc/passwd", [workspace]), undefined);
+    assert.equal(insideFolders(workspace, [workspace]), undefined);
+    if (process.platform !== "win32") {
+      fs.symlinkSync(path.join(root, "secret.txt"), path.join(workspace, "link.txt"));
+      assert.equal(insideFolders("link.txt", [workspace]), undefined);
+    }
+    assert.equal(insideFolders("src/main.rs", []), undefined);
+  });
+});
+
+describe("the selection's mention", () => {
+  it("names the file and the lines, 1-based", () => {
+    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 2, endCharacter: 4 }), "@src/main.rs:2-3");
+    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 1, endCharacter: 0 }), "@src/main.rs:2");
+    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 3, endCharacter: 0 }), "@src/main.rs:2-3", "a selection ending at a line's start leaves that line out");
+    assert.equal(mentionText("src\\lib.rs", { startLine: 0, endLine: 0, endCharacter: 3 }), "@src/lib.rs:1");
+  });
+});

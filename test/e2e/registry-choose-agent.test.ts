@@ -1,0 +1,75 @@
+// "Symposium: Choose Agent" in a real VS Code (code-server) in Chromium, as a
+// user: the chat runs the demo agent; the command palette's Choose Agent lists
+// the built-in agents, the shipped registry snapshot's and the custom one from
+// symposium.agents; choosing the custom one (the reporting agent) writes the
+// conductor's config and restarts the chat, and the next conversation runs it.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Frame, Page } from "playwright-core";
+import { e2eSkipReason, type CodeServer } from "../harness/code-server.js";
+import { REPORTING_AGENT } from "../support/processes.js";
+import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow, waitForText } from "./panel-helpers.js";
+
+const skip = e2eSkipReason();
+
+const CUSTOM_AGENT = {
+  id: "my-recorder",
+  name: "My recording agent",
+  description: "custom, from symposium.agents",
+  distribution: { local: { command: process.execPath, args: [REPORTING_AGENT] } },
+};
+
+async function ask(frame: Frame, question: string): Promise<void> {
+  await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
+  const input = frame.locator("#input");
+  await input.click();
+  await input.fill(question);
+  await input.press("Enter");
+}
+
+function transcript(frame: Frame): Promise<string> {
+  return frame.locator("#transcript").innerText().catch(() => "");
+}
+
+describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, () => {
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let workspace: string;
+
+  before(async () => {
+    // "": the shipped snapshot, no network.
+    ({ workspace, server, browser, page } = await openDemoWindow({ SYMPOSIUM_REGISTRY_URL: "" }, { "symposium.agents": [CUSTOM_AGENT] }));
+  });
+
+  after(() => closeDemoWindow(browser, server, workspace));
+
+  it("lists built-in, registry and custom agents; choosing one starts a new conversation with it", async () => {
+    await command(page, "Symposium: Open Chat");
+    const first = await chatFrame(page, "#input:visible");
+    await ask(first, "who are you?");
+    await waitForText(() => transcript(first), /built-in demo agent/);
+
+    await command(page, "Symposium: Choose Agent");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible" });
+    await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 30_000 });
+    const rows = await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""));
+    const all = rows.join(" | ");
+    for (const name of ["My recording agent", "Claude Code", "Built-in demo agent"]) assert.match(all, new RegExp(name), all);
+    await input.fill("gemini");
+    await waitForText(async () => (await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""))).join(" | "), /Gemini CLI/);
+    await input.fill("My recording agent");
+    await page.waitForTimeout(300);
+    await page.keyboard.press("Enter");
+
+    const second = await chatFrame(page, "#input:visible", 60_000, gatePort(first));
+    await ask(second, "hello recorder");
+    const text = await waitForText(() => transcript(second), /received/);
+    assert.match(text, /hello recorder/);
+    const config = fs.readFileSync(process.env.SYMPOSIUM_CONFIG!, "utf8");
+    assert.match(config, /"id": "my-recorder"/);
+  });
+});

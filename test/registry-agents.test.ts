@@ -1,0 +1,383 @@
+// Choosing agents as a user does, with the real conductor CLI: `registry
+// list`, `registry use <id>`, then `run` talks to the chosen agent over ACP.
+// The recording agent (the reporting agent behind a script that says how it
+// was started) is installed through each distribution kind that can run
+// here: local (a custom entry in the config), binary (a tar.gz served by a
+// registry on 127.0.0.1), npx (a package packed into a temporary folder).
+// Cargo runs a stand-in `cargo` on PATH: a real `cargo install` needs
+// crates.io's API (not reachable here), minutes of compiling, and a crate
+// that carries this agent, which none does.
+
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { platformKey } from "../conductor-hooks/src/registry-format.js";
+import { openSession, testClient } from "./support/acp-client.js";
+import { CONDUCTOR_CLI, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
+import { recordingNpmPackage, recordingScript, recordingTarball, startRegistryServer, tarballWithEntry, zipWith, type RegistryServer } from "./support/registry-server.js";
+
+const PLATFORM = platformKey()!;
+let server: RegistryServer;
+
+interface Home {
+  config: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A fresh ~/.symposium whose registry is the local server's /registry.json. */
+function home(extraConfig?: object): Home {
+  const config = path.join(tempDir("registry-home-"), "config.jsonc");
+  if (extraConfig) fs.writeFileSync(config, JSON.stringify(extraConfig, null, 2));
+  return {
+    config,
+    env: {
+      SYMPOSIUM_CONFIG: config,
+      SYMPOSIUM_EDITOR_STATE_FILE: "",
+      SYMPOSIUM_AGENT: "",
+      SYMPOSIUM_REGISTRY_URL: server.url("/registry.json"),
+      npm_config_cache: path.join(path.dirname(config), "npm-cache"),
+      npm_config_update_notifier: "false",
+    },
+  };
+}
+
+/** Runs the CLI to its end (asynchronously: the registry server lives in this process). */
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CONDUCTOR_CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** `run`, one prompt: what the agent answered, and the conductor's stderr (the agent's lines prefixed "[agent] "). */
+async function converse(env: NodeJS.ProcessEnv, text = "hello"): Promise<{ reply: string; stderr: string; code: number }> {
+  const { replies, stderr, code } = await conversation(env, [text]);
+  return { reply: replies[0]!, stderr, code };
+}
+
+/** `run`, one session, each text a prompt in turn: the reply to each. */
+async function conversation(env: NodeJS.ProcessEnv, texts: string[]): Promise<{ replies: string[]; stderr: string; code: number }> {
+  const proc = startNode(CONDUCTOR_CLI, ["run"], env);
+  const peer = testClient(streamTo(proc.child));
+  const replies: string[] = [];
+  await peer
+    .run(async (agent) => {
+      const sessionId = await openSession(agent);
+      for (const text of texts) {
+        peer.updates.length = 0;
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+        replies.push(peer.updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join(""));
+      }
+    })
+    .finally(() => proc.child.stdin!.end());
+  return { replies, stderr: proc.stderr(), code: await proc.exited };
+}
+
+function binaryEntry(id: string, version: string, archive: string, extra: object = {}): object {
+  return {
+    id,
+    name: `Recording agent (${id})`,
+    version,
+    description: "the recording agent as a binary archive",
+    distribution: { binary: { [PLATFORM]: { archive: server.url(archive), cmd: "./bin/recording-agent", ...extra } } },
+  };
+}
+
+function serveRegistry(agents: object[]): void {
+  server.files.set("/registry.json", JSON.stringify({ version: "1.0.0", agents }));
+}
+
+function localCustom(id: string): object {
+  const script = path.join(tempDir("registry-local-"), "agent.mjs");
+  fs.writeFileSync(script, recordingScript("local"));
+  return { id, name: "My local agent", description: "custom, from the config", distribution: { local: { command: process.execPath, args: [script, "--from-config"], env: { RECORDED_BY: "local-env" } } } };
+}
+
+before(async () => {
+  server = await startRegistryServer();
+});
+after(() => server.close());
+
+describe("registry list and resolve", () => {
+  it("lists the built-in agents, the config's custom ones and the registry's, as one JSON array on stdout", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/rec-1.tar.gz", tarball.bytes);
+    serveRegistry([binaryEntry("rec-binary", "1.0.0", "/rec-1.tar.gz")]);
+    const { config, env } = home({ agent: "echo unused", agents: [localCustom("my-agent")] });
+    const listed = await cli(["registry", "list"], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    const agents = JSON.parse(listed.stdout) as Array<{ id: string; name: string; version?: string; description?: string }>;
+    assert.deepEqual(agents.slice(0, 2).map((agent) => agent.id), ["my-agent", "claude"]);
+    assert.ok(agents.some((agent) => agent.id === "demo"));
+    assert.deepEqual(agents.find((agent) => agent.id === "rec-binary"), {
+      id: "rec-binary",
+      name: "Recording agent (rec-binary)",
+      version: "1.0.0",
+      description: "the recording agent as a binary archive",
+    });
+    for (const agent of agents) assert.deepEqual(Object.keys(agent).filter((key) => !["id", "name", "version", "description"].includes(key)), []);
+    assert.equal(listed.stdout.trim().split("\n").length, 1, "stdout is the JSON alone");
+    // Nothing was installed by listing.
+    assert.equal(fs.existsSync(path.join(path.dirname(config), "cache")), false);
+  });
+
+  it("resolves an id to a ready-to-spawn {name, command, args, env}, installing a binary first", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/rec-2.tar.gz", tarball.bytes);
+    serveRegistry([binaryEntry("rec-resolve", "2.0.0", "/rec-2.tar.gz", { sha256: tarball.sha256, args: ["--acp"] })]);
+    const { config, env } = home();
+    const resolved = await cli(["registry", "resolve", "rec-resolve"], env);
+    assert.equal(resolved.code, 0, resolved.stderr);
+    const spec = JSON.parse(resolved.stdout) as { name: string; command: string; args: string[]; env: unknown[] };
+    assert.deepEqual(spec, {
+      name: "Recording agent (rec-resolve)",
+      command: path.join(path.dirname(config), "cache", "agents", "rec-resolve", "2.0.0", "bin", "recording-agent"),
+      args: ["--acp"],
+      env: [],
+    });
+    assert.ok(fs.statSync(spec.command).mode & 0o100, "the command is executable");
+    const local = await cli(["registry", "resolve", "my-agent"], home({ agent: "x", agents: [localCustom("my-agent")] }).env);
+    assert.deepEqual(JSON.parse(local.stdout).env, [{ name: "RECORDED_BY", value: "local-env" }]);
+  });
+
+  it("says which id is unknown, and where to look", async () => {
+    serveRegistry([]);
+    const result = await cli(["registry", "resolve", "nobody"], home().env);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /no agent with the id 'nobody'; `symposium-conductor registry list` shows them/);
+    assert.equal(result.stdout, "");
+  });
+});
+
+describe("choosing an agent, then running it", () => {
+  it("runs the chosen agent from each distribution (local, binary, npx), and switches between them", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/rec-3.tar.gz", tarball.bytes);
+    const npmPackage = recordingNpmPackage();
+    serveRegistry([binaryEntry("rec-binary", "3.0.0", "/rec-3.tar.gz", { sha256: tarball.sha256 })]);
+    const npxAgent = { id: "rec-npx", name: "Recording agent (npx)", distribution: { npx: { package: `file:${npmPackage}`, args: ["--from-npx"] } } };
+    // "file:": npx runs a bare path that exists as a program instead of installing it as a package.
+    const { config, env } = home({ agent: `${process.execPath} ${REPORTING_AGENT}`, agents: [localCustom("my-agent"), npxAgent] });
+
+    // The first format, a command line, keeps working.
+    const legacy = await converse(env);
+    assert.match(legacy.reply, /"received"/);
+    assert.doesNotMatch(legacy.stderr, /recording-agent via/);
+
+    for (const [id, kind, args] of [
+      ["my-agent", "local", ["--from-config"]],
+      ["rec-binary", "binary", []],
+      ["rec-npx", "npx", ["--from-npx"]],
+      ["my-agent", "local", ["--from-config"]],
+    ] as const) {
+      const used = await cli(["registry", "use", id], env);
+      assert.equal(used.code, 0, used.stderr);
+      assert.match(used.stderr, /is now the agent in/);
+      const { reply, stderr, code } = await converse(env, `hello ${kind}`);
+      assert.equal(code, 0, stderr);
+      assert.match(reply, new RegExp(`hello ${kind}`), stderr);
+      assert.match(stderr, new RegExp(`\\[agent\\] recording-agent via ${kind} args=${escape(JSON.stringify(args))}`));
+    }
+    // The config keeps its other settings and comments; the agent is the whole entry.
+    const written = fs.readFileSync(config, "utf8");
+    assert.match(written, /"agents"/);
+    assert.match(written, /"id": "my-agent"/);
+  });
+
+  it("a registry agent is kept up to date on run: the new version is installed and the old removed; custom entries are untouched", async () => {
+    const first = await recordingTarball("binary");
+    const second = await recordingTarball("binary");
+    server.files.set("/sync-1.tar.gz", first.bytes);
+    server.files.set("/sync-2.tar.gz", second.bytes);
+    const registryNamesake = { id: "my-agent", description: "the registry's, not mine", distribution: { npx: { package: "someone-elses-agent" } } };
+    serveRegistry([binaryEntry("rec-sync", "1.0.0", "/sync-1.tar.gz"), registryNamesake]);
+    const custom = localCustom("my-agent");
+    const { config, env } = home({ agent: "x", agents: [custom] });
+    assert.equal((await cli(["registry", "use", "rec-sync"], env)).code, 0);
+    assert.equal((await converse(env)).code, 0);
+    const cache = path.join(path.dirname(config), "cache", "agents", "rec-sync");
+    assert.deepEqual(fs.readdirSync(cache), ["1.0.0"]);
+
+    serveRegistry([binaryEntry("rec-sync", "1.1.0", "/sync-2.tar.gz"), registryNamesake]);
+    const run = await converse(env, "after the update");
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /updated rec-sync from the registry: version 1\.0\.0 → 1\.1\.0/);
+    assert.match(run.reply, /after the update/);
+    assert.deepEqual(fs.readdirSync(cache), ["1.1.0"], "the old version is removed");
+    const written = fs.readFileSync(config, "utf8");
+    assert.match(written, /"version": "1.1.0"/);
+    assert.match(written, /"_source": "registry"/);
+    assert.match(written, /"description": "custom, from the config"/, "a custom entry is never updated");
+  });
+
+  it("a zip archive is unpacked with its modes, and runs", async () => {
+    server.files.set("/rec.zip", zipWith([{ name: "bin/", content: "", mode: 0o40755 }, { name: "bin/recording-agent", content: recordingScript("zip"), mode: 0o100755 }]));
+    serveRegistry([binaryEntry("rec-zip", "1.0.0", "/rec.zip")]);
+    const { env } = home();
+    assert.equal((await cli(["registry", "use", "rec-zip"], env)).code, 0);
+    const run = await converse(env, "hello zip");
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /recording-agent via zip/);
+  });
+
+  it("the first-run menu offers the registry's agents; one chosen by id is saved whole and answers the first question", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/menu.tar.gz", tarball.bytes);
+    serveRegistry([binaryEntry("rec-menu", "1.0.0", "/menu.tar.gz", { sha256: tarball.sha256 })]);
+    const { config, env } = home();
+    const { replies, stderr, code } = await conversation(env, ["what is 2+2?", "rec-menu"]);
+    assert.equal(code, 0, stderr);
+    assert.match(replies[0]!, /1\. Claude Code\n[\s\S]*5\. Built-in demo agent[\s\S]*Or one from the ACP agent registry, by its id:\n[\s\S]*- rec-menu: Recording agent \(rec-menu\) 1\.0\.0 — the recording agent as a binary archive/);
+    assert.match(replies[1]!, /^Saved: Recording agent \(rec-menu\) is your agent[\s\S]*what is 2\+2\?/);
+    assert.match(stderr, /recording-agent via binary/);
+    const saved = fs.readFileSync(config, "utf8");
+    assert.match(saved, /"_source": "registry"/);
+    assert.match(saved, /"id": "rec-menu"/);
+    // The next run reads the saved entry, no menu.
+    const next = await converse(env, "again");
+    assert.match(next.reply, /again/);
+  });
+
+  it("offline: with the registry unreachable, the shipped snapshot is listed and resolved", async () => {
+    const { env } = home();
+    const offline = { ...env, SYMPOSIUM_REGISTRY_URL: "http://127.0.0.1:1/registry.json" };
+    const listed = await cli(["registry", "list"], offline);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stderr, /cannot be reached .*using the snapshot shipped with Symposium/);
+    const ids = (JSON.parse(listed.stdout) as Array<{ id: string }>).map((agent) => agent.id);
+    for (const id of ["claude", "demo", "gemini", "codex-acp", "qwen-code"]) assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
+    const resolved = await cli(["registry", "resolve", "qwen-code"], offline);
+    assert.equal(resolved.code, 0, resolved.stderr);
+    const spec = JSON.parse(resolved.stdout) as { command: string; args: string[] };
+    assert.equal(spec.command, "npx");
+    assert.equal(spec.args[0], "-y");
+    // The demo agent runs with no network at all.
+    assert.equal((await cli(["registry", "use", "demo"], offline)).code, 0);
+    const demo = await converse(offline, "are you there?");
+    assert.equal(demo.code, 0, demo.stderr);
+    assert.match(demo.reply, /are you there\?/);
+  });
+
+  it("cargo: binstall, else cargo install --root into the per-version cache; a new version replaces the old", async () => {
+    // A stand-in for cargo on PATH: a real install needs crates.io's API (not reachable here) and minutes of compiling.
+    const fakeBin = tempDir("registry-fake-cargo-");
+    const calls = path.join(fakeBin, "calls.log");
+    fs.writeFileSync(
+      path.join(fakeBin, "cargo"),
+      [
+        "#!/usr/bin/env node",
+        'import * as fs from "node:fs";',
+        'import * as path from "node:path";',
+        "const args = process.argv.slice(2);",
+        `fs.appendFileSync(${JSON.stringify(calls)}, JSON.stringify(args) + "\\n");`,
+        'if (args[0] !== "install") { process.stderr.write("error: no such command: `" + args[0] + "`\\n"); process.exit(101); }',
+        'const root = args[args.indexOf("--root") + 1];',
+        'fs.mkdirSync(path.join(root, "bin"), { recursive: true });',
+        `fs.writeFileSync(path.join(root, "bin", "recording-agent"), ${JSON.stringify(recordingScript("cargo"))}, { mode: 0o755 });`,
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const crate = (version: string): object => ({ id: "rec-cargo-install", distribution: { cargo: { crate: "recording-agent", version, binary: "recording-agent" } } });
+    const { config, env } = home({ agent: { id: "rec-cargo-install" }, agents: [crate("0.1.0")] });
+    const withCargo = { ...env, PATH: `${fakeBin}${path.delimiter}${process.env.PATH}` };
+    const first = await converse(withCargo, "hello cargo");
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /recording-agent via cargo/);
+    const cache = path.join(path.dirname(config), "cache", "agents", "rec-cargo-install");
+    const [binstall, install] = fs.readFileSync(calls, "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
+    assert.deepEqual(binstall!.slice(0, 3), ["binstall", "--no-confirm", "--root"]);
+    assert.deepEqual([install![0], install![1], install![3]], ["install", "--root", "recording-agent@0.1.0"]);
+    assert.match(install![2]!, new RegExp(`^${escape(cache)}[\\\\/]\\.staging-`), "installed into a staging folder, renamed whole");
+    assert.deepEqual(fs.readdirSync(cache), ["0.1.0"]);
+    // Cached: the second run calls no cargo.
+    assert.equal((await converse(withCargo)).code, 0);
+    assert.equal(fs.readFileSync(calls, "utf8").trim().split("\n").length, 2);
+    fs.writeFileSync(config, JSON.stringify({ agent: { id: "rec-cargo-install" }, agents: [crate("0.2.0")] }));
+    assert.equal((await converse(withCargo)).code, 0);
+    assert.deepEqual(fs.readdirSync(cache), ["0.2.0"], "the old version is removed");
+  });
+
+  it("cargo: a crate in its per-version cache runs without cargo or crates.io", async () => {
+    const crate = { id: "rec-cargo", name: "Recording agent (cargo)", distribution: { cargo: { crate: "recording-agent", version: "0.1.0", binary: "recording-agent" } } };
+    const { config, env } = home({ agent: { id: "rec-cargo" }, agents: [crate] });
+    const bin = path.join(path.dirname(config), "cache", "agents", "rec-cargo", "0.1.0", "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, "recording-agent"), recordingScript("cargo"), { mode: 0o755 });
+    const run = await converse({ ...env, PATH: path.dirname(process.execPath) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /recording-agent via cargo/);
+  });
+});
+
+describe("a malformed or hostile registry is refused, and nothing is installed", () => {
+  async function refused(registry: string | Buffer, id: string, expected: RegExp, archives: Record<string, Buffer> = {}): Promise<void> {
+    server.files.set("/registry.json", registry);
+    for (const [file, bytes] of Object.entries(archives)) server.files.set(file, bytes);
+    const { config, env } = home();
+    const result = await cli(["registry", "resolve", id], env);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, expected);
+    assert.equal(result.stdout, "");
+    const cache = path.join(path.dirname(config), "cache", "agents");
+    const left = fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true }) : [];
+    assert.deepEqual(left.filter((entry) => !String(entry).endsWith(id)), [], `nothing installed: ${left.join(", ")}`);
+    assert.equal(fs.existsSync(path.join(path.dirname(config), "cache", "escaped")), false);
+  }
+
+  it("larger than 4 MiB", async () => {
+    await refused(`{"agents": [], "padding": "${"x".repeat(5 * 1024 * 1024)}"}`, "claude", /was refused: it is larger than 4194304 bytes\. Nothing was installed/);
+  });
+
+  it("not JSON, or the wrong types", async () => {
+    await refused("<html>", "x", /was refused: it is not JSON/);
+    await refused(JSON.stringify({ agents: "all of them" }), "x", /registry: expected an object with an "agents" list/);
+    await refused(JSON.stringify({ agents: [{ id: 7, distribution: {} }] }), "x", /agents\[0\]\.id: must be a string/);
+    await refused(JSON.stringify({ agents: [{ id: "a", distribution: { npx: { package: "p", args: "--yes" } } }] }), "a", /agents\[0\] \('a'\)\.distribution\.npx\.args: must be a list/);
+  });
+
+  it("a local command: a registry names packages and downloads only", async () => {
+    await refused(JSON.stringify({ agents: [{ id: "local-one", distribution: { local: { command: "sh", args: ["-c", "echo pwned"] } } }] }), "local-one", /'local-one' names a local command; a registry may only name packages and downloads/);
+  });
+
+  it("an id or version that would leave the cache folder", async () => {
+    await refused(JSON.stringify({ agents: [{ id: "../../escaped", distribution: { local: { command: "sh" } } }] }), "../../escaped", /'..\/..\/escaped' must be letters, digits/);
+    await refused(JSON.stringify({ agents: [binaryEntry("v", "../../escaped", "/rec.tar.gz")] }), "v", /version: '..\/..\/escaped' must be/);
+  });
+
+  it("a command or archive entry outside the archive's folder", async () => {
+    await refused(JSON.stringify({ agents: [{ ...binaryEntry("cmd-out", "1", "/a.tar.gz"), distribution: { binary: { [PLATFORM]: { archive: server.url("/a.tar.gz"), cmd: "../../../bin/sh" } } } }] }), "cmd-out", /cmd: '..\/..\/..\/bin\/sh' must be a path inside the archive/);
+    await refused(JSON.stringify({ agents: [binaryEntry("traversal", "1.0.0", "/traversal.tar.gz")] }), "traversal", /refused .*traversal\.tar\.gz: the entry '..\/..\/escaped' would be written outside the folder/, {
+      "/traversal.tar.gz": tarballWithEntry("../../escaped"),
+    });
+  });
+
+  it("a zip with an entry outside the folder, or a link", async () => {
+    await refused(JSON.stringify({ agents: [binaryEntry("zip-out", "1.0.0", "/out.zip")] }), "zip-out", /refused .*out\.zip: .*(outside the folder|invalid relative path)/, {
+      "/out.zip": zipWith([{ name: "bin/recording-agent", content: "x", mode: 0o100755 }, { name: "../../escaped", content: "pwned" }]),
+    });
+    await refused(JSON.stringify({ agents: [binaryEntry("zip-link", "1.0.0", "/link.zip")] }), "zip-link", /refused .*link\.zip: the entry 'bin\/recording-agent' is a link/, {
+      "/link.zip": zipWith([{ name: "bin/recording-agent", content: "/bin/sh", mode: 0o120777 }]),
+    });
+  });
+
+  it("an archive whose checksum differs", async () => {
+    const tarball = await recordingTarball("binary");
+    await refused(JSON.stringify({ agents: [binaryEntry("bad-sum", "1.0.0", "/bad-sum.tar.gz", { sha256: "0".repeat(64) })] }), "bad-sum", /its SHA-256 is [0-9a-f]{64}, the registry says 0{64}/, { "/bad-sum.tar.gz": tarball.bytes });
+  });
+
+  it("nothing for this platform: a clear error naming the platforms it has", async () => {
+    const other = PLATFORM.startsWith("windows") ? "linux-x86_64" : "windows-x86_64";
+    await refused(JSON.stringify({ agents: [{ id: "elsewhere", distribution: { binary: { [other]: { archive: "https://example.invalid/a.zip", cmd: "a.exe" } } } }] }), "elsewhere", new RegExp(`the agent 'elsewhere' has nothing that runs on this platform \\(${PLATFORM}\\): it has binaries for ${other} only`));
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

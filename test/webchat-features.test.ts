@@ -1,0 +1,318 @@
+// Issue 22 in the chat page, in real Chromium against the real chat server
+// and a fixture agent written with the ACP SDK (test/fixtures/feature-agent.ts):
+// the sign-in card, the model picker, terminals (their output in the tool
+// call, the byte limit, every process ended with its session), this
+// workspace's history (session/load, read-only, delete, bounds, private
+// files), "/" with no commands, and the user's message shown at once.
+// WEBCHAT_SCREENSHOT_DIR=docs writes the cards' pictures (light and dark).
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { quote } from "shell-quote";
+import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
+import { allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { HISTORY_LIMITS, HistoryStore, historyDir } from "../webchat/src/history.js";
+
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const TIMEOUT = { timeout: 10_000 };
+const FEATURE_AGENT = path.join(OUT_DIR, "test", "fixtures", "feature-agent.js");
+const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
+
+function agentCommand(...flags: string[]): string {
+  return quote([process.execPath, FEATURE_AGENT, ...flags]);
+}
+
+describe("webchat features (issue 22)", { skip }, () => {
+  let browser: Browser;
+  const servers: ChatServer[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
+  });
+
+  async function serve(flags: string[], options: { stateDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChatServer> {
+    const stateDir = options.stateDir ?? tempDir("webchat-state-");
+    const server = await startChatServer({ command: agentCommand(...flags), extraArgs: ["--state-dir", stateDir], env: { SYMPOSIUM_CHAT_GRACE_MS: "60000", ...options.env } });
+    servers.push(server);
+    return server;
+  }
+
+  async function openChat(server: ChatServer, query: Record<string, string> = {}): Promise<Page> {
+    const page = await browser.newPage();
+    const url = new URL(server.url);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    await page.goto(url.toString());
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    return page;
+  }
+
+  async function ask(page: Page, text: string): Promise<void> {
+    await page.fill("#input", text);
+    await page.keyboard.press("Enter");
+  }
+
+  async function answered(page: Page, pattern: RegExp): Promise<void> {
+    await page
+      .waitForFunction((source) => new RegExp(source).test([...document.querySelectorAll(".message.agent")].map((each) => each.textContent).join("\n")), pattern.source, TIMEOUT)
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}: no answer matching ${pattern} in:\n${await page.locator("#transcript").innerText()}`);
+      });
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+  }
+
+  /** Light and dark pictures of `selector`'s surroundings, for docs/. */
+  async function screenshots(page: Page, name: string): Promise<void> {
+    const dir = SCREENSHOTS ?? tempDir("webchat-shots-");
+    for (const theme of ["light", "dark"]) {
+      await page.evaluate((chosen) => window.postMessage({ type: "symposium/theme", theme: chosen }, "*"), theme);
+      await page.waitForFunction((chosen) => document.body.dataset.theme === chosen, theme, TIMEOUT);
+      const file = path.join(dir, `webchat-${name}-${theme}.png`);
+      await page.screenshot({ path: file });
+      assert.ok(fs.statSync(file).size > 5_000);
+    }
+  }
+
+  it("sign-in: the agent's methods as a card; a method sends authenticate; terminal methods name the command; Send again resends the failed prompt", async () => {
+    const server = await serve(["--auth"]);
+    const page = await openChat(server);
+    await page.setViewportSize({ width: 820, height: 560 });
+    await ask(page, "hello after sign-in");
+    await page.waitForSelector(".signin", TIMEOUT);
+    assert.equal(await page.locator(".signin-title").innerText(), "The agent asks you to sign in.");
+    assert.deepEqual(await page.locator(".signin-method").allInnerTexts(), ["Sign in with a browser"]);
+    // ACP's terminal method: the agent's own command line with its args and env; the _meta hint: its command.
+    assert.deepEqual(await page.locator(".signin-command").allInnerTexts(), [`FEATURE_LOGIN=1 ${agentCommand("--auth")} --login`, "/opt/agent/bin/agent /login --console"]);
+    assert.equal(await page.locator("#transcript .error").count(), 0, "an auth_required error is a sign-in, not an error");
+    await screenshots(page, "signin");
+    await page.click(".signin-method[data-method-id=browser]");
+    await page.waitForSelector(".signin.signed-in", TIMEOUT);
+    assert.equal(await page.locator(".signin-outcome").innerText(), "Signed in with Sign in with a browser.");
+    await page.click(".signin-resend");
+    await answered(page, /received hello after sign-in/);
+    assert.equal(await page.locator(".message.user").count(), 2, "the failed prompt and the one sent again");
+    await page.close();
+  });
+
+  it("sign-in: an agent that wants it before session/new gets the card, and the session starts once signed in", async () => {
+    const server = await serve(["--auth-session"]);
+    const page = await browser.newPage();
+    await page.goto(server.url.toString());
+    await page.waitForSelector(".signin", TIMEOUT);
+    assert.equal(await page.evaluate(() => document.body.dataset.state), "starting");
+    assert.equal(await page.locator(".signin-resend").count(), 0, "no prompt to send again");
+    await page.click(".signin-method[data-method-id=browser]");
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await ask(page, "now");
+    await answered(page, /received now/);
+    await page.close();
+  });
+
+  it("models: the agent's model config option as a picker beside the mode selector; choosing sends session/set_config_option", async () => {
+    const server = await serve(["--models"]);
+    const page = await openChat(server);
+    await page.setViewportSize({ width: 820, height: 400 });
+    const picker = page.locator("select.config-option[data-category=model]");
+    assert.deepEqual(await picker.locator("option").allInnerTexts(), ["Fast model", "Deep model"]);
+    assert.equal(await picker.inputValue(), "fast");
+    assert.equal(await picker.getAttribute("aria-label"), "Model");
+    await ask(page, "one");
+    await answered(page, /model fast received one/);
+    await picker.selectOption("deep");
+    await ask(page, "two");
+    await answered(page, /model deep received two/);
+    assert.equal(await picker.inputValue(), "deep");
+    await screenshots(page, "models");
+    await page.close();
+    // An agent without config options: no picker.
+    const plain = await openChat(await serve([]));
+    assert.equal(await plain.locator("select.config-option").count(), 0);
+    await plain.close();
+  });
+
+  it("terminals: output in the tool call, outputByteLimit cut at a character boundary, kill and release, cwd confined", async () => {
+    const server = await serve([]);
+    const page = await openChat(server);
+    await page.setViewportSize({ width: 820, height: 560 });
+    // 200 × "é" (400 bytes) + "done\n", kept to 100 bytes: 95 would start inside an "é", so 99 are kept.
+    await ask(page, "run 100 200");
+    await answered(page, /exit 3 truncated true bytes 99 replacement false ends "done\\n"/);
+    const terminal = page.locator(".tool-call .terminal");
+    await page.waitForSelector(".tool-call .terminal[data-exited=true]", TIMEOUT);
+    assert.match(await terminal.locator(".terminal-output").innerText(), /^é+done\n?$/);
+    assert.equal(await terminal.locator(".terminal-status").innerText(), "Earlier output trimmed. Exited with code 3");
+    await screenshots(page, "terminal");
+    // 400 KB in many chunks into a 1001-byte limit: the end kept, from a character's start.
+    await ask(page, "run 1001 200000");
+    await answered(page, /exit 3 truncated true bytes (1000|1001) replacement false ends "done\\n"/);
+    await ask(page, "run 0 10");
+    await answered(page, /exit 3 truncated true bytes 0 replacement false ends ""/);
+    await ask(page, "run - 10");
+    await answered(page, /exit 3 truncated false bytes 25 replacement false/);
+    await ask(page, "kill");
+    await answered(page, /killed: code null signal SIGTERM; after release refused -32602/);
+    await ask(page, "outside");
+    await answered(page, /outside refused \(-32602\): .*access to \/ refused: it is outside the project directory/);
+    await page.close();
+  });
+
+  it("terminals: every terminal process (and what it started) ends with its session", async () => {
+    const pids = tempDir("terminal-pids-");
+    const server = await serve([], { env: { FEATURE_TERMINAL_PIDS: pids } });
+    const page = await openChat(server);
+    await ask(page, "sleep");
+    await answered(page, /sleeping in term-1/);
+    await eventually(() => fs.readdirSync(pids).length === 2, 5_000, "the terminal and its child");
+    const started = fs.readdirSync(pids).map((name) => Number(name.replace("terminal-", "")));
+    assert.ok(started.every(isAlive), "the terminal's command and its child run while the session lives");
+    await page.waitForSelector(".tool-call .terminal .terminal-output:not(:empty)", TIMEOUT);
+    assert.match(await page.locator(".terminal-output").innerText(), /^sleeping \d+ child \d+/);
+    await page.close(); // an unnamed conversation ends with its page
+    await allGone([...started, ...server.agentPids()], 5_000);
+  });
+
+  it("terminals: a page re-attaching mid-run sees the running output; New chat ends the terminal's processes", async () => {
+    const pids = tempDir("terminal-pids-");
+    const server = await serve([], { env: { FEATURE_TERMINAL_PIDS: pids } });
+    const page = await openChat(server, { conversation: "terminal-a" });
+    await ask(page, "sleep");
+    await answered(page, /sleeping in term-1/);
+    await eventually(() => fs.readdirSync(pids).length === 2, 5_000, "the terminal and its child");
+    const started = fs.readdirSync(pids).map((name) => Number(name.replace("terminal-", "")));
+    await page.waitForSelector(".terminal-output:not(:empty)", TIMEOUT);
+    await page.reload();
+    await page.waitForSelector(".tool-call .terminal .terminal-output:not(:empty)", TIMEOUT);
+    assert.match(await page.locator(".terminal-output").innerText(), /^sleeping \d+ child \d+/);
+    assert.equal(await page.locator(".terminal-status").innerText(), "Running…");
+    assert.ok(started.every(isAlive));
+    await page.click("#new-chat");
+    await allGone(started, 5_000);
+    await page.close();
+  });
+
+  it("history: listed with title and time, reopened with session/load, deleted; files private", async () => {
+    const stateDir = tempDir("webchat-state-");
+    const agentDir = tempDir("feature-agent-");
+    const server = await serve(["--load"], { stateDir, env: { FEATURE_AGENT_DIR: agentDir } });
+    const page = await openChat(server, { conversation: "history-a" });
+    await page.setViewportSize({ width: 820, height: 560 });
+    await ask(page, "first question");
+    await answered(page, /received first question/);
+    await ask(page, "second question");
+    await answered(page, /received second question/);
+    const dir = historyDir(server.projectDir, stateDir);
+    const files = fs.readdirSync(dir);
+    assert.equal(files.length, 1);
+    if (process.platform !== "win32") {
+      assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+      assert.equal(fs.statSync(path.join(dir, files[0]!)).mode & 0o777, 0o600);
+    }
+    await page.click("#new-chat");
+    await page.waitForURL((url) => url.searchParams.get("conversation") !== "history-a", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await page.click("#history-button");
+    await page.waitForSelector(".history-entry", TIMEOUT);
+    assert.equal(await page.locator(".history-title").innerText(), "first question");
+    assert.match(await page.locator(".history-entry time").innerText(), /\d/);
+    await screenshots(page, "history");
+    await page.click(".history-open");
+    await page.waitForURL((url) => url.searchParams.has("reopen"), TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    // session/load: the agent replays the conversation itself.
+    await page.waitForFunction(() => document.querySelectorAll(".message.user").length === 2, undefined, TIMEOUT);
+    assert.deepEqual((await page.locator(".message.user").allInnerTexts()).map((text) => text.trim()), ["first question", "second question"]);
+    await ask(page, "third question");
+    await answered(page, /received third question/);
+    assert.equal(fs.readdirSync(dir).length, 1, "the reopened conversation is kept in the same entry");
+    await page.click("#history-button");
+    await page.waitForSelector(".history-entry.current", TIMEOUT);
+    await page.click(".history-delete");
+    await page.waitForFunction(() => document.querySelectorAll(".history-entry").length === 0, undefined, TIMEOUT);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    await page.close();
+  });
+
+  it("history: an agent with session/resume gets the kept transcript shown, then goes on", async () => {
+    const server = await serve(["--resume"]);
+    const page = await openChat(server, { conversation: "resume-a" });
+    await ask(page, "before resume");
+    await answered(page, /received before resume/);
+    await page.click("#new-chat");
+    await page.waitForURL((url) => url.searchParams.get("conversation") !== "resume-a", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await page.click("#history-button");
+    await page.click(".history-open");
+    await page.waitForURL((url) => url.searchParams.has("reopen"), TIMEOUT);
+    await page.waitForSelector(".notice", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    assert.deepEqual(await page.locator(".message.user").allInnerTexts(), ["before resume"]);
+    assert.equal(await page.locator(".notice").innerText(), "Reopened: the agent continues this conversation.");
+    await ask(page, "after resume");
+    await answered(page, /received after resume/);
+    await page.close();
+  });
+
+  it("history: an agent without session/load or resume shows the kept transcript read-only, with Continue in a new session", async () => {
+    const server = await serve([]);
+    const page = await openChat(server, { conversation: "readonly-a" });
+    await ask(page, "kept words");
+    await answered(page, /received kept words/);
+    await page.click("#new-chat");
+    await page.waitForURL((url) => url.searchParams.get("conversation") !== "readonly-a", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await page.click("#history-button");
+    await page.click(".history-open");
+    await page.waitForSelector("body[data-state=ended]", TIMEOUT);
+    assert.deepEqual(await page.locator(".message.user").allInnerTexts(), ["kept words"]);
+    assert.match(await page.locator(".message.agent").innerText(), /received kept words/);
+    assert.match(await page.locator("#banner").innerText(), /read-only/);
+    assert.equal(await page.locator("#input").isDisabled(), true);
+    await page.click("#banner-new-chat");
+    await page.waitForURL((url) => !url.searchParams.has("reopen"), TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    assert.equal(await page.locator(".message").count(), 0);
+    await page.close();
+  });
+
+  it("\"/\" with no commands says so, and the user's message shows the moment Enter is pressed", async () => {
+    const page = await openChat(await serve([]));
+    assert.doesNotMatch(await page.getAttribute("#input", "placeholder") ?? "", /commands/, "no command promised");
+    await page.keyboard.type("/");
+    assert.equal(await page.locator("#slash-menu").innerText(), "This agent offers no commands.");
+    await page.fill("#input", "");
+    // Enter and the look at the page in one task: nothing from the server can have arrived.
+    const shownAtOnce = await page.evaluate(() => {
+      const input = document.getElementById("input") as HTMLTextAreaElement;
+      input.value = "instant";
+      input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+      return [...document.querySelectorAll(".message.user")].map((each) => each.textContent);
+    });
+    assert.deepEqual(shownAtOnce, ["instant"]);
+    await answered(page, /received instant/);
+    assert.equal(await page.locator(".message.user").count(), 1, "the server's copy confirms it, no second bubble");
+    assert.equal(await page.locator(".message.user.pending").count(), 0);
+    await page.close();
+  });
+});
+
+describe("webchat history on disk", () => {
+  it("is bounded in count, per conversation and in total", () => {
+    const store = new HistoryStore(tempDir("history-bounds-"), () => {});
+    const big = JSON.stringify({ kind: "notice", message: "x".repeat(100_000) });
+    store.save({ id: "huge", title: "huge", createdAt: 1, updatedAt: 1 }, Array.from({ length: 30 }, () => big));
+    assert.ok(fs.statSync(path.join(store.dir, "huge.jsonl")).size <= HISTORY_LIMITS.conversationBytes);
+    assert.equal(store.load("huge")!.events.length, 10, "the newest events that fit");
+    for (let index = 0; index < HISTORY_LIMITS.conversations + 10; index++) store.save({ id: `c${index}`, title: `conversation ${index}`, createdAt: index, updatedAt: index }, [big]);
+    const left = fs.readdirSync(store.dir);
+    assert.ok(left.length <= HISTORY_LIMITS.conversations, `${left.length} files`);
+    assert.ok(left.reduce((sum, name) => sum + fs.statSync(path.join(store.dir, name)).size, 0) <= HISTORY_LIMITS.totalBytes);
+    assert.ok(left.includes(`c${HISTORY_LIMITS.conversations + 9}.jsonl`), "the newest is kept");
+    assert.equal(store.load("../etc/passwd"), undefined);
+    assert.equal(store.delete("../x"), false);
+  });
+});

@@ -1,0 +1,109 @@
+// The chat page's half of the bridge to VS Code (webview/src/panel-messages.ts
+// has the panel's half and the checks): while the chat has the keys, the
+// chords the panel listed go back to it (VS Code runs each one's command from
+// its fixed table); a tool call's diff and paths open in VS Code; the panel's
+// mentions ("Add Selection to Chat") land in the composer. Only the parent
+// frame is listened to, and requests go only to the origin it spoke from; in
+// a plain browser tab (no parent) nothing here does anything.
+
+import { h } from "./dom.js";
+
+const REQUEST = "symposium/request";
+const CHORDS = "symposium/chords";
+const MENTION = "symposium/mention";
+
+let parentOrigin: string | undefined;
+let chords = new Set<string>();
+let input: HTMLTextAreaElement | undefined;
+/** Sent again once the panel has spoken (the session may be reported before it does). */
+let lastAgent: Record<string, unknown> | undefined;
+
+/** Starts listening to the panel; `composer` receives mentions. */
+export function startBridge(composer: HTMLTextAreaElement): void {
+  input = composer;
+  if (window.parent === window) return;
+  window.addEventListener("message", onParentMessage);
+  // Capture: the composer's own keys (Enter, arrows) never match a chord, and the chord must not also type.
+  document.addEventListener("keydown", onKey, true);
+}
+
+/** Tells VS Code the agent's name and the conversation's state (the view's title). */
+export function reportAgent(name: string, state: string): void {
+  lastAgent = { kind: "agent", name: name.slice(0, 120), state };
+  request(lastAgent);
+}
+
+/** The "Open diff" button of a tool call's diff (only inside VS Code's panel). */
+export function openDiffButton(path: string, oldText: string, newText: string): HTMLElement[] {
+  if (window.parent === window || !path) return [];
+  const button = h("button", { class: "open-diff", title: "Open this change in VS Code's diff editor" }, "Open diff");
+  button.addEventListener("click", () => request({ kind: "openDiff", path, oldText, newText }));
+  return [button];
+}
+
+/** A tool call's locations as links that open the file at the line in VS Code. */
+export function locationLinks(locations: unknown): HTMLElement[] {
+  if (!Array.isArray(locations)) return [];
+  return locations.flatMap((location: { path?: unknown; line?: unknown }) => {
+    if (typeof location?.path !== "string" || location.path === "") return [];
+    const line = typeof location.line === "number" && Number.isSafeInteger(location.line) && location.line >= 1 ? location.line : undefined;
+    const link = h("a", { class: "tool-location", href: "#", title: "Open in VS Code" }, `${location.path}${line ? `:${line}` : ""}`);
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      request({ kind: "openFile", path: location.path as string, ...(line ? { line } : {}) });
+    });
+    return [link];
+  });
+}
+
+function request(body: Record<string, unknown>): void {
+  if (parentOrigin) window.parent.postMessage({ type: REQUEST, request: body }, parentOrigin);
+}
+
+function onParentMessage(event: MessageEvent): void {
+  if (event.source !== window.parent) return;
+  // The panel speaks first (chords on load, focus, theme): requests go to that origin only.
+  if (parentOrigin === undefined) {
+    parentOrigin = event.origin;
+    if (lastAgent) request(lastAgent);
+  }
+  if (event.origin !== parentOrigin) return;
+  const data = event.data as { type?: unknown; chords?: unknown; text?: unknown } | null;
+  if (data?.type === CHORDS && Array.isArray(data.chords)) chords = new Set(data.chords.filter((chord): chord is string => typeof chord === "string"));
+  else if (data?.type === MENTION && typeof data.text === "string") insertMention(data.text.slice(0, 4096));
+}
+
+function onKey(event: KeyboardEvent): void {
+  if (event.isComposing) return;
+  const chord = chordOf(event);
+  if (!chords.has(chord)) return;
+  event.preventDefault();
+  event.stopPropagation();
+  request({ kind: "chord", chord });
+}
+
+/** The chord's name as the panel's table spells it (panel-messages.ts: CHORD_COMMANDS). */
+export function chordOf(event: KeyboardEvent): string {
+  const parts = [event.ctrlKey ? "ctrl" : "", event.metaKey ? "cmd" : "", event.altKey ? "alt" : "", event.shiftKey ? "shift" : ""].filter(Boolean);
+  return [...parts, keyName(event)].join("+");
+}
+
+/** The key without Shift's effect on it (Shift+P gives "P"; on a US layout Ctrl+` is "`"). */
+function keyName(event: KeyboardEvent): string {
+  if (/^Key[A-Z]$/.test(event.code)) return event.code.slice(3).toLowerCase();
+  if (event.code === "Backquote") return "`";
+  if (event.code === "Comma") return ",";
+  return event.key.toLowerCase();
+}
+
+function insertMention(text: string): void {
+  if (!input) return;
+  const { selectionStart, selectionEnd, value } = input;
+  const before = value.slice(0, selectionStart);
+  const spaced = `${before && !/\s$/.test(before) ? " " : ""}${text} `;
+  input.value = before + spaced + value.slice(selectionEnd);
+  const caret = before.length + spaced.length;
+  input.setSelectionRange(caret, caret);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.focus();
+}

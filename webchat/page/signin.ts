@@ -1,0 +1,66 @@
+// The sign-in card (docs/webchat.md: sign-in): the agent's auth methods as
+// buttons that send `authenticate`, or, for a method that needs a terminal,
+// the exact command to run there; then "Send again" resends the prompt that
+// failed, in one click.
+
+import { h, revealBidi } from "./dom.js";
+import type { TranscriptEvent } from "./protocol.js";
+
+export interface SignInActions {
+  authenticate(signInId: string, methodId: string): void;
+  /** Sends `text` as a new prompt (the one the sign-in interrupted). */
+  resend(text: string): void;
+}
+
+type SignIn = TranscriptEvent & { kind: "signIn" };
+type SignInDone = TranscriptEvent & { kind: "signInDone" };
+
+export function signInCard(event: SignIn, actions: SignInActions): HTMLElement {
+  const methods = event.methods.map((method) => {
+    const description = method.description ? [h("div", { class: "meta" }, ...revealBidi(method.description))] : [];
+    if (method.command === undefined) {
+      const button = h("button", { class: "signin-method primary", "data-method-id": method.id }, ...revealBidi(method.name));
+      button.addEventListener("click", () => {
+        button.disabled = true;
+        actions.authenticate(event.id, method.id);
+      });
+      return h("div", { class: "signin-row" }, button, ...description);
+    }
+    const copy = h("button", { class: "signin-copy", title: "Copy the command" }, "Copy");
+    copy.addEventListener("click", () => void navigator.clipboard?.writeText(method.command!).then(() => (copy.textContent = "Copied"), () => {}));
+    return h(
+      "div",
+      { class: "signin-row terminal-method", "data-method-id": method.id },
+      h("div", { class: "signin-name" }, ...revealBidi(method.name)),
+      ...description,
+      h("div", { class: "meta" }, "Needs a terminal: run this command there, then press Send again."),
+      h("div", { class: "signin-command-row" }, h("pre", { class: "signin-command" }, ...revealBidi(method.command)), copy),
+    );
+  });
+  const resend = event.retryText === undefined ? [] : [resendButton(event.retryText, actions)];
+  return h(
+    "div",
+    { class: "signin", "data-signin-id": event.id, role: "group", "aria-label": "Sign in" },
+    h("div", { class: "signin-title" }, event.message),
+    ...methods,
+    h("div", { class: "signin-actions" }, ...resend),
+    h("div", { class: "meta signin-outcome", role: "status" }),
+  );
+}
+
+/** The method's outcome on its card: signed in (Send again becomes the next step), or why not. */
+export function showSignInDone(card: HTMLElement, event: SignInDone): void {
+  const outcome = card.querySelector<HTMLElement>(".signin-outcome")!;
+  card.classList.toggle("signed-in", event.ok);
+  const method = card.querySelector<HTMLElement>(`[data-method-id="${CSS.escape(event.methodId)}"]`);
+  outcome.textContent = event.ok ? `Signed in${method?.textContent ? ` with ${method.textContent}` : ""}.` : (event.message ?? "The sign-in failed.");
+  outcome.classList.toggle("error-text", !event.ok);
+  for (const button of card.querySelectorAll<HTMLButtonElement>(".signin-method")) button.disabled = event.ok;
+  if (event.ok && document.hasFocus()) card.querySelector<HTMLButtonElement>(".signin-resend")?.focus();
+}
+
+function resendButton(text: string, actions: SignInActions): HTMLElement {
+  const button = h("button", { class: "signin-resend", title: `Send again: ${text.slice(0, 200)}` }, "Send again");
+  button.addEventListener("click", () => actions.resend(text));
+  return button;
+}
