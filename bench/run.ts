@@ -9,8 +9,8 @@ import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, RUNS, type Figure } from "./figures/common.js";
-import { p8 } from "./figures/panel-reload.js";
-import { p9 } from "./figures/startup.js";
+import { p8, p8Toad } from "./figures/panel-reload.js";
+import { p9, toadColdStart } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
 import { p1andP6, p2, p3, p4, p5 } from "./figures/wire.js";
 
@@ -53,7 +53,9 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P5"], () => p5(dir)],
   [["P7"], () => p7(dir)],
   [["P8"], p8],
+  [["P8-TOAD"], p8Toad],
   [["P9"], () => p9(dir)],
+  [["TOAD-COLD"], () => toadColdStart(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],
 ];
@@ -62,7 +64,7 @@ try {
   for (const [ids, step] of steps) {
     if (only && !ids.some((id) => only.includes(id))) continue;
     for (const figure of [await step()].flat()) {
-      if (only && !only.includes(figure.id)) continue;
+      if (only && !only.includes(figure.id.toUpperCase())) continue;
       figures.push(figure);
       console.log(`${figure.id} ${figure.what}: ${figure.value} (goal ${figure.goal}) ${figure.met ? "met" : "NOT MET"} — ${figure.detail}`);
     }

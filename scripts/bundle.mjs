@@ -45,15 +45,58 @@ const cliBanner = {
 const wsOptionalNatives = ["bufferutil", "utf-8-validate"];
 
 await Promise.all([
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-context-proxy/src/cli.ts"], outfile: "dist/symposium-editor-context.mjs" }),
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    entryPoints: ["editor-context-proxy/src/cli.ts"],
+    outfile: "dist/symposium-editor-context.mjs",
+  }),
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
   // The built-in web chat: its server, and the page's script and stylesheet it serves.
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["webchat/src/cli.ts"], outfile: "dist/symposium-webchat.mjs", external: wsOptionalNatives }),
-  esbuild.build({ ...common, plugins: [], platform: "browser", target: "es2022", format: "iife", mainFields: ["browser", "module", "main"], sourcemap: false, minify: true, entryPoints: { page: "webchat/page/main.ts" }, outdir: "dist/webchat" }),
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["panel-host/src/main.ts"], outfile: "dist/symposium-panel-host.mjs", external: wsOptionalNatives }),
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    entryPoints: ["webchat/src/cli.ts"],
+    outfile: "dist/symposium-webchat.mjs",
+    external: wsOptionalNatives,
+  }),
+  esbuild.build({
+    ...common,
+    plugins: [],
+    platform: "browser",
+    target: "es2022",
+    format: "iife",
+    mainFields: ["browser", "module", "main"],
+    sourcemap: false,
+    minify: true,
+    entryPoints: { page: "webchat/page/main.ts" },
+    outdir: "dist/webchat",
+  }),
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    entryPoints: ["panel-host/src/main.ts"],
+    outfile: "dist/symposium-panel-host.mjs",
+    external: wsOptionalNatives,
+  }),
   // The extension-host test suite: CommonJS, as VS Code's test runner loads it.
-  esbuild.build({ ...common, format: "cjs", entryPoints: ["test/extension-host/extension.test.ts"], outfile: "out/extension-host/extension.test.cjs", external: ["vscode", "mocha"] }),
-  esbuild.build({ ...common, format: "cjs", entryPoints: ["test/extension-host/index.ts"], outfile: "out/extension-host/index.cjs", external: ["vscode", "mocha"] }),
+  esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: ["test/extension-host/extension.test.ts"],
+    outfile: "out/extension-host/extension.test.cjs",
+    external: ["vscode", "mocha"],
+  }),
+  esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: ["test/extension-host/index.ts"],
+    outfile: "out/extension-host/index.cjs",
+    external: ["vscode", "mocha"],
+  }),
   existsSync("extension/src/extension.ts")
     ? esbuild.build({ ...common, format: "cjs", entryPoints: ["extension/src/extension.ts"], outfile: "dist/extension.cjs", external: ["vscode"] })
     : Promise.resolve(),

@@ -35,7 +35,8 @@ const phases = [
 
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
 const problems = [];
-if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER) problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
+if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
+  problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
 let status = 0;
 for (const phase of phases) {
   const args = ["--test", `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.timeoutMs}`, ...runnerArgs, ...phase.files];
@@ -45,7 +46,9 @@ for (const phase of phases) {
     problems.push(`CI is set, and the ${phase.name} phase skipped ${result.skips.length} test(s):\n  ${result.skips.join("\n  ")}`);
   }
 }
-const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(Boolean);
+const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(
+  Boolean,
+);
 console.log(`\n${totals.pass} passed, ${totals.fail + totals.cancelled} failed${extra.length ? `, ${extra.join(", ")}` : ""}`);
 for (const problem of problems) console.error(`FAILED: ${problem}`);
 process.exit(status !== 0 || totals.fail + totals.cancelled > 0 || problems.length > 0 ? 1 : 0);

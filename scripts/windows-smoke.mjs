@@ -51,7 +51,8 @@ function converse(child, prompt) {
           clearTimeout(timer);
           child.stdin.end();
           resolve({ reply, stderr });
-        } else if (message.method === "session/update" && message.params.update.sessionUpdate === "agent_message_chunk") reply += message.params.update.content.text ?? "";
+        } else if (message.method === "session/update" && message.params.update.sessionUpdate === "agent_message_chunk")
+          reply += message.params.update.content.text ?? "";
       }
     });
     send(1, "initialize", { protocolVersion: 1, clientCapabilities: {} });
@@ -64,7 +65,10 @@ const show = (turn) => JSON.stringify(turn).slice(0, 1000);
 fs.rmSync(home, { recursive: true, force: true });
 log(`node ${process.version} on ${process.platform}`);
 
-let turn = await converse(spawn(process.execPath, [CONDUCTOR, "run"], { env: env({ SYMPOSIUM_CONFIG: path.join(symposium, "config.jsonc"), SYMPOSIUM_AGENT: "demo" }) }), "first");
+let turn = await converse(
+  spawn(process.execPath, [CONDUCTOR, "run"], { env: env({ SYMPOSIUM_CONFIG: path.join(symposium, "config.jsonc"), SYMPOSIUM_AGENT: "demo" }) }),
+  "first",
+);
 check("run with SYMPOSIUM_AGENT=demo: the demo agent answers", answered(turn, "first"), show(turn));
 const launcher = path.join(symposium, "bin", "symposium-conductor.cmd");
 const agent = JSON.parse(/"agent": (".*")/.exec(fs.readFileSync(path.join(symposium, "config.jsonc"), "utf8"))?.[1] ?? '""');
@@ -87,7 +91,11 @@ check("the run command line through cmd.exe /d /s /c, as the built-in chat runs 
 const gone = path.join(home, "gone.cmd");
 fs.writeFileSync(gone, fs.readFileSync(launcher, "utf8").replaceAll(CONDUCTOR, "C:\\nowhere\\symposium-conductor.mjs"));
 const ended = spawnSync("cmd.exe", ["/d", "/s", "/c", `"${gone} demo-agent"`], { windowsVerbatimArguments: true, encoding: "utf8" });
-check("a launcher whose conductor is gone: status 127 and what to do", ended.status === 127 && /is gone \(an extension update, or a moved clone\)/.test(ended.stderr), show(ended));
+check(
+  "a launcher whose conductor is gone: status 127 and what to do",
+  ended.status === 127 && ended.stderr.includes("is gone (an extension update, or a moved clone)"),
+  show(ended),
+);
 
 log(failed ? "FAILED" : "all passed");
 process.exit(failed ? 1 : 0);

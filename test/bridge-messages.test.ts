@@ -16,11 +16,23 @@ const request = (body: unknown) => parseFromPanel({ type: "request", request: bo
 
 describe("bridge requests from the chat page", () => {
   it("takes the known requests, rebuilt from their known fields only", () => {
-    assert.deepEqual(request({ kind: "chord", chord: "ctrl+shift+p", command: "workbench.action.terminal.sendSequence" }), { type: "request", request: { kind: "chord", chord: "ctrl+shift+p" } });
-    assert.deepEqual(request({ kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b", extra: 1 }), { type: "request", request: { kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b" } });
-    assert.deepEqual(request({ kind: "openFile", path: "src/main.rs", line: 3 }), { type: "request", request: { kind: "openFile", path: "src/main.rs", line: 3 } });
+    assert.deepEqual(request({ kind: "chord", chord: "ctrl+shift+p", command: "workbench.action.terminal.sendSequence" }), {
+      type: "request",
+      request: { kind: "chord", chord: "ctrl+shift+p" },
+    });
+    assert.deepEqual(request({ kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b", extra: 1 }), {
+      type: "request",
+      request: { kind: "openDiff", path: "/w/a.rs", oldText: "a", newText: "b" },
+    });
+    assert.deepEqual(request({ kind: "openFile", path: "src/main.rs", line: 3 }), {
+      type: "request",
+      request: { kind: "openFile", path: "src/main.rs", line: 3 },
+    });
     assert.deepEqual(request({ kind: "openFile", path: "src/main.rs" }), { type: "request", request: { kind: "openFile", path: "src/main.rs" } });
-    assert.deepEqual(request({ kind: "agent", name: "demo-agent", state: "Ready" }), { type: "request", request: { kind: "agent", name: "demo-agent", state: "Ready" } });
+    assert.deepEqual(request({ kind: "agent", name: "demo-agent", state: "Ready" }), {
+      type: "request",
+      request: { kind: "agent", name: "demo-agent", state: "Ready" },
+    });
   });
 
   it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {
@@ -61,7 +73,15 @@ describe("bridge requests from the chat page", () => {
   });
 
   it("hands the chord list to the panel page, which passes it on to the chat", () => {
-    const html = panelHtml({ seq: 1, cspSource: "https://webview.example", nonce: "n", styleUri: "s", scriptUri: "j", status: { kind: "ready" }, chatUrl: "http://127.0.0.1:1/" });
+    const html = panelHtml({
+      seq: 1,
+      cspSource: "https://webview.example",
+      nonce: "n",
+      styleUri: "s",
+      scriptUri: "j",
+      status: { kind: "ready" },
+      chatUrl: "http://127.0.0.1:1/",
+    });
     const chords = /data-chords="([^"]*)"/.exec(html)![1]!.split(" ");
     assert.deepEqual(chords.sort(), Object.keys(CHORD_COMMANDS).sort());
   });
@@ -112,7 +132,11 @@ describe("the selection's mention", () => {
   it("names the file and the lines, 1-based", () => {
     assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 2, endCharacter: 4 }), "@src/main.rs:2-3");
     assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 1, endCharacter: 0 }), "@src/main.rs:2");
-    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 3, endCharacter: 0 }), "@src/main.rs:2-3", "a selection ending at a line's start leaves that line out");
+    assert.equal(
+      mentionText("src/main.rs", { startLine: 1, endLine: 3, endCharacter: 0 }),
+      "@src/main.rs:2-3",
+      "a selection ending at a line's start leaves that line out",
+    );
     assert.equal(mentionText("src\\lib.rs", { startLine: 0, endLine: 0, endCharacter: 3 }), "@src/lib.rs:1");
   });
 });

@@ -35,7 +35,13 @@ describe("reading a line's routing facts from its bytes", () => {
 
   it("gives no method for an escaped one, and no head for another layout (the caller parses those)", () => {
     assert.equal((head(`{"jsonrpc":"2.0","method":"a\\u002fb"}`) as { method: string | null }).method, null);
-    for (const line of [`{"method":"x","jsonrpc":"2.0"}`, `{ "jsonrpc":"2.0","method":"x"}`, `{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","id":"a\\"b","result":1}`, `[1]`]) {
+    for (const line of [
+      `{"method":"x","jsonrpc":"2.0"}`,
+      `{ "jsonrpc":"2.0","method":"x"}`,
+      `{"jsonrpc":"2.0","id":1}`,
+      `{"jsonrpc":"2.0","id":"a\\"b","result":1}`,
+      `[1]`,
+    ]) {
       assert.equal(head(line), null, line);
     }
   });

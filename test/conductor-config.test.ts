@@ -31,7 +31,9 @@ async function converse(proc: RunningProcess, texts: string[]): Promise<string[]
       peer.updates.length = 0;
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
       replies.push(
-        peer.updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join(""),
+        peer.updates
+          .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
+          .join(""),
       );
     }
   });
@@ -52,10 +54,12 @@ describe("run with a config file", () => {
     }`);
     const proc = run(config, { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE), SYMPOSIUM_LOG: "debug" });
     const peer = testClient(streamTo(proc.child));
-    await peer.run(async (agent) => {
-      const sessionId = await openSession(agent);
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
-    }).finally(() => proc.child.stdin!.end());
+    await peer
+      .run(async (agent) => {
+        const sessionId = await openSession(agent);
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+      })
+      .finally(() => proc.child.stdin!.end());
     assert.equal(await proc.exited, 0);
     assert.match(proc.stderr(), /chain: client → editor-context \(in process\) → context-again → agent/);
     // The configured proxy saw the hook's block and added none (injection is idempotent).
@@ -67,7 +71,10 @@ describe("run with a config file", () => {
   it("refuses a proxy it cannot run, saying what to do", async () => {
     const proc = run(writeConfig(`{"agent": "x", "proxies": [{"name": "sparkle", "enabled": true}]}`));
     assert.equal(await proc.exited, 2);
-    assert.match(proc.stderr(), /'sparkle' is built into Symposium's Rust conductor .* set "enabled": false .* give it a "command" .* symposium\.acpAgentPath/s);
+    assert.match(
+      proc.stderr(),
+      /'sparkle' is built into Symposium's Rust conductor .* set "enabled": false .* give it a "command" .* symposium\.acpAgentPath/s,
+    );
   });
 
   it("reports a broken file with its line and column, without a stack trace", async () => {
@@ -81,10 +88,19 @@ describe("run with a config file", () => {
   });
 
   it("splits command lines like a shell, without running one", () => {
-    assert.deepEqual(splitCommandLine(`npx -y -- "@scope/pkg@latest" --flag='a b' $HOME`, "agent"), ["npx", "-y", "--", "@scope/pkg@latest", "--flag=a b", "$HOME"]);
+    assert.deepEqual(splitCommandLine(`npx -y -- "@scope/pkg@latest" --flag='a b' $HOME`, "agent"), [
+      "npx",
+      "-y",
+      "--",
+      "@scope/pkg@latest",
+      "--flag=a b",
+      "$HOME",
+    ]);
     assert.throws(() => splitCommandLine("agent | tee log", "agent"), /'\|' is shell syntax/);
     assert.throws(() => splitCommandLine("   ", "agent"), /empty/);
-    assert.deepEqual(parseConfig(`{"agent": "a", /* c */ "proxies": [{"name": "p", "command": "q"},]}`, "f").proxies, [{ name: "p", enabled: true, command: "q" }]);
+    assert.deepEqual(parseConfig(`{"agent": "a", /* c */ "proxies": [{"name": "p", "command": "q"},]}`, "f").proxies, [
+      { name: "p", enabled: true, command: "q" },
+    ]);
   });
 });
 
@@ -99,7 +115,10 @@ describe("run without a config file: the setup agent", () => {
     assert.match(third!, /^Saved: Built-in demo agent is your agent .*Starting it…\n\nI am Symposium's built-in demo agent/);
     const written = parseConfig(fs.readFileSync(config, "utf8"), config);
     assert.match(written.agent, /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/, "the launcher beside the config (test/platform-demo-launcher.test.ts)");
-    assert.ok(written.proxies.every((proxy) => !proxy.enabled), "Rust built-ins start disabled");
+    assert.ok(
+      written.proxies.every((proxy) => !proxy.enabled),
+      "Rust built-ins start disabled",
+    );
     if (process.platform !== "win32") assert.equal(fs.statSync(config).mode & 0o077, 0);
   });
 
@@ -121,7 +140,9 @@ describe("run without a config file: the setup agent", () => {
       const sessionId = await openSession(agent);
       fs.writeFileSync(config, `{"agent": "mine"}`);
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "1" }] });
-      reply = peer.updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join("");
+      reply = peer.updates
+        .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
+        .join("");
     });
     proc.child.stdin!.end();
     await proc.exited;

@@ -44,20 +44,24 @@ describe("run with no config: the chosen agent answers the first question, in th
     assert.match(turns[1]!.reply, /1\. text:\n```\nhi\n```/);
   });
 
-  it("leaves no process behind when the client leaves: the setup agent ends the agent it started", { skip: !POSIX && "reads the process table with ps" }, async () => {
-    const proc = run(path.join(tempDir(), "config.jsonc"));
-    const peer = testClient(streamTo(proc.child));
-    let started: number[] = [];
-    await peer.run(async (agent) => {
-      const sessionId = await openSession(agent);
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "demo" }] });
-      started = descendants(proc.child.pid!);
-    });
-    assert.ok(started.length >= 2, `the setup agent and the demo agent run: ${started.join(" ")}`);
-    proc.child.stdin!.end();
-    assert.equal(await proc.exited, 0);
-    await eventually(() => started.every((pid) => !isAlive(pid)), 5_000, "every process the conductor started to end");
-  });
+  it(
+    "leaves no process behind when the client leaves: the setup agent ends the agent it started",
+    { skip: !POSIX && "reads the process table with ps" },
+    async () => {
+      const proc = run(path.join(tempDir(), "config.jsonc"));
+      const peer = testClient(streamTo(proc.child));
+      let started: number[] = [];
+      await peer.run(async (agent) => {
+        const sessionId = await openSession(agent);
+        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "demo" }] });
+        started = descendants(proc.child.pid!);
+      });
+      assert.ok(started.length >= 2, `the setup agent and the demo agent run: ${started.join(" ")}`);
+      proc.child.stdin!.end();
+      assert.equal(await proc.exited, 0);
+      await eventually(() => started.every((pid) => !isAlive(pid)), 5_000, "every process the conductor started to end");
+    },
+  );
 
   it("a second session on the same connection goes straight to the chosen agent", async () => {
     const config = path.join(tempDir(), "config.jsonc");
@@ -76,31 +80,44 @@ describe("run with no config: the chosen agent answers the first question, in th
     assert.equal(await proc.exited, 0);
   });
 
-  it("relays the agent's requests, cancellation and session/cancel, naming the session as each side knows it", { skip: !POSIX && "the stand-in agent is a POSIX shell script on PATH" }, async () => {
-    const proc = run(path.join(tempDir(), "config.jsonc"), [], reportingKiro());
-    const peer = testClient(streamTo(proc.child));
-    await peer.run(async (agent) => {
-      const sessionId = await openSession(agent);
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please exercise-client" }] });
-      peer.updates.length = 0;
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "kiro" }] });
-      // The reporting agent's chunks are JSON; the setup agent's "Saved: …" comes first, in plain text.
-      const fromAgent = peer.updates.filter(({ update }) => update.sessionUpdate !== "agent_message_chunk" || (update.content.type === "text" && update.content.text.startsWith("{")));
-      assert.equal(receivedPrompt(fromAgent).at(-1)!.text, "please exercise-client");
-      assert.deepEqual(clientAnswersReported(fromAgent), {
-        read: CLIENT_ANSWERS.read, write: CLIENT_ANSWERS.write, permission: CLIENT_ANSWERS.permission,
-        terminalCreate: CLIENT_ANSWERS.terminalCreate, terminalOutput: CLIENT_ANSWERS.terminalOutput, terminalWait: CLIENT_ANSWERS.terminalWait,
-        terminalKill: CLIENT_ANSWERS.terminalKill, terminalRelease: CLIENT_ANSWERS.terminalRelease,
-      });
-      assert.equal(peer.agentRequests.length, 8);
-      for (const [method, params] of peer.agentRequests) assert.equal((params as { sessionId: string }).sessionId, sessionId, method);
-      assert.ok(peer.updates.some(({ update, sessionId: id }) => update.sessionUpdate === "tool_call" && id === sessionId));
-      await expectCancellationReachesAgent(agent);
-      await agent.notify("session/cancel", { sessionId });
-      assert.deepEqual(await agent.request("_test/cancelled", {}), { cancelled: ["session-1"] }, "the agent's own session id");
-    }).finally(() => proc.child.stdin!.end());
-    assert.equal(await proc.exited, 0);
-  });
+  it(
+    "relays the agent's requests, cancellation and session/cancel, naming the session as each side knows it",
+    { skip: !POSIX && "the stand-in agent is a POSIX shell script on PATH" },
+    async () => {
+      const proc = run(path.join(tempDir(), "config.jsonc"), [], reportingKiro());
+      const peer = testClient(streamTo(proc.child));
+      await peer
+        .run(async (agent) => {
+          const sessionId = await openSession(agent);
+          await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "please exercise-client" }] });
+          peer.updates.length = 0;
+          await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "kiro" }] });
+          // The reporting agent's chunks are JSON; the setup agent's "Saved: …" comes first, in plain text.
+          const fromAgent = peer.updates.filter(
+            ({ update }) => update.sessionUpdate !== "agent_message_chunk" || (update.content.type === "text" && update.content.text.startsWith("{")),
+          );
+          assert.equal(receivedPrompt(fromAgent).at(-1)!.text, "please exercise-client");
+          assert.deepEqual(clientAnswersReported(fromAgent), {
+            read: CLIENT_ANSWERS.read,
+            write: CLIENT_ANSWERS.write,
+            permission: CLIENT_ANSWERS.permission,
+            terminalCreate: CLIENT_ANSWERS.terminalCreate,
+            terminalOutput: CLIENT_ANSWERS.terminalOutput,
+            terminalWait: CLIENT_ANSWERS.terminalWait,
+            terminalKill: CLIENT_ANSWERS.terminalKill,
+            terminalRelease: CLIENT_ANSWERS.terminalRelease,
+          });
+          assert.equal(peer.agentRequests.length, 8);
+          for (const [method, params] of peer.agentRequests) assert.equal((params as { sessionId: string }).sessionId, sessionId, method);
+          assert.ok(peer.updates.some(({ update, sessionId: id }) => update.sessionUpdate === "tool_call" && id === sessionId));
+          await expectCancellationReachesAgent(agent);
+          await agent.notify("session/cancel", { sessionId });
+          assert.deepEqual(await agent.request("_test/cancelled", {}), { cancelled: ["session-1"] }, "the agent's own session id");
+        })
+        .finally(() => proc.child.stdin!.end());
+      assert.equal(await proc.exited, 0);
+    },
+  );
 
   it("keeps the session through acpx: a menu, the choice, then the answer to the first prompt", async () => {
     const cwd = tempDir();
@@ -152,7 +169,16 @@ describe("choosing without the menu: --agent-choice and SYMPOSIUM_AGENT", () => 
     const choices = agentChoices(["demo"]);
     const pick = (input: string) => findAgentChoice(input, choices)?.shortName ?? null;
     assert.deepEqual(["1", " 2. ", "Claude Code", "claude-code", "GEMINI", "gemini cli", "codex", "Kiro", "demo agent", "5)"].map(pick), [
-      "claude", "gemini", "claude", "claude", "gemini", "gemini", "codex", "kiro", "demo", "demo",
+      "claude",
+      "gemini",
+      "claude",
+      "claude",
+      "gemini",
+      "gemini",
+      "codex",
+      "kiro",
+      "demo",
+      "demo",
     ]);
     assert.deepEqual(["0", "6", "", "hello", "claude please"].map(pick), [null, null, null, null, null]);
   });
@@ -169,7 +195,10 @@ describe("the demo agent's hint fits how it was started", () => {
   it("named on a command line, with no config file involved", async () => {
     const proc = startNode(CONDUCTOR_CLI, ["agent", `${node} ${CONDUCTOR_CLI} demo-agent`], { SYMPOSIUM_EDITOR_STATE_FILE: "", SYMPOSIUM_RUN_CONFIG: "" });
     const { turns } = await converse(proc, ["hi"]);
-    assert.match(turns[0]!.reply, /No config file chose me: I was named on a command line[\s\S]*symposium-conductor agent "npx -y @zed-industries\/claude-code-acp"/);
+    assert.match(
+      turns[0]!.reply,
+      /No config file chose me: I was named on a command line[\s\S]*symposium-conductor agent "npx -y @agentclientprotocol\/claude-agent-acp"/,
+    );
     assert.doesNotMatch(turns[0]!.reply, /config\.jsonc names me/);
   });
 });
@@ -185,7 +214,10 @@ describe("run in a terminal", () => {
       env: { ...process.env, SYMPOSIUM_CONFIG: config, SYMPOSIUM_EDITOR_STATE_FILE: "", SYMPOSIUM_AGENT: "" },
       timeout: 20_000,
     });
-    assert.match(result.stdout, /this is an ACP agent: it waits for a client's JSON-RPC on stdin\. Try it with: npx acpx --agent '.*symposium-conductor\.mjs run' exec "hello"/);
+    assert.match(
+      result.stdout,
+      /this is an ACP agent: it waits for a client's JSON-RPC on stdin\. Try it with: npx acpx --agent '.*symposium-conductor\.mjs run' exec "hello"/,
+    );
   });
 
   it("says nothing of the kind when a client is on the other end of a pipe", async () => {
@@ -195,4 +227,3 @@ describe("run in a terminal", () => {
     assert.doesNotMatch(proc.stderr(), /this is an ACP agent/);
   });
 });
-

@@ -124,10 +124,23 @@ describe("conductor chains", () => {
     const proc = conductor(["agent", "--trace", trace, proxyCommand, agentCommand]);
     await exercise(proc);
     await closeAndWait(proc);
-    const lines = fs.readFileSync(trace, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { time: string; hop: string; direction: string; message: { method?: string } });
+    const lines = fs
+      .readFileSync(trace, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { time: string; hop: string; direction: string; message: { method?: string } });
     const hops = new Set(lines.map((line) => `${line.hop}/${line.direction}`));
-    assert.deepEqual([...hops].sort(), ["agent/in", "agent/out", "client/in", "client/out", "proxy 1 (node symposium-editor-context.mjs)/in", "proxy 1 (node symposium-editor-context.mjs)/out"]);
-    const prompts = lines.filter((line) => line.message.method === "session/prompt" || (line.message as { params?: { method?: string } }).params?.method === "session/prompt");
+    assert.deepEqual([...hops].sort(), [
+      "agent/in",
+      "agent/out",
+      "client/in",
+      "client/out",
+      "proxy 1 (node symposium-editor-context.mjs)/in",
+      "proxy 1 (node symposium-editor-context.mjs)/out",
+    ]);
+    const prompts = lines.filter(
+      (line) => line.message.method === "session/prompt" || (line.message as { params?: { method?: string } }).params?.method === "session/prompt",
+    );
     assert.equal(prompts.length, 4, "the prompt crossed 2 hops: in and out of each");
     assert.ok(lines.every((line) => !Number.isNaN(Date.parse(line.time))));
     if (POSIX) assert.equal(fs.statSync(trace).mode & 0o077, 0, "the trace holds selected code: private");
@@ -141,12 +154,12 @@ describe("conductor lifecycle", () => {
     await exercise(proc);
     await eventually(() => fs.existsSync(childPidFile), 5_000, "agent's child");
     const tree = descendants(proc.child.pid!);
-    assert.ok(tree.length >= 3, `proxy, agent and the agent's child are running: ${tree}`);
+    assert.ok(tree.length >= 3, `proxy, agent and the agent's child are running: ${tree.join(", ")}`);
     const started = Date.now();
     assert.equal(await closeAndWait(proc), 0);
     // A hang detector, not a speed figure (how fast a chain stops is the benchmarks' business).
     assert.ok(Date.now() - started < 15_000, `exited in ${Date.now() - started} ms`);
-    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree}`);
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree.join(", ")}`);
   });
 
   it("ends everything on SIGTERM", { skip: POSIX ? false : "POSIX signals" }, async () => {
@@ -157,7 +170,7 @@ describe("conductor lifecycle", () => {
     proc.child.kill("SIGTERM");
     assert.equal(await proc.exited, 128 + 15);
     assert.ok(Date.now() - started < 15_000, `exited in ${Date.now() - started} ms`);
-    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree}`);
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 5_000, `no orphans among ${tree.join(", ")}`);
   });
 
   it("answers in-flight requests with an error naming a component that dies, then exits non-zero", { skip: POSIX ? false : "uses ps" }, async () => {
@@ -169,7 +182,7 @@ describe("conductor lifecycle", () => {
       tree = descendants(proc.child.pid!);
       await assert.rejects(
         agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "crash-now" }] }),
-        (error: { code?: number; message?: string }) => error.code === -32603 && /component 'agent' exited with code 3/.test(error.message ?? ""),
+        (error: { code?: number; message?: string }) => error.code === -32603 && (error.message ?? "").includes("component 'agent' exited with code 3"),
       );
     });
     assert.equal(await proc.exited, 1);

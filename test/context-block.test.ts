@@ -1,12 +1,7 @@
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  CLOSE_TAG,
-  OPEN_TAG,
-  displayPath,
-  formatEditorContext,
-} from "../editor-context-proxy/src/index.js";
+import { CLOSE_TAG, OPEN_TAG, displayPath, formatEditorContext } from "../editor-context-proxy/src/index.js";
 import { parseEditorState, type EditorState } from "../editor-state/src/index.js";
 import { SEED_STATE } from "./support/state-files.js";
 
@@ -103,7 +98,14 @@ describe("context block", () => {
 
   it("gives the cursor when nothing is selected, and notes unsaved changes", () => {
     const block = formatEditorContext(
-      state({ activeFile: "/project/a.py", languageId: "python", selection: null, cursor: { line: 7, character: 3 }, isDirty: true, workspaceFolders: ["/project"] }),
+      state({
+        activeFile: "/project/a.py",
+        languageId: "python",
+        selection: null,
+        cursor: { line: 7, character: 3 },
+        isDirty: true,
+        workspaceFolders: ["/project"],
+      }),
     );
     assert.match(block, /^Cursor: line 7, column 3 \(nothing selected\)$/m);
     assert.match(block, /^Unsaved changes: /m);

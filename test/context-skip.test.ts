@@ -7,7 +7,12 @@ import { EDITOR_CONTEXT_META_KEY, EditorContextInjector } from "../editor-contex
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 
 function prompt(meta?: Record<string, unknown>) {
-  return { jsonrpc: "2.0" as const, id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }], ...(meta ? { _meta: meta } : {}) } };
+  return {
+    jsonrpc: "2.0" as const,
+    id: 1,
+    method: "session/prompt",
+    params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }], ...(meta ? { _meta: meta } : {}) },
+  };
 }
 
 describe("editor-context skip toggle", () => {

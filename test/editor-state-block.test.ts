@@ -71,7 +71,13 @@ describe("context block for the tracker's state", () => {
   });
 
   it("says what the tracker cut: characters, selections and problems", () => {
-    const file = buildStateFile(facts(0, TEXT.length), { maxSelectionChars: 12, maxSelections: 5, maxDiagnostics: 0, maxDiagnosticChars: 0, maxMessageChars: 1 });
+    const file = buildStateFile(facts(0, TEXT.length), {
+      maxSelectionChars: 12,
+      maxSelections: 5,
+      maxDiagnostics: 0,
+      maxDiagnosticChars: 0,
+      maxMessageChars: 1,
+    });
     const block = blockFor({ ...file, omittedSelections: 2 });
     assert.match(block, /^\[Selection truncated: showing lines 1-2 of 1-3; 21 more characters not shown\]$/m);
     assert.match(block, /^\[2 more selections not shown: size limit reached\]$/m);

@@ -48,7 +48,9 @@ function check(value: unknown, node: SchemaNode, where: string): string[] {
   if (actual === "array" && node.items) return (value as unknown[]).flatMap((item, index) => check(item, node.items!, `${where}[${index}]`));
   if (actual !== "object" || !node.properties) return [];
   const object = value as Record<string, unknown>;
-  const errors = Object.keys(object).filter((key) => !(key in node.properties!)).map((key) => `${where}.${key}: not in the schema`);
+  const errors = Object.keys(object)
+    .filter((key) => !(key in node.properties!))
+    .map((key) => `${where}.${key}: not in the schema`);
   for (const key of node.required ?? []) if (!(key in object)) errors.push(`${where}.${key}: required`);
   for (const [key, child] of Object.entries(object)) if (key in node.properties) errors.push(...check(child, node.properties[key]!, `${where}.${key}`));
   return errors;
@@ -83,7 +85,15 @@ describe("state file schema", () => {
   it("describes exactly what the builder writes, with the schema's types", () => {
     const variants = [
       buildStateFile(FULL),
-      buildStateFile({ ...FULL, editor: { ...FULL.editor!, uri: "untitled:Untitled-1", scheme: "untitled", selections: [{ ...FULL.editor!.selections[1]!, startOffset: 13, endOffset: 13 }] } }),
+      buildStateFile({
+        ...FULL,
+        editor: {
+          ...FULL.editor!,
+          uri: "untitled:Untitled-1",
+          scheme: "untitled",
+          selections: [{ ...FULL.editor!.selections[1]!, startOffset: 13, endOffset: 13 }],
+        },
+      }),
       buildStateFile({ ...FULL, editor: null }),
       buildStateFile(FULL, { maxSelectionChars: 4, maxSelections: 1, maxDiagnostics: 0, maxDiagnosticChars: 0, maxMessageChars: 1 }),
     ];
@@ -98,7 +108,9 @@ describe("state file schema", () => {
     const schemaFields = Object.keys(schema.properties!).filter((key) => key !== "selection" && key !== "unsavedDocuments");
     assert.deepEqual(Object.keys(parsed).sort(), schemaFields.sort());
     const selectionFields = Object.keys(schema.$defs.selection!.properties!).sort();
-    const cut = parseEditorState(buildStateFile(FULL, { maxSelectionChars: 4, maxSelections: 9, maxDiagnostics: 9, maxDiagnosticChars: 999, maxMessageChars: 99 }));
+    const cut = parseEditorState(
+      buildStateFile(FULL, { maxSelectionChars: 4, maxSelections: 9, maxDiagnostics: 9, maxDiagnosticChars: 999, maxMessageChars: 99 }),
+    );
     assert.deepEqual(Object.keys(cut!.selections[0]!).sort(), selectionFields);
     assert.deepEqual(Object.keys(parsed.diagnostics[0]!).sort(), Object.keys(schema.$defs.diagnostic!.properties!).sort());
     assert.deepEqual(parseUnsavedDocuments(buildStateFile(FULL)), FULL.unsavedDocuments);

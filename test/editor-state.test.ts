@@ -20,7 +20,7 @@ function facts(editor: EditorFacts | null): StateFacts {
   return { editor, workspaceFolders: ["/project"], writerPid: 4242, now: new Date("2025-01-02T03:04:05.000Z") };
 }
 
-const SOURCE = "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n";
+const SOURCE = 'fn main() {\n    let x = 1;\n    println!("{x}");\n}\n';
 
 describe("state file builder", () => {
   it("writes the seed's fields with the seed's meaning, plus the additions", () => {
@@ -59,8 +59,20 @@ describe("state file builder", () => {
 
   it("writes every selection, primary first, and the cursor when nothing is selected", () => {
     const second = SOURCE.indexOf("let");
-    const multi = buildStateFile(facts(editorOn(SOURCE, [[second, second + 3], [0, 2], [20, 20]])));
-    assert.deepEqual(multi.selections?.map((s) => s.text), ["let", "fn"], "the empty third cursor is not a selection");
+    const multi = buildStateFile(
+      facts(
+        editorOn(SOURCE, [
+          [second, second + 3],
+          [0, 2],
+          [20, 20],
+        ]),
+      ),
+    );
+    assert.deepEqual(
+      multi.selections?.map((s) => s.text),
+      ["let", "fn"],
+      "the empty third cursor is not a selection",
+    );
     assert.equal(multi.selection?.text, "let");
     const cursorOnly = buildStateFile(facts(editorOn(SOURCE, [[second, second]])));
     assert.equal(cursorOnly.selection, null);
@@ -71,7 +83,10 @@ describe("state file builder", () => {
   it("caps selected text, reading no more than the cap, and says so", () => {
     const line = "x".repeat(99) + "\n";
     const huge = line.repeat(5_000); // 500,000 characters
-    const editor = editorOn(huge, [[0, huge.length], [100, 200]]);
+    const editor = editorOn(huge, [
+      [0, huge.length],
+      [100, 200],
+    ]);
     const file = buildStateFile(facts(editor));
     assert.equal(file.selection?.text.length, DEFAULT_STATE_LIMITS.maxSelectionChars);
     assert.equal(file.selection?.totalChars, huge.length);
@@ -131,7 +146,16 @@ describe("state file builder", () => {
 
   it("names documents that are not files by URI, and writes an empty state with no editor", () => {
     const untitled = buildStateFile(
-      facts(editorOn("draft", [[0, 5]], { uri: "untitled:Untitled-1", scheme: "untitled", fsPath: "Untitled-1", label: "Untitled-1", languageId: "plaintext", isDirty: true })),
+      facts(
+        editorOn("draft", [[0, 5]], {
+          uri: "untitled:Untitled-1",
+          scheme: "untitled",
+          fsPath: "Untitled-1",
+          label: "Untitled-1",
+          languageId: "plaintext",
+          isDirty: true,
+        }),
+      ),
     );
     assert.equal(untitled.activeFile, null);
     assert.deepEqual(untitled.document, { uri: "untitled:Untitled-1", scheme: "untitled", label: "Untitled-1" });

@@ -48,7 +48,7 @@ function fixture() {
   const workspace = new MemoryMemento();
   const global = new MemoryMemento();
   const secrets = new MemorySecrets();
-  const state = new PersistentState(workspace as never, global as never, secrets as never);
+  const state = new PersistentState(workspace, global, secrets);
   return { workspace, global, secrets, state };
 }
 
@@ -83,7 +83,11 @@ describe("PersistentState", () => {
     const first = claimStateFilePath(dir, state, () => {});
     assert.equal(path.dirname(first), dir);
     assert.deepEqual(workspace.get("symposium.editorStateFiles"), [first]);
-    assert.equal(claimStateFilePath(dir, state, () => {}), first, "nobody writes it: the next window load takes it again");
+    assert.equal(
+      claimStateFilePath(dir, state, () => {}),
+      first,
+      "nobody writes it: the next window load takes it again",
+    );
   });
 
   it("shows the Toad-missing notice once per user (globalState)", async () => {

@@ -50,7 +50,20 @@ describe("hostile frames: the built-in chat server", () => {
   it("ignores page messages of any other shape, on a socket that stays open", async () => {
     const page = new ChatSocket(server.origin, server.token);
     await page.whenReady();
-    for (const text of ["null", "7", '"text"', "[]", "{}", '{"type":null}', '{"type":{}}', '{"type":"prompt"}', '{"type":"prompt","text":{}}', '{"type":"permission"}', '{"type":"setMode","modeId":{}}', '{"type":"cancel"}']) {
+    for (const text of [
+      "null",
+      "7",
+      '"text"',
+      "[]",
+      "{}",
+      '{"type":null}',
+      '{"type":{}}',
+      '{"type":"prompt"}',
+      '{"type":"prompt","text":{}}',
+      '{"type":"permission"}',
+      '{"type":"setMode","modeId":{}}',
+      '{"type":"cancel"}',
+    ]) {
       page.socket.send(text);
     }
     page.socket.send(Buffer.from([0, 1, 2, 255]), { binary: true });

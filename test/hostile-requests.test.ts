@@ -74,11 +74,14 @@ describe("hostile request targets: the panel host's gate", () => {
       assert.ok(status >= 400 && status < 500, `upgrade ${target} with the secret: status ${status}`);
     }
     const own = { origin: `http://127.0.0.1:${port}` };
-    for (const broken of [{ "sec-websocket-key": "not a key" }, { "sec-websocket-version": "7" }, { "sec-websocket-protocol": "a b, ,c" }] as Array<Record<string, string>>) {
+    for (const broken of [{ "sec-websocket-key": "not a key" }, { "sec-websocket-version": "7" }, { "sec-websocket-protocol": "a b, ,c" }] as Array<
+      Record<string, string>
+    >) {
       const status = await rawStatus(port, `/ws?token=${secret}`, { upgrade: true, headers: { ...own, ...broken } });
       assert.ok(status >= 400 && status < 500, `a malformed handshake (${JSON.stringify(broken)}): status ${status}`);
     }
-    const attach = (body: string) => fetch(`http://127.0.0.1:${port}/.symposium/attach`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body });
+    const attach = (body: string) =>
+      fetch(`http://127.0.0.1:${port}/.symposium/attach`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body });
     assert.equal((await attach("x".repeat(200 * 1024))).status, 400, "an attach body over 64 KiB");
     for (const body of ["null", "[", '{"origin":"javascript:1"}']) assert.ok([200, 400].includes((await attach(body)).status), `attach ${body}`);
     assert.equal(await rawStatus(port, `/?token=${secret}`), 200, "Toad's page is still served");

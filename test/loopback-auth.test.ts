@@ -44,7 +44,12 @@ describe("loopback guard", () => {
 
   function get(pathAndQuery: string, headers: http.OutgoingHttpHeaders = {}, upgrade = false): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, path: pathAndQuery, headers: { host: `127.0.0.1:${port}`, ...headers, ...(upgrade ? { connection: "Upgrade", upgrade: "websocket" } : {}) } });
+      const req = http.request({
+        host: "127.0.0.1",
+        port,
+        path: pathAndQuery,
+        headers: { host: `127.0.0.1:${port}`, ...headers, ...(upgrade ? { connection: "Upgrade", upgrade: "websocket" } : {}) },
+      });
       req.on("response", (res) => {
         let body = "";
         res.on("data", (chunk: Buffer) => (body += chunk.toString()));

@@ -51,7 +51,11 @@ describe("frontend finder", () => {
   it("uses Toad when found, the built-in chat when asked or when Toad is missing", { skip: process.platform === "win32" ? "POSIX modes" : false }, () => {
     const common = { runtime: "/usr/bin/node", builtinScript: "/ext/dist/symposium-webchat.mjs", env, platform: "linux" as const };
     assert.deepEqual(chooseFrontend({ ...common, toadCommand: "toad" }), { kind: "toad", program: toad, args: [] });
-    assert.deepEqual(chooseFrontend({ ...common, toadCommand: "builtin" }), { kind: "builtin", program: "/usr/bin/node", args: ["/ext/dist/symposium-webchat.mjs"] });
+    assert.deepEqual(chooseFrontend({ ...common, toadCommand: "builtin" }), {
+      kind: "builtin",
+      program: "/usr/bin/node",
+      args: ["/ext/dist/symposium-webchat.mjs"],
+    });
     const missing = chooseFrontend({ ...common, toadCommand: "toad-nowhere" });
     assert.equal(missing.kind, "builtin");
     assert.match((missing as { toadMissing: string }).toadMissing, /'toad-nowhere' \(symposium\.toadCommand\) was not found on PATH/);

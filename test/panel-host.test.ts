@@ -10,6 +10,7 @@ import { fetchIdentity } from "../extension/src/panel-host-client.js";
 import { EXIT_PORT_BUSY } from "../panel-host/src/launch-spec.js";
 import { descendants, eventually, isAlive } from "./support/processes.js";
 import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
+import { frameText } from "../acp-wire/src/index.js";
 
 /** A raw request, so Host and Origin are exactly what the test says. */
 function request(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -71,7 +72,7 @@ describe("panel host and gate", () => {
     await assert.rejects(openSocket(`${url}&token=${secret}`, { origin: `http://127.0.0.1:${port}`, host: "evil.example" }), /status 403/, "foreign Host");
     const socket = await openSocket(`${url}&token=${secret}`, { origin: `http://127.0.0.1:${port}` });
     let text = "";
-    socket.on("message", (data) => (text += (JSON.parse(String(data)) as [string, string])[1]));
+    socket.on("message", (data) => (text += (JSON.parse(frameText(data)) as [string, string])[1]));
     socket.send(JSON.stringify(["stdin", "hello through the gate"]));
     await eventually(() => text.includes("[turn ended]"), 15_000, "the demo agent's answer");
     assert.match(text, /hello through the gate/);
@@ -85,7 +86,11 @@ describe("panel host and gate", () => {
     const { port, secret } = host.spec;
     const forwarded = { host: "code-server.test:8443", origin: "https://code-server.test:8443" };
     assert.equal((await request(port, `/?token=${secret}`, forwarded)).status, 403, "not before the window attached with it");
-    const attach = await fetch(`${host.gate}/.symposium/attach`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body: JSON.stringify({ origin: "https://code-server.test:8443" }) });
+    const attach = await fetch(`${host.gate}/.symposium/attach`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ origin: "https://code-server.test:8443" }),
+    });
     assert.equal(attach.status, 200);
     assert.equal((await request(port, `/?token=${secret}`, forwarded)).status, 200);
     assert.equal((await request(port, `/?token=${secret}`, { host: "code-server.test:8443", origin: "https://other.test" })).status, 403);
@@ -122,7 +127,10 @@ describe("panel host and gate", () => {
     assert.equal(identity.frontend.state, "failed");
     if (identity.frontend.state !== "failed") return;
     assert.match(identity.frontend.message, /exited with code 1, 4 times in a row/);
-    assert.ok(identity.frontend.lastLines.some((line) => /exiting at once as told \(broken install\)/.test(line)), identity.frontend.lastLines.join("\n"));
+    assert.ok(
+      identity.frontend.lastLines.some((line) => line.includes("exiting at once as told (broken install)")),
+      identity.frontend.lastLines.join("\n"),
+    );
   });
 
   it("restarts a frontend that crashes once", async () => {

@@ -2,7 +2,13 @@ import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { panelHtml } from "../webview/src/panel-html.js";
 
-const base = { seq: 1, cspSource: "https://webview.example", nonce: "n0nce+/=", styleUri: "https://webview.example/panel.css", scriptUri: "https://webview.example/panel.js" };
+const base = {
+  seq: 1,
+  cspSource: "https://webview.example",
+  nonce: "n0nce+/=",
+  styleUri: "https://webview.example/panel.css",
+  scriptUri: "https://webview.example/panel.js",
+};
 
 function csp(html: string): string {
   return /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)![1]!.replace(/&#39;/g, "'");
@@ -12,7 +18,10 @@ describe("panel HTML", () => {
   it("allows nothing by default, and frames only the gate's origin", () => {
     const html = panelHtml({ ...base, chatUrl: "http://127.0.0.1:41234/?token=abc&conversation=c1", status: { kind: "ready" } });
     assert.equal(csp(html), "default-src 'none'; style-src https://webview.example; script-src 'nonce-n0nce+/='; frame-src http://127.0.0.1:41234");
-    assert.match(html, /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/);
+    assert.match(
+      html,
+      /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/,
+    );
     assert.match(html, /<main id="status" class="status" data-state="ready" hidden>/);
   });
 
@@ -29,7 +38,11 @@ describe("panel HTML", () => {
   });
 
   it("keeps the iframe, hidden, behind an error so a status change never reloads the chat", () => {
-    const html = panelHtml({ ...base, chatUrl: "http://127.0.0.1:41234/?token=abc", status: { kind: "error", message: "It broke", detail: "last line", retry: true } });
+    const html = panelHtml({
+      ...base,
+      chatUrl: "http://127.0.0.1:41234/?token=abc",
+      status: { kind: "error", message: "It broke", detail: "last line", retry: true },
+    });
     assert.match(html, /<iframe id="chat"[^>]* hidden><\/iframe>/);
     assert.match(html, /<button id="retry">Retry<\/button>/);
     assert.match(html, /<pre id="detail">last line<\/pre>/);

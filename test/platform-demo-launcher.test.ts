@@ -70,18 +70,27 @@ describe("platform: the demo agent's saved command", { skip }, () => {
 describe("platform: the launcher on Windows (its text; nothing runs cmd here)", () => {
   it("is a batch file: setlocal, the variable, the quoted runtime and script, %* passed on, % doubled", () => {
     const text = launcherText(
-      { runtime: "C:\\Users\\me\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe", script: "C:\\Users\\me\\100%\\dist\\symposium-conductor.mjs", env: { ELECTRON_RUN_AS_NODE: "1" } },
+      {
+        runtime: "C:\\Users\\me\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe",
+        script: "C:\\Users\\me\\100%\\dist\\symposium-conductor.mjs",
+        env: { ELECTRON_RUN_AS_NODE: "1" },
+      },
       "win32",
     );
     const lines = text.split("\r\n");
     assert.equal(lines[0], "@echo off");
     assert.ok(lines.includes("setlocal"), "the variable does not outlive the launcher in an interactive cmd");
     assert.ok(lines.includes('set "ELECTRON_RUN_AS_NODE=1"'));
-    assert.ok(lines.includes('"C:\\Users\\me\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe" "C:\\Users\\me\\100%%\\dist\\symposium-conductor.mjs" %*'));
+    assert.ok(
+      lines.includes('"C:\\Users\\me\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe" "C:\\Users\\me\\100%%\\dist\\symposium-conductor.mjs" %*'),
+    );
     assert.ok(lines.includes('if exist "C:\\Users\\me\\100%%\\dist\\symposium-conductor.mjs" goto run'));
     const message = lines.find((line) => line.startsWith("echo "))!;
     assert.doesNotMatch(message.replace(/ 1>&2$/, ""), /[&|<>^%]/, "nothing in the message that cmd would read as an operator");
-    assert.equal(launcherPath("C:\\Users\\me\\.symposium\\config.jsonc".replace(/\\/g, path.sep), "win32").endsWith(`bin${path.sep}symposium-conductor.cmd`), true);
+    assert.equal(
+      launcherPath("C:\\Users\\me\\.symposium\\config.jsonc".replace(/\\/g, path.sep), "win32").endsWith(`bin${path.sep}symposium-conductor.cmd`),
+      true,
+    );
   });
 
   it("writes nothing for plain Node but the runtime and the script", () => {

@@ -29,7 +29,11 @@ describe("platform: program lookup", () => {
       "C:\\bin\\toad.CMD",
       "C:\\bin\\toad",
     ]);
-    assert.deepEqual(programCandidates("npx.cmd", { PATHEXT: ".COM;.EXE;.BAT;.CMD" }, "win32")[0], "npx.cmd", "a name with its extension is tried as written first");
+    assert.deepEqual(
+      programCandidates("npx.cmd", { PATHEXT: ".COM;.EXE;.BAT;.CMD" }, "win32")[0],
+      "npx.cmd",
+      "a name with its extension is tried as written first",
+    );
     assert.deepEqual(programCandidates("toad", {}, "win32").slice(0, 2), ["toad.COM", "toad.EXE"], "Windows' default PATHEXT when unset");
     assert.deepEqual(programCandidates("toad", { PATHEXT }, "linux"), ["toad"]);
   });

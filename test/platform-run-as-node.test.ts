@@ -48,7 +48,13 @@ function recordFile(): string {
 }
 
 function records(file: string): Record[] {
-  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record) : [];
+  return fs.existsSync(file)
+    ? fs
+        .readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record)
+    : [];
 }
 
 async function firstRecord(file: string): Promise<Record> {
@@ -81,7 +87,7 @@ describe("platform: ELECTRON_RUN_AS_NODE", { skip: POSIX_ONLY }, () => {
       const started = fs.readFileSync(`/proc/${shell.pid}/environ`, "utf8").split("\0");
       assert.ok(started.includes(`${RUN_AS_NODE}=1`), "the conductor itself was started with it");
     }
-    shell.stdin!.end();
+    shell.stdin.end();
   });
 
   it("the editor-context proxy's agent does not get it either", async () => {
@@ -113,7 +119,17 @@ describe("platform: ELECTRON_RUN_AS_NODE", { skip: POSIX_ONLY }, () => {
     const logDir = tempDir("symposium-log-");
     const child = spawnHost(
       { program: process.execPath, script: RECORDER, env: { RECORD_FILE: record } },
-      { launchId: crypto.randomUUID(), secret: "s".repeat(32), port: 1, frontend: { program: FAKE_TOAD, args: [] }, cwd: project, env: {}, allowedOrigins: [], idleTimeoutMs: 1000, logFile: path.join(logDir, "host.log") },
+      {
+        launchId: crypto.randomUUID(),
+        secret: "s".repeat(32),
+        port: 1,
+        frontend: { program: FAKE_TOAD, args: [] },
+        cwd: project,
+        env: {},
+        allowedOrigins: [],
+        idleTimeoutMs: 1000,
+        logFile: path.join(logDir, "host.log"),
+      },
     );
     running.push(child);
     assert.equal((await firstRecord(record)).cwd, os.homedir());
@@ -129,11 +145,11 @@ describe("platform: ELECTRON_RUN_AS_NODE", { skip: POSIX_ONLY }, () => {
       cwd: project,
       noticeToadMissing: () => {},
     };
-    const builtin = planLaunch(inputs as Parameters<typeof planLaunch>[0]);
+    const builtin = planLaunch(inputs);
     assert.equal(builtin.cwd, os.homedir());
     assert.deepEqual(builtin.frontend.args.slice(-2), ["--project-dir", project]);
     assert.match(builtin.frontend.args[2]!, /^ELECTRON_RUN_AS_NODE=1 .*symposium-conductor\.mjs run$/, "the variable rides in the conductor's command line");
-    const toad = planLaunch({ ...inputs, config: { ...inputs.config, toadCommand: OTHER_PROGRAM } } as Parameters<typeof planLaunch>[0]);
+    const toad = planLaunch({ ...inputs, config: { ...inputs.config, toadCommand: OTHER_PROGRAM } });
     assert.equal(toad.frontend.program, OTHER_PROGRAM);
     assert.equal(toad.cwd, project);
     assert.ok(!toad.frontend.args.includes("--project-dir"), "Toad's serve mode drops it; it takes the working directory");

@@ -44,11 +44,18 @@ const allRetriesMs = Array.from({ length: BUSY_RETRY.attempts }, (_, index) => B
 describe("platform: the state file", () => {
   it("on Windows, lives under %LOCALAPPDATA%, then the user's temp directory", () => {
     const logged: string[] = [];
-    const candidates = directoryCandidates((message) => logged.push(message), { LOCALAPPDATA: "C:\\Users\\me\\AppData\\Local", XDG_RUNTIME_DIR: "/run/user/1000" }, "win32");
+    const candidates = directoryCandidates(
+      (message) => logged.push(message),
+      { LOCALAPPDATA: "C:\\Users\\me\\AppData\\Local", XDG_RUNTIME_DIR: "/run/user/1000" },
+      "win32",
+    );
     assert.equal(candidates[0], "C:\\Users\\me\\AppData\\Local\\Symposium");
     assert.equal(candidates[1], path.join(fs.realpathSync(os.tmpdir()), "symposium"));
     assert.equal(candidates.length, 2, "XDG_RUNTIME_DIR means nothing on Windows");
-    assert.deepEqual(directoryCandidates((message) => logged.push(message), {}, "win32"), [candidates[1]]);
+    assert.deepEqual(
+      directoryCandidates((message) => logged.push(message), {}, "win32"),
+      [candidates[1]],
+    );
     assert.match(logged.join("\n"), /LOCALAPPDATA is not set/);
   });
 

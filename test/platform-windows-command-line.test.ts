@@ -12,7 +12,13 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import crossSpawnEscape from "cross-spawn/lib/util/escape.js";
-import { escapeArgumentForCmd, joinWindowsCommandLine, quoteProgramForCmd, quoteWindowsArgument, splitWindowsCommandLine } from "../acp-wire/src/windows-command-line.js";
+import {
+  escapeArgumentForCmd,
+  joinWindowsCommandLine,
+  quoteProgramForCmd,
+  quoteWindowsArgument,
+  splitWindowsCommandLine,
+} from "../acp-wire/src/windows-command-line.js";
 import { commandLine, conductorRunCommand } from "../extension/src/frontend-command-line.js";
 import { joinCommandLine, splitCommandLine } from "../conductor-hooks/src/config.js";
 
@@ -136,7 +142,11 @@ describe("platform: CommandLineToArgvW (Microsoft's table of examples)", () => {
 
   it("keeps a program path's backslashes, quoted or not", () => {
     assert.deepEqual(splitWindowsCommandLine("C:\\tools\\agent.exe acp"), ["C:\\tools\\agent.exe", "acp"]);
-    assert.deepEqual(splitWindowsCommandLine('"C:\\Program Files\\Agent\\agent.exe" --flag "two words"'), ["C:\\Program Files\\Agent\\agent.exe", "--flag", "two words"]);
+    assert.deepEqual(splitWindowsCommandLine('"C:\\Program Files\\Agent\\agent.exe" --flag "two words"'), [
+      "C:\\Program Files\\Agent\\agent.exe",
+      "--flag",
+      "two words",
+    ]);
     assert.deepEqual(splitWindowsCommandLine('  C:\\a\\b.exe\t x  ""  '), ["C:\\a\\b.exe", "x", ""]);
     assert.deepEqual(splitWindowsCommandLine(""), []);
   });
@@ -203,7 +213,8 @@ describe("platform: cmd.exe command lines (the `<conductor> run` string on Windo
 
   it("escapes arguments as cross-spawn does for cmd.exe, except where cross-spawn loses backslashes", () => {
     const severalBackslashes = /\\\\+("|$)/;
-    for (const word of awkwardArguments.filter((word) => !severalBackslashes.test(word))) assert.equal(escapeArgumentForCmd(word), crossSpawnEscape.argument(word, false));
+    for (const word of awkwardArguments.filter((word) => !severalBackslashes.test(word)))
+      assert.equal(escapeArgumentForCmd(word), crossSpawnEscape.argument(word, false));
     // cross-spawn 7.0.6 doubles only the last of several backslashes before a quote or the end: the program reads another word.
     for (const word of ["back\\\\slashes\\\\", 'two\\\\"quote']) {
       assert.notDeepEqual(cmdExe(`x.exe ${crossSpawnEscape.argument(word, false)}`).argv, ["x.exe", word]);
@@ -211,7 +222,7 @@ describe("platform: cmd.exe command lines (the `<conductor> run` string on Windo
     }
   });
 
-  it("why the program is in plain quotes: `^\"` is no quote to cmd.exe, and a bare path is cut by the C runtime", () => {
+  it('why the program is in plain quotes: `^"` is no quote to cmd.exe, and a bare path is cut by the C runtime', () => {
     // `^"…^"` without escaped spaces (this module's former quoting): cmd looks for a program named `"C:\Users\me\AppData\Local\Programs\Microsoft`.
     const caretQuoted = `^"${code}^"`;
     assert.notEqual(cmdExe(`${caretQuoted} ^"run^"`).program, code);

@@ -14,21 +14,25 @@ const STOP_HOST = path.join(OUT_DIR, "test", "fixtures", "stop-host.js");
 const POSIX = process.platform !== "win32";
 
 describe("stopping processes", () => {
-  it("survives a PATH without ps (or any other tool), and the child and its detached grandchild still end", { skip: !POSIX && "POSIX signals and PATH layout" }, async () => {
-    const dir = tempDir("stop-host-");
-    const pidsFile = path.join(dir, "grandchild");
-    // A PATH holding only node (node's own folder may be /usr/bin, which has ps): no ps, no pgrep, no sh.
-    const bin = path.join(dir, "bin");
-    fs.mkdirSync(bin);
-    fs.symlinkSync(process.execPath, path.join(bin, "node"));
-    const host = startProcess(process.execPath, [STOP_HOST, "--pids", pidsFile], { PATH: bin });
-    const status = await host.exited;
-    assert.equal(status, 0, `the host ended with ${status}:\n${host.stderr()}`);
-    assert.match(host.stderr(), /^survived$/m);
-    const child = Number(/^child (\d+)$/m.exec(host.stderr())![1]);
-    const grandchild = Number(fs.readFileSync(pidsFile, "utf8"));
-    await eventually(() => !isAlive(child) && !isAlive(grandchild), 10_000, "the child and its grandchild to end");
-  });
+  it(
+    "survives a PATH without ps (or any other tool), and the child and its detached grandchild still end",
+    { skip: !POSIX && "POSIX signals and PATH layout" },
+    async () => {
+      const dir = tempDir("stop-host-");
+      const pidsFile = path.join(dir, "grandchild");
+      // A PATH holding only node (node's own folder may be /usr/bin, which has ps): no ps, no pgrep, no sh.
+      const bin = path.join(dir, "bin");
+      fs.mkdirSync(bin);
+      fs.symlinkSync(process.execPath, path.join(bin, "node"));
+      const host = startProcess(process.execPath, [STOP_HOST, "--pids", pidsFile], { PATH: bin });
+      const status = await host.exited;
+      assert.equal(status, 0, `the host ended with ${status}:\n${host.stderr()}`);
+      assert.match(host.stderr(), /^survived$/m);
+      const child = Number(/^child (\d+)$/m.exec(host.stderr())![1]);
+      const grandchild = Number(fs.readFileSync(pidsFile, "utf8"));
+      await eventually(() => !isAlive(child) && !isAlive(grandchild), 10_000, "the child and its grandchild to end");
+    },
+  );
 
   it("stops 100 process trees at once without blocking the event loop", { skip: !POSIX && "uses /bin/sh and sleep" }, async () => {
     const children = Array.from({ length: 100 }, () =>
@@ -50,7 +54,10 @@ describe("stopping processes", () => {
     clearInterval(ticker);
     assert.ok(worstGap < 250, `the event loop stalled for ${worstGap} ms while stopping 100 trees`);
     assert.ok(took < 3_000, `stopping 100 trees took ${took} ms`);
-    assert.ok(children.every((child) => child.exitCode !== null || child.signalCode !== null), "every root ended");
+    assert.ok(
+      children.every((child) => child.exitCode !== null || child.signalCode !== null),
+      "every root ended",
+    );
     await eventually(() => sleeps.every((pid) => !isAlive(pid)), 2_000, "every sleep to end");
   });
 
@@ -59,4 +66,3 @@ describe("stopping processes", () => {
     assert.deepEqual(taskkillArgs([12], true), ["/PID", "12", "/T", "/F"]);
   });
 });
-

@@ -4,7 +4,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { LineCollector, PROXY_CLI, REPORTING_AGENT, startNode } from "./support/processes.js";
+import { LineCollector, PROXY_CLI, REPORTING_AGENT, parseReply, startNode } from "./support/processes.js";
 import { ScriptedConductor } from "./support/scripted-conductor.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 
@@ -44,7 +44,9 @@ describe("under a conductor, on the wire", () => {
     const cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`;
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"_proxy/initialize","params":{"protocolVersion":1}}\n`);
     proxy.child.stdin!.write(response + "\n" + cancel + "\n");
-    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":9,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":"/x","_meta":{"k":2}},"_meta":{"hop":"local"}}}\n`);
+    proxy.child.stdin!.write(
+      `{"jsonrpc":"2.0","id":9,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":"/x","_meta":{"k":2}},"_meta":{"hop":"local"}}}\n`,
+    );
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"_proxy/successor","params":{"method":"session/update","params":{"sessionId":"s"}}}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":10,"method":"_proxy/successor","params":{"no":"method"}}\n`);
     const lines = await out.waitFor(6);
@@ -58,7 +60,7 @@ describe("under a conductor, on the wire", () => {
     assert.equal(lines[2], cancel);
     assert.deepEqual(JSON.parse(lines[3]!), { jsonrpc: "2.0", id: 9, method: "fs/read_text_file", params: { path: "/x", _meta: { k: 2 } } });
     assert.deepEqual(JSON.parse(lines[4]!), { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
-    assert.equal(JSON.parse(lines[5]!).error.code, -32602);
+    assert.equal(parseReply(lines[5]!).error?.code, -32602);
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });

@@ -5,13 +5,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  LineCollector,
-  PROXY_CLI,
-  eventually,
-  startNode,
-  tempDir,
-} from "./support/processes.js";
+import { LineCollector, PROXY_CLI, eventually, parseReply, startNode, tempDir } from "./support/processes.js";
 
 describe("wrap mode lifecycle", () => {
   it("exits with the agent's status", async () => {
@@ -42,9 +36,9 @@ describe("wrap mode lifecycle", () => {
     const proxy = startNode(PROXY_CLI, []);
     const out = new LineCollector(proxy.child.stdout!);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n`);
-    const [reply] = (await out.waitFor(1)).map((line) => JSON.parse(line));
-    assert.equal(reply.error.code, -32601);
-    await eventually(() => /Run it under a conductor/.test(proxy.stderr()), 2_000, "help on stderr");
+    const [reply] = (await out.waitFor(1)).map(parseReply);
+    assert.equal(reply?.error?.code, -32601);
+    await eventually(() => proxy.stderr().includes("Run it under a conductor"), 2_000, "help on stderr");
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });

@@ -8,14 +8,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import {
-  PROXY_CLI,
-  REPO_DIR,
-  REPORTING_AGENT,
-  startNode,
-  streamTo,
-  tempDir,
-} from "./support/processes.js";
+import { PROXY_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
 import { SEED_STATE, ageFile, writeStateFile } from "./support/state-files.js";
 import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
 
@@ -28,7 +21,13 @@ async function promptThrough(stateFile: string | undefined, text = "hello") {
   const peer = testClient(streamTo(proxy.child));
   const received = await peer.run(async (agent) => {
     const sessionId = await openSession(agent);
-    await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }, { type: "text", text: "second block" }] });
+    await agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text },
+        { type: "text", text: "second block" },
+      ],
+    });
     return receivedPrompt(peer.updates);
   });
   proxy.child.stdin!.end();
@@ -56,7 +55,7 @@ describe("wrap mode with the SDK's client and a real agent", () => {
       ["missing file", path.join(dir, "none.json")],
       ["stale file", stale],
       ["directory", dir],
-      ["broken JSON", writeStateFile("{\"activeFile\": ")],
+      ["broken JSON", writeStateFile('{"activeFile": ')],
     ];
     if (process.platform !== "win32") {
       const fifo = path.join(dir, "fifo.json");
@@ -119,7 +118,10 @@ describe("wrap mode with the SDK's client and a real agent", () => {
       ],
     );
     assert.deepEqual(clientAnswersReported(peer.updates), CLIENT_ANSWERS);
-    assert.ok(peer.updates.some(({ update }) => update.sessionUpdate === "tool_call"), "tool_call update arrived");
+    assert.ok(
+      peer.updates.some(({ update }) => update.sessionUpdate === "tool_call"),
+      "tool_call update arrived",
+    );
     proxy.child.stdin!.end();
     await proxy.exited;
   });
@@ -145,7 +147,10 @@ describe("acpx, a real ACP client, through the proxy", () => {
       env: { ...process.env, [STATE_ENV]: writeStateFile(SEED_STATE) },
       timeout: 60_000,
     });
-    const messages = stdout.trim().split("\n").map((line) => JSON.parse(line) as { method?: string; params?: { update?: { content?: { text?: string } } } });
+    const messages = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { method?: string; params?: { update?: { content?: { text?: string } } } });
     const report = messages.find((message) => message.method === "session/update")?.params?.update?.content?.text;
     assert.ok(report, `no session/update in acpx output:\n${stdout}`);
     const received = (JSON.parse(report) as { received: Array<{ text: string }> }).received;

@@ -5,14 +5,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  LineCollector,
-  PROXY_CLI,
-  RAW_AGENT,
-  eventually,
-  startNode,
-  tempDir,
-} from "./support/processes.js";
+import { LineCollector, PROXY_CLI, RAW_AGENT, eventually, parseReply, startNode, tempDir } from "./support/processes.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
 
@@ -60,12 +53,12 @@ describe("wrap mode on the wire", () => {
 
   it("answers malformed input as JSON-RPC requires and keeps the stream going", async () => {
     const { proxy, out } = rawProxy();
-    const bad = ["this is not json", "[1,2,3]", "42", "\"a string\"", "{\"unterminated\": "];
+    const bad = ["this is not json", "[1,2,3]", "42", '"a string"', '{"unterminated": '];
     for (const line of bad) proxy.child.stdin!.write(line + "\n");
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":7,"method":"_test/after","params":{}}\n`);
-    const replies = (await out.waitFor(bad.length + 1)).map((line) => JSON.parse(line));
+    const replies = (await out.waitFor(bad.length + 1)).map(parseReply);
     assert.deepEqual(
-      replies.slice(0, bad.length).map((reply) => [reply.id, reply.error.code]),
+      replies.slice(0, bad.length).map((reply) => [reply.id, reply.error?.code]),
       [
         [null, -32700],
         [null, -32600],
@@ -84,11 +77,11 @@ describe("wrap mode on the wire", () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 33; i++) proxy.child.stdin!.write(chunk);
     proxy.child.stdin!.write("\n" + `{"jsonrpc":"2.0","id":8,"method":"_test/after"}` + "\n");
-    const [error, after] = (await out.waitFor(2, 20_000)).map((line) => JSON.parse(line));
-    assert.equal(error.id, null);
-    assert.equal(error.error.code, -32600);
-    assert.match(error.error.message, /discarded/);
-    assert.equal(after.id, 8);
+    const [error, after] = (await out.waitFor(2, 20_000)).map(parseReply);
+    assert.equal(error?.id, null);
+    assert.equal(error?.error?.code, -32600);
+    assert.match(error?.error?.message ?? "", /discarded/);
+    assert.equal(after?.id, 8);
     proxy.child.stdin!.end();
     await proxy.exited;
   });

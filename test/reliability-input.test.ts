@@ -8,10 +8,8 @@ import { describe, it } from "node:test";
 import { SHAPES, STATE_ENV, chainWithFaultAgent, closeClient as close, promptThrough as prompt, rawClient } from "./support/reliability.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 
-
 const BLOCK_LIMIT = 40_000;
-const manySelections = (count: number, text = "x") =>
-  Array.from({ length: count }, (_, index) => ({ text, startLine: index + 1, endLine: index + 1 }));
+const manySelections = (count: number, text = "x") => Array.from({ length: count }, (_, index) => ({ text, startLine: index + 1, endLine: index + 1 }));
 
 const HOSTILE_STATES: Array<[string, unknown]> = [
   ["31,000 one-character selections", { ...SEED_STATE, selection: null, selections: manySelections(31_000) }],
@@ -20,8 +18,14 @@ const HOSTILE_STATES: Array<[string, unknown]> = [
   ["a 1 MB language id", { ...SEED_STATE, languageId: "l".repeat(1_000_000) }],
   ["30,000 workspace folders", { ...SEED_STATE, workspaceFolders: Array.from({ length: 30_000 }, (_, index) => `/folder-${index}`) }],
   ["a 1 MB workspace folder", { ...SEED_STATE, workspaceFolders: [`/${"f".repeat(1_000_000)}`] }],
-  ["a non-file document with 1 MB uri and label", { ...SEED_STATE, activeFile: null, document: { uri: `untitled:${"u".repeat(1_000_000)}`, scheme: "untitled", label: "b".repeat(1_000_000) } }],
-  ["30,000 diagnostics", { ...SEED_STATE, diagnostics: Array.from({ length: 30_000 }, (_, index) => ({ line: 10, severity: "error", source: "ts", message: `problem ${index}` })) }],
+  [
+    "a non-file document with 1 MB uri and label",
+    { ...SEED_STATE, activeFile: null, document: { uri: `untitled:${"u".repeat(1_000_000)}`, scheme: "untitled", label: "b".repeat(1_000_000) } },
+  ],
+  [
+    "30,000 diagnostics",
+    { ...SEED_STATE, diagnostics: Array.from({ length: 30_000 }, (_, index) => ({ line: 10, severity: "error", source: "ts", message: `problem ${index}` })) },
+  ],
 ];
 
 for (const shape of SHAPES) {
@@ -49,4 +53,3 @@ for (const shape of SHAPES) {
     });
   });
 }
-

@@ -12,7 +12,6 @@ import { RAW_AGENT, eventually, startNode, tempDir } from "./support/processes.j
 import { CONDUCTOR, PROXY, SHAPES, STATE_ENV, chainWithFaultAgent, closeClient as close, promptThrough as prompt, rawClient } from "./support/reliability.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 
-
 describe("injection is idempotent", () => {
   it("a conductor with the hook and two editor-context proxy processes injects one block", async () => {
     const client = rawClient(chainWithFaultAgent("conductor", { [STATE_ENV]: writeStateFile(SEED_STATE) }, 2));
@@ -25,10 +24,24 @@ describe("injection is idempotent", () => {
   it("wrap mode leaves a prompt that already starts with a block alone", async () => {
     const client = rawClient(chainWithFaultAgent("wrap", { [STATE_ENV]: writeStateFile(SEED_STATE) }));
     const existing = "<editor-context>\nActive file: elsewhere.ts\n</editor-context>";
-    client.send({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: existing }, { type: "text", text: "hi" }] } });
+    client.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "session/prompt",
+      params: {
+        sessionId: "s",
+        prompt: [
+          { type: "text", text: existing },
+          { type: "text", text: "hi" },
+        ],
+      },
+    });
     await eventually(() => client.answers(1).length > 0, 5_000, "answer");
     const received = (client.answers(1)[0]!.result as { received: { prompt: Array<{ text: string }> } }).received.prompt;
-    assert.deepEqual(received.map((block) => block.text), [existing, "hi"]);
+    assert.deepEqual(
+      received.map((block) => block.text),
+      [existing, "hi"],
+    );
     assert.equal(await close(client), 0);
   });
 });
@@ -47,7 +60,11 @@ describe("a non-atomic writer", () => {
     const [alpha, bravo] = [version("alpha", "A"), version("bravo", "B")];
     fs.writeFileSync(file, alpha);
     // Rewrites the file without end, alternating the two versions: truncate, then 4 KiB at a time, then 3 ms of rest.
-    const writer = spawn(process.execPath, ["-e", `
+    const writer = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
       const fs = require("fs");
       const versions = [${JSON.stringify(alpha)}, ${JSON.stringify(bravo)}].map((text) => Buffer.from(text));
       for (let n = 0; ; n++) {
@@ -56,7 +73,10 @@ describe("a non-atomic writer", () => {
         for (let at = 0; at < bytes.length; at += 4096) fs.writeSync(fd, bytes, at, Math.min(4096, bytes.length - at), at);
         fs.closeSync(fd);
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3); // a moment of rest, so some reads see a whole version
-      }`], { stdio: "ignore" });
+      }`,
+      ],
+      { stdio: "ignore" },
+    );
     try {
       const client = rawClient(startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: file }));
       let mixed = 0;
@@ -88,7 +108,10 @@ for (const shape of SHAPES) {
       client.send(`{"jsonrpc":"2.0","id":12345678901234567890,"method":"_test/echo","params":{}}`);
       await client.out.waitFor(3);
       for (const id of ["9007199254740993", "9007199254740995", "12345678901234567890"]) {
-        assert.ok(client.out.lines.some((line) => line.includes(`"id":${id},`)), `id ${id} came back exact: ${client.out.lines.map((line) => line.slice(0, 60))}`);
+        assert.ok(
+          client.out.lines.some((line) => line.includes(`"id":${id},`)),
+          `id ${id} came back exact: ${client.out.lines.map((line) => line.slice(0, 60)).join(",")}`,
+        );
       }
       assert.equal(await close(client), 0);
     });
@@ -96,28 +119,34 @@ for (const shape of SHAPES) {
     it("returns an agent's integer id above 2^53 byte-exact to the agent", async () => {
       const log = path.join(tempDir(), "agent.ndjson");
       const agent = `${process.execPath} ${RAW_AGENT}`;
-      const proc = shape === "wrap"
-        ? startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: "", RAW_AGENT_LOG: log })
-        : startNode(CONDUCTOR, ["agent", agent], { [STATE_ENV]: "", RAW_AGENT_LOG: log });
+      const proc =
+        shape === "wrap"
+          ? startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: "", RAW_AGENT_LOG: log })
+          : startNode(CONDUCTOR, ["agent", agent], { [STATE_ENV]: "", RAW_AGENT_LOG: log });
       const client = rawClient(proc);
       const request = `{"jsonrpc":"2.0","id":9007199254740993,"method":"fs/read_text_file","params":{"path":"/x"}}`;
       client.send({ jsonrpc: "2.0", id: 1, method: "_test/emit", params: { lines: [request] } });
       await client.out.waitFor(2);
-      const idText = client.out.lines.find((line) => line.includes("fs/read_text_file"))!.match(/"id":([^,]+),/)![1];
+      const idText = /"id":([^,]+),/.exec(client.out.lines.find((line) => line.includes("fs/read_text_file"))!)![1];
       client.send(`{"jsonrpc":"2.0","id":${idText},"result":{"content":"x"}}`);
       await eventually(() => fs.readFileSync(log, "utf8").includes('"result":{"content":"x"}'), 5_000, "the answer at the agent");
-      const answer = fs.readFileSync(log, "utf8").split("\n").find((line) => line.includes('"content":"x"'))!;
+      const answer = fs
+        .readFileSync(log, "utf8")
+        .split("\n")
+        .find((line) => line.includes('"content":"x"'))!;
       assert.match(answer, /"id":9007199254740993[,}]/, answer);
       assert.equal(await close(client), 0);
     });
 
     it("lets $/cancel_request reach the agent for a request with a string id, whichever way the request was laid out", async () => {
       const log = path.join(tempDir(), "agent.ndjson");
-      const proc = shape === "wrap"
-        ? startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: "", RAW_AGENT_LOG: log })
-        : startNode(CONDUCTOR, ["agent", `${process.execPath} ${RAW_AGENT}`], { [STATE_ENV]: "", RAW_AGENT_LOG: log });
+      const proc =
+        shape === "wrap"
+          ? startNode(PROXY, ["--", process.execPath, RAW_AGENT], { [STATE_ENV]: "", RAW_AGENT_LOG: log })
+          : startNode(CONDUCTOR, ["agent", `${process.execPath} ${RAW_AGENT}`], { [STATE_ENV]: "", RAW_AGENT_LOG: log });
       const client = rawClient(proc);
-      const agentLines = (method: string) => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : []).filter((line) => line.includes(method));
+      const agentLines = (method: string) =>
+        (fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : []).filter((line) => line.includes(method));
       try {
         // The first is laid out as JSON.stringify writes it (routed from its bytes), the second is not (parsed).
         client.send(`{"jsonrpc":"2.0","id":"req-1","method":"_test/hang","params":{}}`);
@@ -133,7 +162,7 @@ for (const shape of SHAPES) {
       }
     });
 
-    it("answers a message without \"jsonrpc\": \"2.0\" with -32600 and does not forward it", async () => {
+    it('answers a message without "jsonrpc": "2.0" with -32600 and does not forward it', async () => {
       const client = rawClient(chainWithFaultAgent(shape));
       client.send({ id: 5, method: "_test/echo", params: {} });
       client.send({ jsonrpc: "1.0", id: 6, method: "_test/echo", params: {} });
@@ -153,7 +182,10 @@ for (const shape of SHAPES) {
       client.send({ jsonrpc: "2.0", id: 1, method: "_test/emit-big", params: { bytes: 33 * 1024 * 1024 } });
       client.send({ jsonrpc: "2.0", id: 2, method: "_test/echo", params: {} });
       await eventually(() => client.answers(1).length > 0 && client.answers(2).length > 0, 15_000, "answers");
-      assert.ok(client.out.lines.every((line) => line.length < 32 * 1024 * 1024), "no line over the limit reached the client");
+      assert.ok(
+        client.out.lines.every((line) => line.length < 32 * 1024 * 1024),
+        "no line over the limit reached the client",
+      );
       assert.equal(await close(client), 0);
     });
   });

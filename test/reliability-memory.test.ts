@@ -75,7 +75,7 @@ for (const shape of ["wrap", "conductor", "conductor+proxy"] as const) {
       reap(agent);
       assert.ok(
         peaks.every((peak) => peak < LIMIT_MB),
-        `peak resident memory ${peaks.map((peak) => peak.toFixed(0)).join(", ")} MB (pids ${pids}), limit ${LIMIT_MB} MB`,
+        `peak resident memory ${peaks.map((peak) => peak.toFixed(0)).join(", ")} MB (pids ${pids.join(",")}), limit ${LIMIT_MB} MB`,
       );
       assert.ok(answered, "the flood's answer arrived after the client resumed");
       assert.equal(newlines, flood().lines + 1, "every line arrived, and the answer");
@@ -105,7 +105,7 @@ for (const shape of ["wrap", "conductor", "conductor+proxy"] as const) {
       reap(agent);
       assert.ok(
         peaks.every((peak) => peak < LIMIT_MB),
-        `peak resident memory ${peaks.map((peak) => peak.toFixed(0)).join(", ")} MB (pids ${pids}), limit ${LIMIT_MB} MB`,
+        `peak resident memory ${peaks.map((peak) => peak.toFixed(0)).join(", ")} MB (pids ${pids.join(",")}), limit ${LIMIT_MB} MB`,
       );
     });
   });

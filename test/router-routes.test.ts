@@ -50,7 +50,10 @@ function chain(layout: Layout) {
   const proxy = new MemoryConnection("proxy", "proxy");
   const agent = new MemoryConnection("agent", "agent");
   const router = new Router({
-    nodes: [{ kind: "process", connection: proxy }, { kind: "process", connection: agent }],
+    nodes: [
+      { kind: "process", connection: proxy },
+      { kind: "process", connection: agent },
+    ],
     upstream: client,
     mode: "agent",
     dialect: "_proxy",
@@ -102,9 +105,9 @@ async function conversation(c: Chain, samples: JsonSamples, round: number): Prom
   assert.deepEqual(opened.agent, [{ jsonrpc: "2.0", method: "x/note", params }]);
   // A request from the agent to the client, through the proxy, answered with an error.
   const up = await step(() => c.fromAgent({ jsonrpc: "2.0", id: 900 + round, method: "fs/read_text_file", params }));
-  const down = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `q-${round}`, method: "fs/read_text_file", params: up.proxy[0]!.params as WireMessage }));
-  await step(() => c.fromClient({ jsonrpc: "2.0", id: down.client[0]!.id as string, error: { code: -32602, message: "no" } }));
-  await step(() => c.fromProxy({ jsonrpc: "2.0", id: up.proxy[0]!.id as number, error: { code: -32602, message: "no" } }));
+  const down = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `q-${round}`, method: "fs/read_text_file", params: up.proxy[0]!.params }));
+  await step(() => c.fromClient({ jsonrpc: "2.0", id: down.client[0]!.id, error: { code: -32602, message: "no" } }));
+  await step(() => c.fromProxy({ jsonrpc: "2.0", id: up.proxy[0]!.id, error: { code: -32602, message: "no" } }));
   return seen;
 }
 
@@ -133,7 +136,11 @@ describe("the router's two routes", () => {
   it("in the chained proxy too: the same lines out, whichever way a line was laid out", () => {
     const run = (layout: Layout, samples: JsonSamples) => {
       const out: WireMessage[] = [];
-      const proxy = new ChainedProxyRouter(new EditorContextInjector({ stateFile: "/nonexistent/state.json" }), (line) => out.push(JSON.parse(String(line)) as WireMessage), () => {});
+      const proxy = new ChainedProxyRouter(
+        new EditorContextInjector({ stateFile: "/nonexistent/state.json" }),
+        (line) => out.push(JSON.parse(String(line)) as WireMessage),
+        () => {},
+      );
       const receive = (message: WireMessage) => proxy.receive(Buffer.from(layout(message)));
       for (let round = 0; round < 100; round++) {
         const params = samples.params();

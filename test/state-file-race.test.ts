@@ -38,7 +38,6 @@ describe("state file under an atomic writer", () => {
     }
   });
 
-
   it("gives every prompt through the proxy its block while the file is replaced 1,000 times a second", async (t) => {
     const stateFile = writeStateFile(SEED_STATE);
     const hammer = startNode(HAMMER, [stateFile, "1000"]);
@@ -59,7 +58,9 @@ describe("state file under an atomic writer", () => {
       while (Date.now() < deadline) {
         while (sent - answered < IN_FLIGHT) {
           sent++;
-          proxy.child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: sent, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }] } })}\n`);
+          proxy.child.stdin!.write(
+            `${JSON.stringify({ jsonrpc: "2.0", id: sent, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "hi" }] } })}\n`,
+          );
         }
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -71,7 +72,11 @@ describe("state file under an atomic writer", () => {
       // Asked for 1,000 a second; a loaded machine gives it fewer, still hundreds.
       assert.ok(writes >= DURATION_MS / 10, `the writer kept rewriting the file (${writes} writes)`);
       assert.ok(answered >= 200, `enough prompts went through to matter (${answered})`);
-      assert.deepEqual(withoutBlock, [], `${withoutBlock.length} of ${answered} prompts went out without a block; proxy said:\n${proxy.stderr().slice(0, 2_000)}`);
+      assert.deepEqual(
+        withoutBlock,
+        [],
+        `${withoutBlock.length} of ${answered} prompts went out without a block; proxy said:\n${proxy.stderr().slice(0, 2_000)}`,
+      );
     } finally {
       hammer.child.kill("SIGTERM");
       proxy.child.stdin!.end();

@@ -53,7 +53,7 @@ describe("StateFileWriter", () => {
     if (process.platform !== "win32") assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   });
 
-  it("does not rewrite unchanged content; refresh only touches the file's time", async () => {
+  it("does not rewrite unchanged content; refresh only touches the file's time", () => {
     const file = path.join(tempDir(), "state.json");
     const { instance, writes } = writer(file, { value: 4 });
     instance.writeNow();

@@ -38,7 +38,10 @@ function windowState(documents: { path: string; text?: string; snapshot?: string
 }
 
 const MODES = {
-  "under our conductor": (stateFile: string) =>
+  // What the panel runs for Toad and the built-in chat: the conductor's in-process hook.
+  "under our conductor, its in-process hook": (stateFile: string) =>
+    startNode(CONDUCTOR_CLI, ["agent", `${node} ${FS_AGENT}`], { SYMPOSIUM_EDITOR_STATE_FILE: stateFile }),
+  "under our conductor, the proxy process": (stateFile: string) =>
     startNode(CONDUCTOR_CLI, ["agent", `${node} ${PROXY_CLI}`, `${node} ${FS_AGENT}`], { SYMPOSIUM_EDITOR_STATE_FILE: stateFile }),
   "in wrap mode": (stateFile: string) => startNode(PROXY_CLI, ["--", node, FS_AGENT], { SYMPOSIUM_EDITOR_STATE_FILE: stateFile }),
 } as const;

@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { MAX_SNAPSHOTS_TOTAL_BYTES, MAX_SNAPSHOT_BYTES, isSnapshotName, parseUnsavedDocuments } from "../editor-state/src/index.js";
 import { StateFileReader } from "../editor-context-proxy/src/state-file.js";
 import { UnsavedFiles } from "../editor-context-proxy/src/unsaved-files.js";
+import { ProjectFiles } from "../webchat/src/project-files.js";
 import { StateFileWriter } from "../extension/src/state-file-writer.js";
 import { UnsavedSnapshots, type UnsavedDocumentFacts } from "../extension/src/unsaved-snapshots.js";
 import { editorOn } from "./support/editor-facts.js";
@@ -124,6 +125,26 @@ describe("unsaved documents in the state file", () => {
     assert.equal(listed[10]!.snapshot, null, "past the total cap");
     const bytes = w.snapshotFiles().reduce((sum, name) => sum + fs.statSync(path.join(w.dir, name)).size, 0);
     assert.equal(bytes, MAX_SNAPSHOTS_TOTAL_BYTES);
+  });
+
+  it("answers line and limit exactly as the built-in chat reads a file on disk (webchat/src/project-files.ts)", async () => {
+    const cases = ["", "one", "one\n", "one\ntwo", "one\ntwo\n", "\n\n", "a\nb\nc\nd\n€ and 🦀\n"];
+    const project = tempDir("symposium-lines-");
+    const disk = await ProjectFiles.open(project);
+    for (const [index, text] of cases.entries()) {
+      const docs = { current: [dirty(path.join(project, `f${index}.txt`), text)] };
+      const w = window(docs);
+      w.writer.writeNow();
+      fs.writeFileSync(path.join(project, `f${index}.txt`), text);
+      const files = new UnsavedFiles(w.file, () => new StateFileReader(w.file).read());
+      for (const line of [undefined, 0, 1, 2, 3, 7]) {
+        for (const limit of [undefined, 0, 1, 2, 5]) {
+          const answer = files.answer({ jsonrpc: "2.0", id: 1, method: "fs/read_text_file", params: { path: path.join(project, `f${index}.txt`), line, limit } });
+          const expected = await disk.read(path.join(project, `f${index}.txt`), line, limit);
+          assert.deepEqual(answer, { result: { content: expected } }, `${JSON.stringify(text)} line ${line} limit ${limit}`);
+        }
+      }
+    }
   });
 
   it("parses older trackers' files (no list) and drops bad entries one by one", () => {

@@ -38,7 +38,11 @@ describe("webchat features (issue 22)", { skip }, () => {
 
   async function serve(flags: string[], options: { stateDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChatServer> {
     const stateDir = options.stateDir ?? tempDir("webchat-state-");
-    const server = await startChatServer({ command: agentCommand(...flags), extraArgs: ["--state-dir", stateDir], env: { SYMPOSIUM_CHAT_GRACE_MS: "60000", ...options.env } });
+    const server = await startChatServer({
+      command: agentCommand(...flags),
+      extraArgs: ["--state-dir", stateDir],
+      env: { SYMPOSIUM_CHAT_GRACE_MS: "60000", ...options.env },
+    });
     servers.push(server);
     return server;
   }
@@ -59,7 +63,11 @@ describe("webchat features (issue 22)", { skip }, () => {
 
   async function answered(page: Page, pattern: RegExp): Promise<void> {
     await page
-      .waitForFunction((source) => new RegExp(source).test([...document.querySelectorAll(".message.agent")].map((each) => each.textContent).join("\n")), pattern.source, TIMEOUT)
+      .waitForFunction(
+        (source) => new RegExp(source).test([...document.querySelectorAll(".message.agent")].map((each) => each.textContent).join("\n")),
+        pattern.source,
+        TIMEOUT,
+      )
       .catch(async (error: Error) => {
         throw new Error(`${error.message}: no answer matching ${pattern} in:\n${await page.locator("#transcript").innerText()}`);
       });
@@ -87,7 +95,10 @@ describe("webchat features (issue 22)", { skip }, () => {
     assert.equal(await page.locator(".signin-title").innerText(), "The agent asks you to sign in.");
     assert.deepEqual(await page.locator(".signin-method").allInnerTexts(), ["Sign in with a browser"]);
     // ACP's terminal method: the agent's own command line with its args and env; the _meta hint: its command.
-    assert.deepEqual(await page.locator(".signin-command").allInnerTexts(), [`FEATURE_LOGIN=1 ${agentCommand("--auth")} --login`, "/opt/agent/bin/agent /login --console"]);
+    assert.deepEqual(await page.locator(".signin-command").allInnerTexts(), [
+      `FEATURE_LOGIN=1 ${agentCommand("--auth")} --login`,
+      "/opt/agent/bin/agent /login --console",
+    ]);
     assert.equal(await page.locator("#transcript .error").count(), 0, "an auth_required error is a sign-in, not an error");
     await screenshots(page, "signin");
     await page.click(".signin-method[data-method-id=browser]");
@@ -225,7 +236,10 @@ describe("webchat features (issue 22)", { skip }, () => {
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     // session/load: the agent replays the conversation itself.
     await page.waitForFunction(() => document.querySelectorAll(".message.user").length === 2, undefined, TIMEOUT);
-    assert.deepEqual((await page.locator(".message.user").allInnerTexts()).map((text) => text.trim()), ["first question", "second question"]);
+    assert.deepEqual(
+      (await page.locator(".message.user").allInnerTexts()).map((text) => text.trim()),
+      ["first question", "second question"],
+    );
     await ask(page, "third question");
     await answered(page, /received third question/);
     assert.equal(fs.readdirSync(dir).length, 1, "the reopened conversation is kept in the same entry");
@@ -279,9 +293,9 @@ describe("webchat features (issue 22)", { skip }, () => {
     await page.close();
   });
 
-  it("\"/\" with no commands says so, and the user's message shows the moment Enter is pressed", async () => {
+  it('"/" with no commands says so, and the user\'s message shows the moment Enter is pressed', async () => {
     const page = await openChat(await serve([]));
-    assert.doesNotMatch(await page.getAttribute("#input", "placeholder") ?? "", /commands/, "no command promised");
+    assert.doesNotMatch((await page.getAttribute("#input", "placeholder")) ?? "", /commands/, "no command promised");
     await page.keyboard.type("/");
     assert.equal(await page.locator("#slash-menu").innerText(), "This agent offers no commands.");
     await page.fill("#input", "");
@@ -304,10 +318,14 @@ describe("webchat history on disk", () => {
   it("is bounded in count, per conversation and in total", () => {
     const store = new HistoryStore(tempDir("history-bounds-"), () => {});
     const big = JSON.stringify({ kind: "notice", message: "x".repeat(100_000) });
-    store.save({ id: "huge", title: "huge", createdAt: 1, updatedAt: 1 }, Array.from({ length: 30 }, () => big));
+    store.save(
+      { id: "huge", title: "huge", createdAt: 1, updatedAt: 1 },
+      Array.from({ length: 30 }, () => big),
+    );
     assert.ok(fs.statSync(path.join(store.dir, "huge.jsonl")).size <= HISTORY_LIMITS.conversationBytes);
     assert.equal(store.load("huge")!.events.length, 10, "the newest events that fit");
-    for (let index = 0; index < HISTORY_LIMITS.conversations + 10; index++) store.save({ id: `c${index}`, title: `conversation ${index}`, createdAt: index, updatedAt: index }, [big]);
+    for (let index = 0; index < HISTORY_LIMITS.conversations + 10; index++)
+      store.save({ id: `c${index}`, title: `conversation ${index}`, createdAt: index, updatedAt: index }, [big]);
     const left = fs.readdirSync(store.dir);
     assert.ok(left.length <= HISTORY_LIMITS.conversations, `${left.length} files`);
     assert.ok(left.reduce((sum, name) => sum + fs.statSync(path.join(store.dir, name)).size, 0) <= HISTORY_LIMITS.totalBytes);

@@ -17,6 +17,7 @@ import { planLaunch } from "../extension/src/panel-launch.js";
 import { parseArgs } from "../webchat/src/args.js";
 import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { frameText } from "../acp-wire/src/index.js";
 
 const FLOOD_AGENT = path.join(OUT_DIR, "test", "fixtures", "flood-agent.js");
 const FLOOD_COMMAND = quote([process.execPath, FLOOD_AGENT]);
@@ -34,13 +35,17 @@ class Page {
   readonly opened: Promise<void>;
   closeCode: number | undefined;
 
-  constructor(server: ChatServer, conversation?: string, private readonly keepFrames = false) {
+  constructor(
+    server: ChatServer,
+    conversation?: string,
+    private readonly keepFrames = false,
+  ) {
     const url = new URL(`ws://${server.url.host}/ws`);
     url.searchParams.set("token", server.token);
     if (conversation) url.searchParams.set("conversation", conversation);
     this.socket = new WebSocket(url, { headers: { origin: server.origin } });
     this.socket.on("message", (data) => {
-      const text = data.toString();
+      const text = frameText(data);
       if (this.keepFrames) this.frames.push(text);
       const message = JSON.parse(text) as ServerMessage;
       this.messages.push(...(message.type === "batch" ? message.messages : [message]));
@@ -117,7 +122,9 @@ function progressOf(file: string): number {
 }
 
 function agentText(events: TranscriptEvent[]): string {
-  return events.map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : "")).join("");
+  return events
+    .map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : ""))
+    .join("");
 }
 
 describe("chat server under floods", () => {
@@ -178,7 +185,9 @@ describe("chat server under floods", () => {
     await eventually(() => again.events().some((event) => event.kind === "turnEnd"), 30_000, "the replay, up to the end of the turn");
     memory.stop();
     assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB replaying its transcript`);
-    console.log(`# no page: 300 MB in ${seconds.toFixed(1)} s (${(300 / seconds).toFixed(0)} MB/s); server peak RSS ${memory.peakMb().toFixed(0)} MB; replay ${again.frames.length} frames`);
+    console.log(
+      `# no page: 300 MB in ${seconds.toFixed(1)} s (${(300 / seconds).toFixed(0)} MB/s); server peak RSS ${memory.peakMb().toFixed(0)} MB; replay ${again.frames.length} frames`,
+    );
 
     const replayAt = again.frames.findIndex((frame) => frame.startsWith('{"type":"replay"'));
     assert.ok(replayAt >= 0, "a replay frame");
@@ -187,7 +196,10 @@ describe("chat server under floods", () => {
     assert.ok(largest < 1 * MB, `a frame of ${(largest / MB).toFixed(1)} MB`);
     const events = again.events();
     const firstEvent = events[0];
-    assert.ok(firstEvent?.kind === "notice" && /Earlier output trimmed/.test(firstEvent.message), `the replay starts with the trim notice: ${JSON.stringify(firstEvent).slice(0, 200)}`);
+    assert.ok(
+      firstEvent?.kind === "notice" && firstEvent.message.includes("Earlier output trimmed"),
+      `the replay starts with the trim notice: ${JSON.stringify(firstEvent).slice(0, 200)}`,
+    );
     const text = agentText(events);
     assert.ok(text.length <= 4 * MB && text.length >= 2 * MB, `the replay holds ${(text.length / MB).toFixed(1)} MB of text (the server keeps 4 MB)`);
     assert.ok(text.endsWith("END-OF-FLOOD"), "the newest output is kept");
@@ -222,7 +234,10 @@ describe("chat server under floods", () => {
     await eventually(() => server.agentPids().filter(isAlive).length <= 3, 5_000, "at most 3 agents alive");
     const newest = new Page(server, "named-5");
     await newest.ready();
-    assert.ok(!newest.messages.some((message) => message.type === "session" && message.session.state === "ended"), "the newest named conversation is still there");
+    assert.ok(
+      !newest.messages.some((message) => message.type === "session" && message.session.state === "ended"),
+      "the newest named conversation is still there",
+    );
     await Promise.all([newest, ...pages].map((page) => page.close()));
   });
 

@@ -97,7 +97,11 @@ describe("the agent's file access stays inside the project (issue 18, item 3)", 
     for (const file of ["out/y.md", "out/keep.txt"]) {
       assertRefused(await write(page, path.join(project, file)), path.join(project, file), /outside the project directory through a symlink/);
     }
-    assertRefused(await write(page, path.join(project, "gone", "x.md")), path.join(project, "gone", "x.md"), /gone is a symlink to .*new-folder, which does not exist/);
+    assertRefused(
+      await write(page, path.join(project, "gone", "x.md")),
+      path.join(project, "gone", "x.md"),
+      /gone is a symlink to .*new-folder, which does not exist/,
+    );
     assertRefused(await read(page, path.join(project, "out", "keep.txt")), path.join(project, "out", "keep.txt"), /through a symlink/);
     assertRefused(await read(page, path.join(outside, "keep.txt")), path.join(outside, "keep.txt"), /outside the project directory/);
     assert.deepEqual(snapshot(outside), untouched, "nothing outside the project was created or changed");
@@ -127,7 +131,11 @@ describe("the agent's file access stays inside the project (issue 18, item 3)", 
     assert.equal(fs.statSync(script).mode & 0o777, 0o750);
     assertRefused(await read(page, path.join(project, "deep")), path.join(project, "deep"), /a directory, not a file/);
     assertRefused(await write(page, path.join(project, "deep")), path.join(project, "deep"), /a directory, not a file/);
-    assert.deepEqual(fs.readdirSync(project).filter((name) => name.includes("symposium")), [], "no temporary file left behind");
+    assert.deepEqual(
+      fs.readdirSync(project).filter((name) => name.includes("symposium")),
+      [],
+      "no temporary file left behind",
+    );
   });
 
   it("reads and writes no byte outside while another process swaps links and folders under the requests", async (t) => {
@@ -146,21 +154,31 @@ describe("the agent's file access stays inside the project (issue 18, item 3)", 
       `${path.join(project, "wfile")}~${path.join(outside, "target.txt")}`,
       `${path.join(project, "sdir")}~${outside}`,
     ]);
-    const tally = (await request(page, {
-      op: "hammer",
-      ms: 2000,
-      reads: ["swap", "sfile", path.join("sdir", "secret.txt")].map((name) => path.join(project, name)),
-      writes: ["wfile", path.join("sdir", "target.txt")].map((name) => path.join(project, name)),
-      content: "AGENT WROTE THIS",
-    }, 20_000)) as unknown as { reads: Record<string, Record<string, number>>; writes: Record<string, Record<string, number>> };
+    const tally = (await request(
+      page,
+      {
+        op: "hammer",
+        ms: 2000,
+        reads: ["swap", "sfile", path.join("sdir", "secret.txt")].map((name) => path.join(project, name)),
+        writes: ["wfile", path.join("sdir", "target.txt")].map((name) => path.join(project, name)),
+        content: "AGENT WROTE THIS",
+      },
+      20_000,
+    )) as unknown as { reads: Record<string, Record<string, number>>; writes: Record<string, Record<string, number>> };
     assert.equal(await swapper.exited, 0, swapper.stderr());
     const rounds = Number(/swaps: (\d+)/.exec(swapper.stderr())?.[1] ?? 0);
     const count = (counts: Record<string, Record<string, number>>, match: (key: string) => boolean) =>
-      Object.values(counts).flatMap((byKey) => Object.entries(byKey)).reduce((sum, [key, n]) => sum + (match(key) ? n : 0), 0);
+      Object.values(counts)
+        .flatMap((byKey) => Object.entries(byKey))
+        .reduce((sum, [key, n]) => sum + (match(key) ? n : 0), 0);
     const summary = JSON.stringify(tally);
     t.diagnostic(`${rounds} swap rounds; ${summary}`);
     assert.ok(rounds > 200, `the swapper kept swapping (${rounds} rounds)`);
-    assert.equal(count(tally.reads, (key) => key.includes("OUTSIDE")), 0, `no read returned an outside file: ${summary}`);
+    assert.equal(
+      count(tally.reads, (key) => key.includes("OUTSIDE")),
+      0,
+      `no read returned an outside file: ${summary}`,
+    );
     assert.deepEqual(snapshot(outside), untouched, `nothing outside was written or created: ${summary}`);
     assert.ok(count(tally.reads, (key) => key.startsWith("content:inside")) > 20, `reads inside went through meanwhile: ${summary}`);
     assert.ok(count(tally.reads, (key) => key === `error:${INVALID_PARAMS}`) > 20, `reads that would leave were refused: ${summary}`);
@@ -183,8 +201,25 @@ describe("ranges of large files (issue 18, item 4)", () => {
     for (const [name, text] of Object.entries(samples)) fs.writeFileSync(path.join(project, name), text);
     await withServer(project, async (page) => {
       for (const [name, text] of Object.entries(samples)) {
-        for (const range of [{}, { line: 1 }, { line: 2 }, { line: 3 }, { line: 4 }, { line: 9 }, { limit: 0 }, { limit: 1 }, { limit: 2 }, { line: 2, limit: 1 }, { line: 2, limit: 5 }, { line: 3, limit: 1 }]) {
-          assert.deepEqual(await read(page, path.join(project, name), range), { ok: true, content: expectedRange(text, range.line, range.limit) }, `${name} ${JSON.stringify(range)}`);
+        for (const range of [
+          {},
+          { line: 1 },
+          { line: 2 },
+          { line: 3 },
+          { line: 4 },
+          { line: 9 },
+          { limit: 0 },
+          { limit: 1 },
+          { limit: 2 },
+          { line: 2, limit: 1 },
+          { line: 2, limit: 5 },
+          { line: 3, limit: 1 },
+        ]) {
+          assert.deepEqual(
+            await read(page, path.join(project, name), range),
+            { ok: true, content: expectedRange(text, range.line, range.limit) },
+            `${name} ${JSON.stringify(range)}`,
+          );
         }
       }
     });
@@ -208,9 +243,14 @@ describe("ranges of large files (issue 18, item 4)", () => {
     await withServer(project, async (page, server) => {
       const pid = server.process.child.pid!;
       const baseline = peakRssBytes(pid);
-      assert.deepEqual(await read(page, big, { line: 4_000_000, limit: 3 }), { ok: true, content: (lineOf(4_000_000) + lineOf(4_000_001) + lineOf(4_000_002)).slice(0, -1) });
+      assert.deepEqual(await read(page, big, { line: 4_000_000, limit: 3 }), {
+        ok: true,
+        content: (lineOf(4_000_000) + lineOf(4_000_001) + lineOf(4_000_002)).slice(0, -1),
+      });
       const grew = peakRssBytes(pid) - baseline;
-      t.diagnostic(`server peak RSS ${Math.round(baseline / 1024 / 1024)} MiB baseline, grew by ${(grew / 1024 / 1024).toFixed(1)} MiB reading 3 lines at line 4,000,000`);
+      t.diagnostic(
+        `server peak RSS ${Math.round(baseline / 1024 / 1024)} MiB baseline, grew by ${(grew / 1024 / 1024).toFixed(1)} MiB reading 3 lines at line 4,000,000`,
+      );
       assert.ok(grew < 32 * 1024 * 1024, `the server's peak memory grew by ${Math.round(grew / 1024 / 1024)} MiB reading 3 lines`);
       assertRefused(await read(page, big), big, new RegExp(`over the ${MAX_ANSWER_BYTES}-byte limit.*line and limit`));
       assertRefused(await read(page, big, { line: 10, limit: 1_000_000 }), big, new RegExp(`over the ${MAX_ANSWER_BYTES}-byte limit.*line and limit`));
@@ -239,17 +279,25 @@ describe("projects reached through symlinks (issue 26, item 7)", () => {
     // A third spelling, known to neither the server nor the agent: another link to the same folder.
     const another = path.join(tempDir("webchat-another-"), "same-project");
     fs.symlinkSync(real, another);
-    await withServer(given, async (page) => {
-      for (const root of [given, real, another]) {
-        assert.deepEqual(await read(page, path.join(root, "notes.txt")), { ok: true, content: "line one\nline two" }, `read under ${root}`);
-        assert.deepEqual(await read(page, path.join(root, "notes.txt"), { line: 2 }), { ok: true, content: "line two" });
-        assert.deepEqual(await write(page, path.join(root, "sub", "deeper", "new.txt"), `via ${root}`), { ok: true }, `write under ${root}`);
-        assert.equal(fs.readFileSync(path.join(real, "sub", "deeper", "new.txt"), "utf8"), `via ${root}`);
-        assertRefused(await read(page, path.join(root, "escape", "secret.txt")), path.join(root, "escape", "secret.txt"), /through a symlink/);
-        assertRefused(await write(page, path.join(root, "dangling.md")), path.join(root, "dangling.md"), /through a symlink/);
-        assertRefused(await read(page, path.join(root, "..", path.basename(outside), "secret.txt")), path.join(root, "..", path.basename(outside), "secret.txt"), /outside the project directory/);
-      }
-    }, env);
+    await withServer(
+      given,
+      async (page) => {
+        for (const root of [given, real, another]) {
+          assert.deepEqual(await read(page, path.join(root, "notes.txt")), { ok: true, content: "line one\nline two" }, `read under ${root}`);
+          assert.deepEqual(await read(page, path.join(root, "notes.txt"), { line: 2 }), { ok: true, content: "line two" });
+          assert.deepEqual(await write(page, path.join(root, "sub", "deeper", "new.txt"), `via ${root}`), { ok: true }, `write under ${root}`);
+          assert.equal(fs.readFileSync(path.join(real, "sub", "deeper", "new.txt"), "utf8"), `via ${root}`);
+          assertRefused(await read(page, path.join(root, "escape", "secret.txt")), path.join(root, "escape", "secret.txt"), /through a symlink/);
+          assertRefused(await write(page, path.join(root, "dangling.md")), path.join(root, "dangling.md"), /through a symlink/);
+          assertRefused(
+            await read(page, path.join(root, "..", path.basename(outside), "secret.txt")),
+            path.join(root, "..", path.basename(outside), "secret.txt"),
+            /outside the project directory/,
+          );
+        }
+      },
+      env,
+    );
     assert.deepEqual(fs.readdirSync(outside), ["secret.txt"]);
   }
 

@@ -28,7 +28,10 @@ describe("settled parts under a size cap", () => {
   it("cut a long answer into parts of at most the cap, rendering as the whole does", () => {
     const cutInto = parts(answer, 1024);
     assert.ok(cutInto.length > answer.length / 1024, `${cutInto.length} parts`);
-    assert.ok(cutInto.every((part) => part.length <= 1024), `longest part ${Math.max(...cutInto.map((part) => part.length))}`);
+    assert.ok(
+      cutInto.every((part) => part.length <= 1024),
+      `longest part ${Math.max(...cutInto.map((part) => part.length))}`,
+    );
     assert.equal(cutInto.join(""), answer);
     assert.equal(cutInto.map(render).join(""), render(answer));
   });

@@ -56,18 +56,28 @@ describe("webchat page against a hostile agent", { skip }, () => {
     // Times the page's whole handling of each frame (parse, render, DOM), layout excluded.
     await page.addInitScript(() => {
       const handled: number[] = ((window as unknown as { handled: number[] }).handled = []);
-      const add = WebSocket.prototype.addEventListener;
-      WebSocket.prototype.addEventListener = function (this: WebSocket, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
-        if (type !== "message" || typeof listener !== "function") return add.call(this, type, listener, options);
-        return add.call(this, type, function (this: WebSocket, event: Event) {
-          const started = performance.now();
-          try {
-            listener.call(this, event);
-          } finally {
-            handled.push(performance.now() - started);
-          }
-        }, options);
-      } as typeof add;
+      // WebSocket inherits addEventListener from EventTarget, which this leaves as it is.
+      WebSocket.prototype.addEventListener = function (
+        this: WebSocket,
+        type: string,
+        listener: EventListenerOrEventListenerObject,
+        options?: boolean | AddEventListenerOptions,
+      ) {
+        if (type !== "message" || typeof listener !== "function") return EventTarget.prototype.addEventListener.call(this, type, listener, options);
+        return EventTarget.prototype.addEventListener.call(
+          this,
+          type,
+          function (this: WebSocket, event: Event) {
+            const started = performance.now();
+            try {
+              listener.call(this, event);
+            } finally {
+              handled.push(performance.now() - started);
+            }
+          },
+          options,
+        );
+      } as typeof WebSocket.prototype.addEventListener;
     });
     await page.goto(server.url.toString());
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
@@ -97,9 +107,14 @@ describe("webchat page against a hostile agent", { skip }, () => {
           rel: (element.getAttribute("rel") ?? "").split(/\s+/).sort().join(" "),
         })),
     );
-    const leaving = links.filter((link) => !(link.tag === "html:a" || link.tag === "html:area") || link.target !== "_blank" || link.rel !== "noopener noreferrer");
+    const leaving = links.filter(
+      (link) => !(link.tag === "html:a" || link.tag === "html:area") || link.target !== "_blank" || link.rel !== "noopener noreferrer",
+    );
     assert.deepEqual(leaving, [], `links that could navigate the chat's frame: ${JSON.stringify(links)}`);
-    assert.ok(links.some((link) => link.tag === "html:a"), "the Markdown and HTML links stay links");
+    assert.ok(
+      links.some((link) => link.tag === "html:a"),
+      "the Markdown and HTML links stay links",
+    );
     // Clicking the SVG links leaves the chat where it is.
     for (const label of ["svg href", "svg xlink"]) await page.locator(".message.agent svg text", { hasText: label }).click();
     await page.waitForTimeout(500);
@@ -116,7 +131,7 @@ describe("webchat page against a hostile agent", { skip }, () => {
   it("strips class, id, style and data attributes from agent HTML: no fake user bubble or permission card", async () => {
     const { page } = await openChat();
     await ask(page, "disguise");
-    await page.waitForFunction(() => /Here is the answer/.test(document.querySelector(".message.agent")?.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.querySelector(".message.agent")?.textContent ?? "").includes("Here is the answer"), undefined, TIMEOUT);
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     const styled = await page.evaluate(() =>
       [...document.querySelectorAll(".message.agent .body > .part *, .message.agent .body > .live *")]
@@ -141,7 +156,13 @@ describe("webchat page against a hostile agent", { skip }, () => {
         const escape = [...element.querySelectorAll<HTMLElement>("*")].find((child) => /<U\+202E>|<U\+2066>/.test(child.textContent ?? ""));
         return { text: element.textContent ?? "", distinct: escape !== undefined && getComputedStyle(escape).color !== getComputedStyle(element).color };
       };
-      return { permission: read(".permission-title"), option: read(".permission button"), tool: read(".tool-title"), diff: read(".diff-file"), added: read(".diff-line.added") };
+      return {
+        permission: read(".permission-title"),
+        option: read(".permission button"),
+        tool: read(".tool-title"),
+        diff: read(".diff-file"),
+        added: read(".diff-line.added"),
+      };
     });
     for (const [where, { text, distinct }] of Object.entries(shown)) {
       assert.doesNotMatch(text, BIDI, `${where}: no raw bidirectional control in ${JSON.stringify(text)}`);
@@ -153,7 +174,7 @@ describe("webchat page against a hostile agent", { skip }, () => {
     assert.equal(shown.diff.text, "src/<U+202E>gnp.exe");
     assert.equal(shown.added.text, "+ b<U+202E>");
     await page.click(".permission button[data-option-id=reject]");
-    await page.waitForFunction(() => /bidi outcome: selected reject/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("bidi outcome: selected reject"), undefined, TIMEOUT);
     await page.close();
   });
 
@@ -163,7 +184,9 @@ describe("webchat page against a hostile agent", { skip }, () => {
       const state = window as unknown as { renders: number[]; longTasks: number[] };
       state.renders = [];
       state.longTasks = [];
-      document.getElementById("transcript")!.addEventListener("rendered", (event) => state.renders.push((event as CustomEvent<{ renderMs: number }>).detail.renderMs));
+      document
+        .getElementById("transcript")!
+        .addEventListener("rendered", (event) => state.renders.push((event as CustomEvent<{ renderMs: number }>).detail.renderMs));
       new PerformanceObserver((list) => state.longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: "longtask" });
     });
     const figures: string[] = [];
@@ -179,7 +202,9 @@ describe("webchat page against a hostile agent", { skip }, () => {
       const agentMessages = await page.locator(".message.agent").count();
       await ask(page, `deep ${name}`);
       // The message after the hostile one, sent with it, renders; the turn ends and Send is back.
-      await page.waitForFunction((label) => [...document.querySelectorAll(".message.agent strong")].some((strong) => strong.textContent === label), name, { timeout: 60_000 });
+      await page.waitForFunction((label) => [...document.querySelectorAll(".message.agent strong")].some((strong) => strong.textContent === label), name, {
+        timeout: 60_000,
+      });
       await page.waitForSelector("body[data-state=ready]", TIMEOUT);
       assert.equal(await page.locator("#send").isDisabled(), false, `${name}: Send is enabled again`);
       assert.match(await page.locator("#status").innerText(), /Ready/);
@@ -191,8 +216,16 @@ describe("webchat page against a hostile agent", { skip }, () => {
       if (shownAs === "as written") assert.match((await hostile.textContent()) ?? "", /\*a \*a|_a _a/, `${name}: the markers show as written`);
       else assert.ok(((await hostile.locator(".plain-body").textContent()) ?? "").length > 1000, `${name}: the text shows`);
       if (name === "blockquote") {
-        const batch = frames.slice(framesBefore).find((frame) => frame.startsWith('{"type":"batch"') && frame.includes(">>>>>") && frame.includes("after **blockquote**"));
-        assert.ok(batch, `the hostile message and the next one came in one batch: ${frames.slice(framesBefore).map((frame) => frame.slice(0, 150)).join("\n")}`);
+        const batch = frames
+          .slice(framesBefore)
+          .find((frame) => frame.startsWith('{"type":"batch"') && frame.includes(">>>>>") && frame.includes("after **blockquote**"));
+        assert.ok(
+          batch,
+          `the hostile message and the next one came in one batch: ${frames
+            .slice(framesBefore)
+            .map((frame) => frame.slice(0, 150))
+            .join("\n")}`,
+        );
       }
       const { renders, longTasks, handled } = await page.evaluate(() => {
         const state = window as unknown as { renders: number[]; longTasks: number[]; handled: number[] };
@@ -200,7 +233,9 @@ describe("webchat page against a hostile agent", { skip }, () => {
       });
       const longest = Math.max(0, ...renders);
       const size = (hostilePayloads()[name]!.length / 1024).toFixed(0);
-      figures.push(`${name} (${size} KiB): render ${longest.toFixed(1)} ms, frame handled ${Math.max(0, ...handled).toFixed(1)} ms, longest task ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+      figures.push(
+        `${name} (${size} KiB): render ${longest.toFixed(1)} ms, frame handled ${Math.max(0, ...handled).toFixed(1)} ms, longest task ${Math.max(0, ...longTasks).toFixed(0)} ms`,
+      );
       // Generous: the goal is 100 ms (docs/benchmarks.md has the figures); before the caps these took seconds or never ended.
       assert.ok(longest < 1000, `${name}: a render took ${longest.toFixed(0)} ms`);
     }

@@ -54,11 +54,11 @@ describe("webchat page", { skip }, () => {
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     assert.equal(await page.evaluate(() => document.activeElement?.id), "input", "keyboard-first: the input has focus");
     await ask(page, "stream 12");
-    await page.waitForFunction(() => /part-3 /.test(document.querySelector(".message.agent")?.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.querySelector(".message.agent")?.textContent ?? "").includes("part-3 "), undefined, TIMEOUT);
     const partial = await page.locator(".message.agent").innerText();
     assert.doesNotMatch(partial, /part-12/, "text appears while the turn still streams");
     assert.equal(await page.locator("#cancel").isVisible(), true);
-    await page.waitForFunction(() => /part-12/.test(document.querySelector(".message.agent")?.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.querySelector(".message.agent")?.textContent ?? "").includes("part-12"), undefined, TIMEOUT);
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     assert.deepEqual(foreign, []);
     await page.close();
@@ -72,8 +72,12 @@ describe("webchat page", { skip }, () => {
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: string }).pwned), undefined);
     assert.equal(await page.locator("#transcript script, #transcript iframe, #transcript [onerror]").count(), 0);
     assert.equal(await page.locator(".message.agent strong").innerText(), "bold");
-    const href = await page.locator(".message.agent a").first().getAttribute("href").catch(() => null);
-    assert.ok(href === null || !href.startsWith("javascript:"), `link href ${href}`);
+    const href = await page
+      .locator(".message.agent a")
+      .first()
+      .getAttribute("href")
+      .catch(() => null);
+    assert.ok(!href?.startsWith("javascript:"), `link href ${href}`);
     await page.close();
   });
 
@@ -84,21 +88,25 @@ describe("webchat page", { skip }, () => {
     await buttons.first().waitFor(TIMEOUT);
     assert.deepEqual(await buttons.allInnerTexts(), ["Allow once", "Always allow", "Reject"]);
     await page.click(".permission button[data-option-id=always]");
-    await page.waitForFunction(() => /permission outcome: selected always/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(
+      () => (document.getElementById("transcript")!.textContent ?? "").includes("permission outcome: selected always"),
+      undefined,
+      TIMEOUT,
+    );
     assert.equal(await page.locator(".permission button[data-option-id=always].chosen").count(), 1);
     assert.equal(await page.locator(".permission button:not([disabled])").count(), 0);
     // A request left open is cancelled with the turn, never left hanging.
     await ask(page, "permission");
     await page.waitForSelector(".permission:not(.answered)", TIMEOUT);
     await page.keyboard.press("Escape");
-    await page.waitForFunction(() => /permission outcome: cancelled/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("permission outcome: cancelled"), undefined, TIMEOUT);
     await page.close();
   });
 
   it("cancels a turn with the cancel button and with Escape", async () => {
     const page = await openChat();
     await ask(page, "forever");
-    await page.waitForFunction(() => /part-2 /.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("part-2 "), undefined, TIMEOUT);
     await page.click("#cancel");
     await page.waitForSelector(".turn-end[data-stop-reason=cancelled]", TIMEOUT);
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
@@ -116,7 +124,10 @@ describe("webchat page", { skip }, () => {
     await ask(page, "tools");
     await page.waitForSelector(".tool-call[data-status=completed]", TIMEOUT);
     assert.equal(await page.locator("details.thought").getAttribute("open"), null, "the thought is collapsed");
-    assert.deepEqual(await page.locator(".plan-entry").evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.status)), ["completed", "in_progress"]);
+    assert.deepEqual(await page.locator(".plan-entry").evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.status)), [
+      "completed",
+      "in_progress",
+    ]);
     assert.equal(await page.locator(".tool-call .tool-title").innerText(), "Edit main.rs");
     assert.deepEqual(await page.locator(".diff-line.added").allInnerTexts(), ["+ fn main() {", "+     run();", "+ }"]);
     assert.deepEqual(await page.locator(".diff-line.removed").allInnerTexts(), ["- fn main() {}"]);
@@ -184,7 +195,7 @@ describe("webchat page", { skip }, () => {
     try {
       const page = await openChat({}, demo);
       await ask(page, "Hello from the page");
-      await page.waitForFunction(() => /built-in demo agent/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+      await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("built-in demo agent"), undefined, TIMEOUT);
       await page.waitForSelector("body[data-state=ready]", TIMEOUT); // the first chunk shows at once: wait for the whole answer
       assert.match(await page.locator(".message.agent").innerText(), /Hello from the page/);
       await page.close();
@@ -211,16 +222,16 @@ describe("webchat page", { skip }, () => {
   it("re-attaches a reloaded page to the same conversation: transcript replayed, stream continues", async () => {
     const page = await openChat({ conversation: "reload-test", theme: "dark" });
     await ask(page, "hello");
-    await page.waitForFunction(() => /session chat-/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("session chat-"), undefined, TIMEOUT);
     const firstSession = /session (chat-\d+-\d+)/.exec(await page.locator("#transcript").innerText())![1];
     const agentsBefore = server.agentPids().length;
     await ask(page, "stream 25");
-    await page.waitForFunction(() => /part-3 /.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("part-3 "), undefined, TIMEOUT);
     await page.reload();
-    await page.waitForFunction(() => /part-3 /.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("part-3 "), undefined, TIMEOUT);
     assert.match(await page.locator("#transcript").innerText(), new RegExp(`session ${firstSession}`), "the earlier turn is replayed");
     assert.equal(await page.evaluate(() => document.body.dataset.state), "prompting", "the turn is still streaming");
-    await page.waitForFunction(() => /part-25 /.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+    await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("part-25 "), undefined, TIMEOUT);
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     await ask(page, "hello again");
     await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").split("received").length === 3, undefined, TIMEOUT);
@@ -253,7 +264,12 @@ describe("webchat page", { skip }, () => {
 
   it("shows the editor context chip and keeps the block out of a prompt when toggled off (at the agent, behind the conductor)", async () => {
     const projectDir = path.join(REPO_DIR, "test", "fixtures", "workspace");
-    const stateFile = writeStateFile({ activeFile: path.join(projectDir, "src", "main.rs"), languageId: "rust", selection: { text: "fn main() {}", startLine: 10, endLine: 12 }, workspaceFolders: [projectDir] });
+    const stateFile = writeStateFile({
+      activeFile: path.join(projectDir, "src", "main.rs"),
+      languageId: "rust",
+      selection: { text: "fn main() {}", startLine: 10, endLine: 12 },
+      workspaceFolders: [projectDir],
+    });
     const command = quote([process.execPath, CONDUCTOR_CLI, "agent", quote([process.execPath, CHAT_AGENT])]);
     const chat = await startChatServer({ command, projectDir, env: { SYMPOSIUM_EDITOR_STATE_FILE: stateFile } });
     try {
@@ -264,7 +280,7 @@ describe("webchat page", { skip }, () => {
       const block = await page.locator(".chip-block").innerText();
       assert.match(block, /^<editor-context>[\s\S]*fn main\(\) \{\}[\s\S]*<\/editor-context>$/);
       await ask(page, "with context");
-      await page.waitForFunction(() => /received/.test(document.getElementById("transcript")!.textContent ?? ""), undefined, TIMEOUT);
+      await page.waitForFunction(() => (document.getElementById("transcript")!.textContent ?? "").includes("received"), undefined, TIMEOUT);
       await page.waitForSelector("body[data-state=ready]", TIMEOUT);
       await page.uncheck("#context-toggle");
       await ask(page, "without context");
@@ -294,4 +310,3 @@ describe("webchat page", { skip }, () => {
     await page.close();
   });
 });
-

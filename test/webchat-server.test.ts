@@ -12,6 +12,7 @@ import { WebSocket } from "ws";
 import type { ServerMessage, TranscriptEvent } from "../webchat/page/protocol.js";
 import { eventually, startNode, tempDir } from "./support/processes.js";
 import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { frameText } from "../acp-wire/src/index.js";
 
 /** A page's websocket, from Node: collects what the server sends. */
 class PageSocket {
@@ -28,7 +29,7 @@ class PageSocket {
     this.socket = new WebSocket(url, { headers });
     this.socket.on("message", (data) => {
       this.frames++;
-      const message = JSON.parse(data.toString()) as ServerMessage;
+      const message = JSON.parse(frameText(data)) as ServerMessage;
       this.messages.push(...(message.type === "batch" ? message.messages : [message]));
     });
     this.opened = new Promise((resolve, reject) => {
@@ -70,7 +71,14 @@ class PageSocket {
 async function httpStatus(server: ChatServer, pathAndQuery: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(server.url.port), "127.0.0.1", () => {
-      const lines = [`GET ${pathAndQuery} HTTP/1.1`, `Host: ${headers.host ?? server.url.host}`, "Connection: close", ...Object.entries(headers).filter(([name]) => name !== "host").map(([name, value]) => `${name}: ${value}`)];
+      const lines = [
+        `GET ${pathAndQuery} HTTP/1.1`,
+        `Host: ${headers.host ?? server.url.host}`,
+        "Connection: close",
+        ...Object.entries(headers)
+          .filter(([name]) => name !== "host")
+          .map(([name, value]) => `${name}: ${value}`),
+      ];
       socket.write(`${lines.join("\r\n")}\r\n\r\n`);
     });
     let response = "";
@@ -134,7 +142,8 @@ describe("symposium-webchat gate and agents", () => {
   });
 
   it("lets the browser keep the script and stylesheet (their URLs hold the secret), never the page", async () => {
-    const cacheControl = async (route: string) => (await fetch(new URL(`${route}?token=${encodeURIComponent(server.url.searchParams.get("token")!)}`, server.url))).headers.get("cache-control");
+    const cacheControl = async (route: string) =>
+      (await fetch(new URL(`${route}?token=${encodeURIComponent(server.url.searchParams.get("token")!)}`, server.url))).headers.get("cache-control");
     assert.equal(await cacheControl("/"), "no-store");
     assert.equal(await cacheControl("/page.js"), "private, max-age=86400");
     assert.equal(await cacheControl("/page.css"), "private, max-age=86400");
@@ -194,7 +203,10 @@ describe("symposium-webchat gate and agents", () => {
     const frames = page.frames - framesBefore;
     const messages = page.messages.length - messagesBefore;
     assert.ok(frames < messages, `${messages} messages came in ${frames} frames: updates read together leave together`);
-    assert.ok(page.messages.every((message) => message.type !== "batch"), "a batch holds messages, never another batch");
+    assert.ok(
+      page.messages.every((message) => message.type !== "batch"),
+      "a batch holds messages, never another batch",
+    );
     // A page attaching now gets all of it in its replay, and nothing twice.
     const again = new PageSocket(server, "burst");
     await again.opened;

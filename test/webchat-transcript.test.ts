@@ -8,14 +8,19 @@ import { describe, it } from "node:test";
 import type { TranscriptEvent } from "../webchat/page/protocol.js";
 import { Transcript } from "../webchat/src/transcript.js";
 
-const chunk = (text: string, kind = "agent_message_chunk"): TranscriptEvent => ({ kind: "update", update: { sessionUpdate: kind, content: { type: "text", text } } });
+const chunk = (text: string, kind = "agent_message_chunk"): TranscriptEvent => ({
+  kind: "update",
+  update: { sessionUpdate: kind, content: { type: "text", text } },
+});
 
 function replayed(transcript: Transcript, frameBytes = 1 << 20): TranscriptEvent[] {
   return [...transcript.replay(frameBytes)].flat().map((json) => JSON.parse(json) as TranscriptEvent);
 }
 
 function textOf(events: TranscriptEvent[], kind = "agent_message_chunk"): string {
-  return events.map((event) => (event.kind === "update" && event.update.sessionUpdate === kind ? (event.update.content as { text: string }).text : "")).join("");
+  return events
+    .map((event) => (event.kind === "update" && event.update.sessionUpdate === kind ? (event.update.content as { text: string }).text : ""))
+    .join("");
 }
 
 describe("chat transcript", () => {

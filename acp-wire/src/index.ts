@@ -15,3 +15,4 @@ export * from "./processes.js";
 export { printLine, runCli, describeError } from "./cli-run.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";
+export { frameText } from "./ws-frame.js";

@@ -10,7 +10,7 @@ export { RawId };
 export type { ErrorResponse, JsonRpcId };
 
 /** A parsed JSON object from the wire; fields are checked where used. */
-export type WireMessage = { [key: string]: unknown };
+export type WireMessage = Record<string, unknown>;
 
 export type MessageKind = "request" | "notification" | "response";
 
@@ -69,11 +69,7 @@ export function exactId(raw: Buffer, message: WireMessage): IdLike {
   return text === null ? id : new RawId(text);
 }
 
-export type Screened =
-  | { kind: "parsed"; message: WireMessage }
-  | { kind: "opaque"; head: CanonicalHead }
-  | { kind: "error"; error: ErrorResponse; id: IdLike };
-
+export type Screened = { kind: "parsed"; message: WireMessage } | { kind: "opaque"; head: CanonicalHead } | { kind: "error"; error: ErrorResponse; id: IdLike };
 
 /**
  * Decides, as cheaply as it can, what the proxy must do with a client line.
@@ -99,6 +95,6 @@ export function errorResponse(id: IdLike, error: ErrorResponse): string {
   return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
 }
 
-export function isObject(value: unknown): value is { [key: string]: unknown } {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -31,7 +31,11 @@ export const STOP_SEQUENCE = {
 /** How long a stop waits for the process table before closing input (a walk on Linux takes milliseconds). */
 const WALK_HEAD_START_MS = 300;
 
-export type StopSequence = { readonly sigtermAfterMs: number; readonly sigkillAfterMs: number; readonly giveUpAfterMs: number };
+export interface StopSequence {
+  readonly sigtermAfterMs: number;
+  readonly sigkillAfterMs: number;
+  readonly giveUpAfterMs: number;
+}
 
 export interface StartOptions {
   stdio: StdioOptions;
@@ -283,7 +287,9 @@ async function readProcTable(): Promise<ProcessTable | undefined> {
 /** A tool's stdout, or "" when it is missing or fails: never an exception, never a crash. */
 function runTool(program: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile(program, args, { encoding: "utf8", timeout: 5_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => resolve(error ? "" : stdout));
+    execFile(program, args, { encoding: "utf8", timeout: 5_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) =>
+      resolve(error ? "" : stdout),
+    );
   });
 }
 

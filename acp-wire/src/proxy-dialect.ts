@@ -25,7 +25,10 @@ export function dialectMethods(dialect: ProxyDialect): DialectMethods {
   return METHODS[dialect];
 }
 
-export type ProxyMethodRole = { dialect: ProxyDialect; role: "initialize" | "successor" };
+export interface ProxyMethodRole {
+  dialect: ProxyDialect;
+  role: "initialize" | "successor";
+}
 
 /** Recognises a proxy-chain method in either dialect. */
 export function proxyMethodRole(method: unknown): ProxyMethodRole | null {

@@ -97,7 +97,8 @@ function idBytes(id: unknown): Buffer {
 export function encodeMessage(message: WireMessage, id: IdLike | undefined, successor: string | null, body: Buffer | null): Buffer {
   if (body !== null) return successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor);
   const { jsonrpc: _jsonrpc, id: _id, ...rest } = message;
-  const members = successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
+  const members =
+    successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
   const json = JSON.stringify(members);
   return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}\n`) : plainFromBody(Buffer.from(json.slice(1)), id);
 }

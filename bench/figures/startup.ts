@@ -1,8 +1,15 @@
 // P9: what a new chat session costs before the agent can answer.
+// Toad-cold: the panel's cold start with the real Toad beside the built-in chat.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import type { Browser } from "playwright-core";
+import { launchBrowser } from "../../test/harness/code-server.js";
+import { startTestHost, waitForFrontend } from "../../test/support/panel-host.js";
+import { TOAD_LAUNCHER, TOAD_SKIP_REASON } from "../../test/support/toad.js";
+import { WEBCHAT_CLI } from "../../test/support/webchat-server.js";
+import { STAMP_TOAD_FIRST_OUTPUT } from "./panel-reload.js";
 import { AGENT, AGENT_LINE, CONDUCTOR, PROXY, RUNS, RUST_CONDUCTOR, freshStateFile, measure, median, node, rustPeer, type Figure } from "./common.js";
 
 /**
@@ -48,4 +55,78 @@ agent.on("exit", (code) => process.exit(code ?? 1));
       `conductor ${conductor.toFixed(1)} ms; floor (a Node program that spawns the agent and pipes its stdio) ${floor.toFixed(1)} ms; the agent started directly ${direct.toFixed(1)} ms` +
       rustPeer(RUST_CONDUCTOR === null ? null : median(runs.rust), (rust) => `${rust.toFixed(1)} ms (+${(rust - floor).toFixed(1)} ms over the floor)`),
   };
+}
+
+type ColdArm = "builtin" | "toad";
+
+/** One cold start: the panel host spawned → its frontend answering → the chat page's first server message in Chromium. */
+async function coldStart(browser: Browser, arm: ColdArm, workspace: string, config: string): Promise<{ total: number; ready: number }> {
+  const run = `'${node}' '${CONDUCTOR[1]}' run`;
+  const frontend =
+    arm === "toad" ? { program: TOAD_LAUNCHER, args: ["acp", run] } : { program: node, args: [WEBCHAT_CLI, "acp", run, "--project-dir", workspace] };
+  const started = Date.now();
+  const host = await startTestHost({ frontend, cwd: workspace, env: { SYMPOSIUM_CONFIG: config } });
+  const page = await browser.newPage();
+  try {
+    await waitForFrontend(host, "running", 60_000);
+    const ready = Date.now() - started;
+    if (arm === "toad") await page.addInitScript(STAMP_TOAD_FIRST_OUTPUT);
+    await page.goto(`${host.gate}/?token=${host.spec.secret}`);
+    // The built-in chat stamps its first server message itself. A function, not a string: its page allows no eval.
+    const first = await page.waitForFunction(
+      (toad) => {
+        const at = toad ? (window as unknown as { symposiumFirstMessageAt: number }).symposiumFirstMessageAt : Number(document.body.dataset.firstMessageAt);
+        return at > 0 && at;
+      },
+      arm === "toad",
+      { timeout: 60_000, polling: 20 },
+    );
+    return { total: Number(await first.jsonValue()) - started, ready };
+  } finally {
+    await page.close();
+    await fetch(`${host.gate}/.symposium/stop`, { method: "POST", headers: { authorization: `Bearer ${host.spec.secret}` } }).catch(() => undefined);
+    await host.exited;
+  }
+}
+
+/**
+ * The panel's cold start with the real Toad (scripts/install-toad.sh) beside
+ * the built-in chat, without code-server: the host spawned with the frontend
+ * the extension would give it, until the chat page (Chromium, through the gate)
+ * has its first server message. Interleaved; none when Toad is not installed.
+ */
+export async function toadColdStart(dir: string): Promise<Figure[]> {
+  if (!fs.existsSync(TOAD_LAUNCHER)) {
+    process.stderr.write(`Toad-cold ${TOAD_SKIP_REASON}\n`);
+    return [];
+  }
+  const workspace = path.join(dir, "toad-cold-project");
+  fs.mkdirSync(workspace, { recursive: true });
+  const config = path.join(dir, "toad-cold-config.jsonc");
+  fs.writeFileSync(config, JSON.stringify({ agent: `'${node}' '${CONDUCTOR[1]}' demo-agent`, proxies: [] }));
+  const browser = await launchBrowser();
+  const runs = { builtin: [] as Array<{ total: number; ready: number }>, toad: [] as Array<{ total: number; ready: number }> };
+  try {
+    for (let round = 0; round <= RUNS; round++) {
+      for (const arm of ["builtin", "toad"] as const) {
+        const sample = await coldStart(browser, arm, workspace, config);
+        if (round > 0) runs[arm].push(sample); // round 0 warms the caches
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const m = (arm: ColdArm, pick: (s: { total: number; ready: number }) => number) => median(runs[arm].map(pick));
+  const toad = m("toad", (s) => s.total);
+  const builtin = m("builtin", (s) => s.total);
+  return [
+    {
+      id: "Toad-cold",
+      what: "panel cold start with the real Toad (batrachian-toad 0.6.20): host spawned → Toad's page (Chromium, through the gate) has the first output of its Toad app",
+      value: `${toad.toFixed(0)} ms = ${(toad / builtin).toFixed(2)} × the built-in chat (${builtin.toFixed(0)} ms)`,
+      goal: "none (a reference beside the built-in chat)",
+      met: true,
+      detail: `frontend answering HTTP (host's identity says running) after ${m("toad", (s) => s.ready).toFixed(0)} ms with Toad, ${m("builtin", (s) => s.ready).toFixed(0)} ms with the built-in chat; the rest is the page: load through the gate, websocket, first output (Toad: its new app drawing its screen, textual-serve's -first-byte; built-in chat: its first server message); median of ${RUNS}, interleaved, one Chromium, no code-server`,
+    },
+  ];
 }

@@ -65,6 +65,8 @@ export interface AgentFailure {
   configPath?: string;
   /** How to start the built-in demo agent, suggested as a fallback. */
   demoCommand?: string;
+  /** Set in the setup session: the menu, not the file, is where another agent is chosen. */
+  menuHint?: string;
 }
 
 export interface FailureReport {
@@ -148,6 +150,10 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
     "- start the conductor with --trace FILE (and SYMPOSIUM_LOG=debug) to see every message and log line",
   ];
   if (!isAgent) return tries;
+  if (failure.menuHint) {
+    tries.push(`- or choose another agent in the menu (${failure.menuHint}), such as the built-in demo agent: demo (it runs ${failure.demoCommand ?? "symposium-conductor demo-agent"})`);
+    return tries;
+  }
   const how = failure.configPath ? `set "agent" in ${failure.configPath} to` : "use";
   tries.push(`- or, to check everything else works offline, ${how} the built-in demo agent: ${failure.demoCommand ?? "symposium-conductor demo-agent"}`);
   return tries;
@@ -205,6 +211,8 @@ export interface AuthRequired {
   error: { code: number; message: string; data?: unknown };
   /** How the user logs this agent in, when it is one the menu knows (agent-choices.ts). */
   login?: string;
+  /** Another way out, said after the fix (the setup agent's "or type /agent to choose another agent"). */
+  alsoTry?: string;
 }
 
 /**
@@ -217,14 +225,16 @@ export function explainAuthRequired(failure: AuthRequired): { code: number; mess
   const who = `agent '${notes.name ?? failure.componentName}'`;
   const methods = (notes.authMethods ?? []).map((method) => (method.vars.length > 0 ? `${method.name} (set ${method.vars.join(", ")})` : method.name));
   const todo = failure.login ?? (methods.length > 0 ? `log in with one of: ${methods.join("; ")}` : "run the agent's own command line in a terminal and log in");
-  const message = `${error.message.replace(/\.$/, "")}: ${who} is not logged in. To fix: ${todo}; then start a new chat.${methods.length > 0 ? ` Its login methods: ${methods.join("; ")}.` : ""}`;
+  const also = failure.alsoTry ? ` Or ${failure.alsoTry}.` : "";
+  const message = `${error.message.replace(/\.$/, "")}: ${who} is not logged in. To fix: ${todo}; then start a new chat.${also}${methods.length > 0 ? ` Its login methods: ${methods.join("; ")}.` : ""}`;
   const details = [
-    `${who} answered with: ${error.message}.`,
+    `${who} answered with: ${error.message.replace(/\.$/, "")}.`,
     `Command: ${failure.command.join(" ")}`,
     methods.length > 0 ? `Its login methods (authMethods): ${methods.join("; ")}` : "It lists no login methods (authMethods is empty).",
     "What to try:",
     `- ${todo}`,
     "- then start a new chat",
+    ...(failure.alsoTry ? [`- or ${failure.alsoTry}`] : []),
   ].join("\n");
   return { code: error.code, message, data: { agent: notes.name ?? failure.componentName, agentError: { message: error.message, data: error.data }, authMethods: notes.authMethods ?? [], details } };
 }

@@ -9,7 +9,17 @@ import type { ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, RequestError, type ClientConnection } from "@agentclientprotocol/sdk";
 import { rpcError, spawnProgram, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
-import { describeAgentFailure, explainAgentError, relayStderr, StderrTail, type AgentEnd, type FailureReport } from "./agent-failure.js";
+import {
+  AUTH_REQUIRED_CODE,
+  AgentNotes,
+  describeAgentFailure,
+  explainAgentError,
+  explainAuthRequired,
+  relayStderr,
+  StderrTail,
+  type AgentEnd,
+  type FailureReport,
+} from "./agent-failure.js";
 
 /** Where the agent's own requests and notifications go (toward the client). */
 export interface Upstream {
@@ -24,6 +34,12 @@ export interface ChosenAgentOptions {
   demoCommand: string;
   upstream: Upstream;
   log: Logger;
+  /** How to log it in, when the menu knows (agent-choices.ts), for its "Authentication required". */
+  login?: string;
+  /** Another way out of a login error, said after the fix ("type /agent to choose another agent"). */
+  alsoTry?: string;
+  /** How the user gets the menu back, said in "What to try" instead of editing the config file. */
+  menuHint?: string;
 }
 
 /** How long to wait for the process to exit after it closed its output, before saying only that. */
@@ -37,6 +53,8 @@ export class ChosenAgent {
   private readonly child: ChildProcess;
   private readonly connection: ClientConnection;
   private readonly tail = new StderrTail();
+  /** Its own name and login methods, from its initialize answer. */
+  private readonly notes = new AgentNotes();
   private readonly exited: Promise<AgentEnd>;
   private readonly stderrClosed: Promise<void>;
   private failure: Promise<FailureReport> | null = null;
@@ -74,9 +92,12 @@ export class ChosenAgent {
     if (!this.running) throw await this.failureError();
     const mark = this.tail.total;
     try {
-      return await this.connection.agent.request<T>(method, params, signal ? { cancellationSignal: signal } : {});
+      const result = await this.connection.agent.request<T>(method, params, signal ? { cancellationSignal: signal } : {});
+      if (method === "initialize") this.notes.observe(result);
+      return result;
     } catch (error) {
       if (!this.running) throw await this.failureError();
+      if (error instanceof RequestError && error.code === AUTH_REQUIRED_CODE) throw this.authError(error);
       if (!(error instanceof RequestError) || error.code !== rpcError("internal").code) throw error;
       await delay(STDERR_ORDER_MS);
       const explained = explainAgentError({ ...this.describedAs(), method, error, stderrLines: this.tail.since(mark) });
@@ -96,6 +117,14 @@ export class ChosenAgent {
     return stopProcesses([this.child]);
   }
 
+  /** Its "Authentication required" with its name, how to log in, and (with data.details) left as it is by the router. */
+  private authError(error: RequestError): RequestError {
+    const { name, command, login, alsoTry } = this.options;
+    const explained = explainAuthRequired({ componentName: name, command, notes: this.notes, error, ...(login ? { login } : {}), ...(alsoTry ? { alsoTry } : {}) });
+    this.options.log(explained.data.details);
+    return new RequestError(explained.code, explained.message, explained.data);
+  }
+
   private async failureError(): Promise<RequestError> {
     const report = await this.describeFailure();
     return new RequestError(rpcError("internal").code, report.message, report.data);
@@ -106,9 +135,9 @@ export class ChosenAgent {
     return this.failure;
   }
 
-  private describedAs(): { name: string; command: string[]; configPath: string; demoCommand: string } {
-    const { name, command, configPath, demoCommand } = this.options;
-    return { name, command, configPath, demoCommand };
+  private describedAs(): { name: string; command: string[]; configPath: string; demoCommand: string; menuHint?: string } {
+    const { name, command, configPath, demoCommand, menuHint } = this.options;
+    return { name, command, configPath, demoCommand, ...(menuHint ? { menuHint } : {}) };
   }
 
   private async waitForEnd(): Promise<AgentEnd> {

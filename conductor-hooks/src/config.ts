@@ -72,7 +72,7 @@ export function parseConfig(text: string, file: string): SymposiumConfig {
   const agent = value.agent;
   if (!(typeof agent === "string" && agent.trim() !== "") && !isObject(agent)) {
     throw new ConfigError(
-      `${file}: "agent" must be the command line of your agent, e.g. "npx -y @zed-industries/claude-code-acp", ` +
+      `${file}: "agent" must be the command line of your agent, e.g. "npx -y @agentclientprotocol/claude-agent-acp", ` +
         `or an agent object such as { "id": "gemini" } (\`symposium-conductor registry list\` shows the ids)`,
     );
   }

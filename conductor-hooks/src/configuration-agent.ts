@@ -86,10 +86,21 @@ export function menu(options: MenuOptions, firstQuestion: string | null = null):
     ...(registry.length === 0 ? [] : ["", "Or one from the ACP agent registry, by its id:", ...registry.map((choice) => registryLine(options, choice))]),
     "",
     `Type a number (1-${list.length}) or a name (${describeChoiceNames(list)})${registry.length === 0 ? "" : ", or a registry agent's id"}. Your choice is saved in that file, the agent starts in this session${question}.`,
+    `Changed your mind, or the agent does not start? Type ${CHOOSE_AGAIN} in this chat to see this menu again.`,
     "",
     `Where nobody can answer this menu (for example \`acpx exec\`, one prompt per session), name the agent instead: ` +
       `${AGENT_CHOICE_ENV}=demo in the environment, or \`symposium-conductor run --agent-choice demo\`.`,
   ].join("\n");
+}
+
+/** What a user types, in the chat with the setup agent, to undo the choice and see the menu again. */
+export const CHOOSE_AGAIN = "/agent";
+
+/** How the way back to the menu is said in an agent's errors. */
+const CHOOSE_AGAIN_HINT = `type ${CHOOSE_AGAIN} here to choose another agent`;
+
+function isChooseAgain(prompt: unknown): boolean {
+  return Array.isArray(prompt) && userText(prompt as ContentBlock[]).trim().toLowerCase() === CHOOSE_AGAIN;
 }
 
 function abbreviate(text: string): string {
@@ -103,6 +114,8 @@ class SetupAgent {
   private readonly sessions = new Map<string, SetupSession>();
   private lastSession = 0;
   private chosen: KnownAgent | null = null;
+  /** The config file's text as this agent wrote it: only that is removed when the choice is undone. */
+  private savedText: string | null = null;
   /** The chosen agent, started and initialized; null until chosen and after it died. */
   private agent: Promise<ChosenAgent> | null = null;
   private stopped: Promise<void> | null = null;
@@ -119,6 +132,7 @@ class SetupAgent {
 
   async request(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     if (method === "initialize") return this.initialize(params);
+    if (method === "session/prompt" && isObject(params) && isChooseAgain(params.prompt)) return this.chooseAgain(params);
     if (method === "session/new" && this.chosen === null) return this.newSetupSession(params);
     if (method === "session/prompt" && this.chosen === null) return this.menuPrompt(params as Params, signal);
     if (this.chosen === null) throw RequestError.methodNotFound(method);
@@ -182,16 +196,70 @@ class SetupAgent {
       return { stopReason: "end_turn" };
     }
     this.chosen = choice;
+    this.savedText = readText(this.options.configPath);
     this.log(`saved ${choice.name} as the agent in ${this.options.configPath}`);
     await this.say(params.sessionId, `Saved: ${choice.name} is your agent (${this.options.configPath}). Starting it…\n\n`);
+    let started: ChosenAgent | null = null;
+    try {
+      started = await this.startedAgent();
+      await this.sessionAtAgent(session, started, signal);
+    } catch (error) {
+      // Started but refused (not logged in, say): the choice stands, its error says what to do and how to switch.
+      if (started?.running) throw error;
+      await this.notStarted(params.sessionId, choice, error, options, session);
+      throw error;
+    }
     const question = session.firstQuestion;
     session.firstQuestion = null;
     if (question === null) {
-      await this.sessionAtAgent(session, await this.startedAgent(), signal);
       await this.say(params.sessionId, `${choice.name} is ready: ask away.`);
       return { stopReason: "end_turn" };
     }
     return this.request("session/prompt", { ...params, prompt: question }, signal);
+  }
+
+  /**
+   * The chosen agent did not start: the choice is undone (its config file
+   * removed) and the chat says why, then shows the menu again, so the next
+   * prompt can choose another. The error itself is the turn's answer.
+   */
+  private async notStarted(sessionId: unknown, choice: KnownAgent, error: unknown, options: MenuOptions, session: SetupSession): Promise<void> {
+    const file = await this.forgetChoice();
+    const details = error instanceof RequestError && isObject(error.data) && typeof error.data.details === "string" ? error.data.details : (error as Error).message;
+    this.log(`${choice.name} did not start; ${file}`);
+    const text = [`${choice.name} did not start.`, "", details, "", `${file}. Fix it and choose it again, or choose another agent.`, "", menu(options, session.firstQuestion && userText(session.firstQuestion))];
+    await this.say(sessionId, text.join("\n"));
+  }
+
+  /** `/agent`: ends the chosen agent, undoes the choice and shows the menu again. */
+  private async chooseAgain(params: Params): Promise<unknown> {
+    const session = this.sessions.get(String(params.sessionId));
+    if (session === undefined) throw RequestError.invalidParams(undefined, `unknown session '${String(params.sessionId)}'`);
+    const previous = this.chosen;
+    const file = await this.forgetChoice();
+    if (previous !== null) this.log(`${previous.name} is no longer the agent; ${file}`);
+    const options: MenuOptions = { ...this.options, registryAgents: await this.options.registryAgents };
+    const undone = previous === null ? "" : `${previous.name} is no longer your agent: ${file}.\n\n`;
+    await this.say(params.sessionId, `${undone}${menu(options, session.firstQuestion && userText(session.firstQuestion))}`);
+    return { stopReason: "end_turn" };
+  }
+
+  /** Ends the chosen agent and removes the config file written for it, unless it changed since; says what became of the file. */
+  private async forgetChoice(): Promise<string> {
+    const agent = this.agent;
+    this.agent = null;
+    this.chosen = null;
+    for (const session of this.sessions.values()) session.agentSession = null;
+    await agent?.then((started) => started.stop(), () => {});
+    const saved = this.savedText;
+    this.savedText = null;
+    const { configPath } = this.options;
+    if (saved === null) return `${configPath} was not written`;
+    const now = readText(configPath);
+    if (now === null) return `${configPath} is gone already`;
+    if (now !== saved) return `${configPath} changed since it was written, so it was left as it is (delete it to choose in this menu)`;
+    fs.rmSync(configPath, { force: true });
+    return `${configPath} was removed again`;
   }
 
   /** Writes the config for `choice`: a registry entry as the whole AgentConfig; false when a file appeared meanwhile. */
@@ -246,6 +314,9 @@ class SetupAgent {
       command,
       configPath: this.options.configPath,
       demoCommand: agentChoices(this.options.demoAgentCommand).at(-1)!.command,
+      ...(this.chosen!.login ? { login: this.chosen!.login } : {}),
+      alsoTry: CHOOSE_AGAIN_HINT,
+      menuHint: `${CHOOSE_AGAIN} shows it again`,
       upstream: {
         request: async (method, params, signal) => this.upstream().request(method, this.toClient(params), { cancellationSignal: signal }),
         notify: async (method, params) => this.upstream().notify(method, this.toClient(params)),
@@ -314,4 +385,12 @@ export async function runConfigurationAgent(options: ConfigurationAgentOptions):
   process.once("SIGTERM", () => void stop().then(() => process.exit(143)));
   await serveOnStdio(app);
   await stop();
+}
+
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
 }

@@ -5,7 +5,11 @@
 
 import { agent, type AgentApp, type ContentBlock } from "@agentclientprotocol/sdk";
 import { codeFence, OPEN_TAG } from "../../editor-context-proxy/src/index.js";
+import { KNOWN_AGENTS } from "./agent-choices.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText } from "./stdio-agent.js";
+
+/** The example of a real agent's command: the menu's first (Claude Code), so the hint names the adapter's current package. */
+const EXAMPLE_AGENT = KNOWN_AGENTS[0]!.command;
 
 /** `configPath`: the config file that named this agent, or null when a command line did. */
 export function demoAgent(configPath: string | null, version: string): AgentApp {
@@ -39,14 +43,14 @@ function howToUseARealAgent(configPath: string | null): string[] {
   if (configPath !== null) {
     return [
       `You are talking to me because "agent" in ${configPath} names me. To talk to a real agent, set "agent" there to its command, for example:`,
-      `  "agent": "npx -y @zed-industries/claude-code-acp"`,
+      `  "agent": ${JSON.stringify(EXAMPLE_AGENT)}`,
       "then start a new session.",
     ];
   }
   return [
     "No config file chose me: I was named on a command line (as in `symposium-conductor agent \"symposium-conductor demo-agent\"`).",
     "To talk to a real agent, name its command there instead, for example:",
-    `  symposium-conductor agent "npx -y @zed-industries/claude-code-acp"`,
+    `  symposium-conductor agent ${JSON.stringify(EXAMPLE_AGENT)}`,
     "or use `symposium-conductor run`, which starts the agent set in ~/.symposium/config.jsonc.",
   ];
 }

@@ -201,8 +201,7 @@ export class Router {
     for (const component of hop.components) {
       const answer = component.answerUpstream?.(message, id) ?? null;
       if (answer === null) continue;
-      this.options.trace?.record(from.name, "answered in process", answer);
-      from.send(answer);
+      this.send(from, from, answer);
       return true;
     }
     return false;

@@ -103,9 +103,21 @@ function lineRange(file: string, line: unknown, limit: unknown): { start: number
 
 /** Lines start.. (0-based), at most `limit` of them; the last one taken without its newline, as project-files.ts gives them. */
 export function selectLines(text: string, start: number, limit: number | undefined): string {
-  if (start === 0 && limit === undefined) return text;
-  const lines = text.split("\n");
-  return lines.slice(start, limit === undefined ? undefined : start + limit).join("\n");
+  if (limit === 0) return "";
+  let from = 0;
+  for (let skipped = 0; skipped < start; skipped++) {
+    const newline = text.indexOf("\n", from);
+    if (newline === -1) return "";
+    from = newline + 1;
+  }
+  if (limit === undefined) return text.slice(from);
+  let to = from;
+  for (let taken = 0; taken < limit; taken++) {
+    const newline = text.indexOf("\n", to);
+    if (newline === -1) return text.slice(from);
+    to = newline + 1;
+  }
+  return text.slice(from, to - 1);
 }
 
 /** The snapshot's text, read with its size capped, or why not. */

@@ -71,7 +71,10 @@ async function openDiff(file: string, oldText: string, newText: string, deps: Br
 
 /** `file` inside one of this window's workspace folders (real path), or undefined. */
 function workspaceFile(file: string): string | undefined {
-  return insideFolders(file, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
+  return insideFolders(
+    file,
+    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+  );
 }
 
 /** Whether the file's text (as VS Code has it, unsaved edits included) is `text`. */
@@ -91,4 +94,3 @@ async function openFile(file: string, line: number | undefined, log: vscode.LogO
   const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
   await vscode.window.showTextDocument(vscode.Uri.file(inside), { selection: new vscode.Range(position, position), preview: true });
 }
-

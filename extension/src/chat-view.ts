@@ -157,8 +157,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const request = message.request;
       if (request.kind === "agent") this.setAgent(request.name, request.state);
       else this.events.request(request);
-    }
-    else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
+    } else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
   }
 
   private setAgent(name: string, state: string): void {

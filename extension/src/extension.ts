@@ -22,7 +22,9 @@ export interface SymposiumApi {
 export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const log = vscode.window.createOutputChannel("Symposium", { log: true });
   const config = readConfig();
-  log.info(`Symposium ${context.extension.packageJSON.version as string} activated (toadCommand: ${config.toadCommand}, editor context ${config.editorContextEnabled ? "on" : "off"})`);
+  log.info(
+    `Symposium ${context.extension.packageJSON.version as string} activated (toadCommand: ${config.toadCommand}, editor context ${config.editorContextEnabled ? "on" : "off"})`,
+  );
   const state = PersistentState.of(context);
   const tracker = new EditorStateTracker(state, log);
   let chat: PanelHostController | undefined;

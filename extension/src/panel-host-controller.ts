@@ -80,10 +80,13 @@ export class PanelHostController implements vscode.Disposable {
     this.stoppedByUser = false;
     // A chat on screen stays there, under a line saying what happens, until the new one is ready.
     const keepChat = this.state === "running";
-    this.pending = this.run(async () => {
-      await this.stopHost();
-      return this.start();
-    }, keepChat ? { kind: "starting", message: "Restarting the chat… This conversation ends; a new one starts when the chat is ready.", keepChat } : undefined);
+    this.pending = this.run(
+      async () => {
+        await this.stopHost();
+        return this.start();
+      },
+      keepChat ? { kind: "starting", message: "Restarting the chat… This conversation ends; a new one starts when the chat is ready.", keepChat } : undefined,
+    );
     this.restarted = keepChat;
     return this.pending;
   }
@@ -128,7 +131,10 @@ export class PanelHostController implements vscode.Disposable {
   /** Settings that shape the frontend take effect only in a new host: offer the restart. */
   async offerRestart(what: string): Promise<void> {
     if (this.state === "stopped") return;
-    const choice = await vscode.window.showInformationMessage(`Symposium: ${what} changed. Restart the chat to use it? (The current conversation ends.)`, "Restart");
+    const choice = await vscode.window.showInformationMessage(
+      `Symposium: ${what} changed. Restart the chat to use it? (The current conversation ends.)`,
+      "Restart",
+    );
     if (choice === "Restart") await this.restart();
   }
 
@@ -208,7 +214,7 @@ export class PanelHostController implements vscode.Disposable {
     for (;;) {
       if (exitCode !== undefined) throw this.hostExited(exitCode, spec, config);
       const identity = await fetchIdentity(port, spec.secret, 1_000).catch(() => undefined);
-      if (identity && identity.launchId === spec.launchId && identity.frontend.state !== "starting") return this.connect(record, spec.secret);
+      if (identity?.launchId === spec.launchId && identity.frontend.state !== "starting") return this.connect(record, spec.secret);
       if (Date.now() > deadline) {
         await stopProcessTree(record.pid);
         throw new PanelError(`The chat did not answer within ${READY_TIMEOUT_MS / 1000} s.`, readLastLines(spec.logFile, 15).join("\n"));
@@ -256,7 +262,12 @@ export class PanelHostController implements vscode.Disposable {
       clearInterval(this.heartbeat);
       this.connection = undefined;
       const alive = isAlive(connection.record.pid);
-      this.show({ kind: "error", message: alive ? "The chat host does not answer." : "The chat host has stopped.", detail: readLastLines(connection.record.logFile, 15).join("\n"), retry: true });
+      this.show({
+        kind: "error",
+        message: alive ? "The chat host does not answer." : "The chat host has stopped.",
+        detail: readLastLines(connection.record.logFile, 15).join("\n"),
+        retry: true,
+      });
       await this.setState("failed");
       return;
     }
@@ -267,7 +278,10 @@ export class PanelHostController implements vscode.Disposable {
       this.restarted = false;
       await this.setState("running");
     } else if (frontend.state === "failed") {
-      this.show({ kind: "error", message: `The chat frontend keeps failing: ${frontend.message}.`, detail: frontend.lastLines.join("\n"), retry: true }, connection.chatUrl);
+      this.show(
+        { kind: "error", message: `The chat frontend keeps failing: ${frontend.message}.`, detail: frontend.lastLines.join("\n"), retry: true },
+        connection.chatUrl,
+      );
       await this.setState("failed");
     } else {
       const message = frontend.state === "restarting" ? `The chat frontend stopped; restarting it (attempt ${frontend.crashes})…` : "Starting the chat…";

@@ -11,7 +11,9 @@ import type { PersistentState } from "./persistent-state.js";
 export function noticeToadMissing(state: PersistentState, log: vscode.LogOutputChannel, why: string): void {
   if (state.toadMissingNoticeShown) return log.debug(`${why}: using the built-in chat`);
   void state.setToadMissingNoticeShown();
-  log.info(`${why}, so the panel uses the built-in chat. For Toad, install it (https://github.com/batrachianai/toad; it needs Python 3.14) and restart the chat.`);
+  log.info(
+    `${why}, so the panel uses the built-in chat. For Toad, install it (https://github.com/batrachianai/toad; it needs Python 3.14) and restart the chat.`,
+  );
 }
 
 /** The settings a running host was started with; changing one offers a restart. (Editor context applies live.) */

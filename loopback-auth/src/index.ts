@@ -160,7 +160,12 @@ export function createLoopbackGuard(options: LoopbackGuardOptions): LoopbackGuar
   // The same checks for both: a plain request's Origin is checked
   // only when present, and an upgrade from a browser always has one.
   const check = (req: IncomingMessage): CheckResult =>
-    all(() => checkTarget(req), () => checkHost(req), () => checkOrigin(req.headers.origin), () => checkToken(req));
+    all(
+      () => checkTarget(req),
+      () => checkHost(req),
+      () => checkOrigin(req.headers.origin),
+      () => checkToken(req),
+    );
   return { checkHttp: check, checkUpgrade: check };
 }
 
@@ -170,7 +175,10 @@ export function createLoopbackGuard(options: LoopbackGuardOptions): LoopbackGuar
  */
 export function errorLine(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const frame = error.stack?.split("\n").find((line) => line.trimStart().startsWith("at "))?.trim();
+  const frame = error.stack
+    ?.split("\n")
+    .find((line) => line.trimStart().startsWith("at "))
+    ?.trim();
   return frame ? `${error.name}: ${error.message} (${frame})` : `${error.name}: ${error.message}`;
 }
 
@@ -179,7 +187,9 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string): v
   const body = `${reason}\n`;
   // A client that resets before reading its refusal must not end the server (an upgrade's socket has no error listener).
   if (socket.listenerCount("error") === 0) socket.on("error", () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Refused"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Refused"}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function refuse(reason: string): CheckResult {

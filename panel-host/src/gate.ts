@@ -9,7 +9,15 @@
 
 import * as http from "node:http";
 import type { Duplex } from "node:stream";
-import { createLoopbackGuard, errorLine, parseOriginList, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
+import {
+  createLoopbackGuard,
+  errorLine,
+  parseOriginList,
+  refuseUpgrade,
+  requestTarget,
+  targetForLog,
+  type LoopbackGuard,
+} from "../../loopback-auth/src/index.js";
 import { CONTROL, type HostIdentity, type LaunchSpec } from "./launch-spec.js";
 import { rewriteFrontendPage } from "./page-rewrite.js";
 import { WebSocketRelay } from "./ws-relay.js";
@@ -137,7 +145,10 @@ export class Gate {
   }
 
   private forward(req: http.IncomingMessage, res: http.ServerResponse, target: string): void {
-    const upstream = http.request(`${target}${req.url ?? "/"}`, { method: req.method, headers: { ...privateHeaders(req, target), "accept-encoding": "identity" } });
+    const upstream = http.request(`${target}${req.url ?? "/"}`, {
+      method: req.method,
+      headers: { ...privateHeaders(req, target), "accept-encoding": "identity" },
+    });
     upstream.once("response", (answer) => {
       try {
         this.answerFromFrontend(answer, res, target);

@@ -37,5 +37,8 @@ export function readLastLines(path: string, count: number): string[] {
   } catch {
     return [];
   }
-  return text.split(/\r?\n/).filter((line) => line.length > 0).slice(-count);
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.length > 0)
+    .slice(-count);
 }

@@ -45,9 +45,13 @@ async function main(): Promise<void> {
   }
   log.line(`host ${process.pid} (launch ${spec.launchId}) serving the panel on 127.0.0.1:${spec.port}; idle timeout ${spec.idleTimeoutMs} ms`);
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
-  const idleCheck = setInterval(() => {
-    if (gate.openSockets === 0 && Date.now() - gate.lastAttach > spec.idleTimeoutMs) void stop(`no window attached for ${Math.round(spec.idleTimeoutMs / 1000)} s`);
-  }, Math.max(100, Math.min(30_000, spec.idleTimeoutMs / 4)));
+  const idleCheck = setInterval(
+    () => {
+      if (gate.openSockets === 0 && Date.now() - gate.lastAttach > spec.idleTimeoutMs)
+        void stop(`no window attached for ${Math.round(spec.idleTimeoutMs / 1000)} s`);
+    },
+    Math.max(100, Math.min(30_000, spec.idleTimeoutMs / 4)),
+  );
   idleCheck.unref();
   await frontend.start();
 }

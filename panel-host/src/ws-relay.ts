@@ -46,7 +46,10 @@ export class WebSocketRelay {
 
   /** Opens the frontend's websocket first; the client gets its 101 only once that one is open. */
   relay(req: http.IncomingMessage, socket: Duplex, head: Buffer, upstreamUrl: string, headers: http.OutgoingHttpHeaders): void {
-    const protocols = String(req.headers["sec-websocket-protocol"] ?? "").split(",").map((each) => each.trim()).filter(Boolean);
+    const protocols = String(req.headers["sec-websocket-protocol"] ?? "")
+      .split(",")
+      .map((each) => each.trim())
+      .filter(Boolean);
     const forwarded = { ...headers };
     for (const name of OWN_HEADERS) delete forwarded[name];
     let upstream: WebSocket;

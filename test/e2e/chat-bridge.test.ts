@@ -53,7 +53,10 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
   before(async () => {
     ({ workspace, server, browser, page } = await openDemoWindow({}));
     // The conductor reads its config for each session: run the bridge's agent instead of the demo's.
-    fs.writeFileSync(path.join(path.dirname(workspace), "config.jsonc"), JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE_AGENT)}`, proxies: [] }));
+    fs.writeFileSync(
+      path.join(path.dirname(workspace), "config.jsonc"),
+      JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE_AGENT)}`, proxies: [] }),
+    );
   });
 
   after(() => closeDemoWindow(browser, server, workspace));
@@ -137,7 +140,15 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
     await command(page, "Symposium: Open Chat in Editor");
     await waitForText(async () => String(chatFrames(page).length), /^2$/, 30_000);
     const tabFrame = chatFrames(page).find((each) => each !== frame)!;
-    await waitForText(() => tabFrame.locator("#transcript").innerText().catch(() => ""), /Edit main\.rs/, 30_000);
+    await waitForText(
+      () =>
+        tabFrame
+          .locator("#transcript")
+          .innerText()
+          .catch(() => ""),
+      /Edit main\.rs/,
+      30_000,
+    );
     const tab = await waitForText(async () => (await page.locator(".part.editor .tab.active").getAttribute("aria-label")) ?? "", /bridge-agent/, 15_000);
     assert.match(tab, /bridge-agent/);
     // Closed with the tab's own button: the tab's webview has the keys and covers the editor area.
@@ -173,7 +184,10 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
 async function screenshots(page: Page): Promise<void> {
   await command(page, "View: Close All Editors");
   await command(page, "Notifications: Clear All Notifications");
-  for (const [theme, next] of [["light", "Dark Modern"], ["dark", "Light Modern"]] as const) {
+  for (const [theme, next] of [
+    ["light", "Dark Modern"],
+    ["dark", "Light Modern"],
+  ] as const) {
     await command(page, "View: Toggle Maximized Panel");
     await page.waitForTimeout(1000); // the chat follows the theme by a message
     await page.screenshot({ path: path.join(REPO_DIR, "docs", `chat-bridge-${theme}.png`) });
@@ -189,11 +203,18 @@ async function chooseColorTheme(page: Page, name: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
   const input = page.locator(".quick-input-widget .quick-input-box input");
   await input.fill(name);
-  await page.locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`).first().waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
-    const rows = await page.$$eval(".quick-input-widget .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label")));
-    const title = await page.locator(".quick-input-widget").innerText().catch(() => "");
-    throw new Error(`${error.message}; rows: ${rows.join(" | ")}; widget: ${title.slice(0, 300)}`);
-  });
+  await page
+    .locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`)
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(async (error: Error) => {
+      const rows = await page.$$eval(".quick-input-widget .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label")));
+      const title = await page
+        .locator(".quick-input-widget")
+        .innerText()
+        .catch(() => "");
+      throw new Error(`${error.message}; rows: ${rows.join(" | ")}; widget: ${title.slice(0, 300)}`);
+    });
   await page.keyboard.press("Enter");
   await page.waitForTimeout(500);
 }

@@ -5,7 +5,7 @@
 // address and password, the chat opened from the palette, then SIGINT.
 
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import getPort from "get-port";
@@ -19,18 +19,26 @@ const skip = e2eSkipReason();
 
 describe("npm start, then Ctrl+C", { skip, timeout: 300_000 }, () => {
   let browser: Browser | undefined;
-  after(() => browser?.close());
+  let demo: ChildProcess | undefined;
+  let tree: number[] = [];
+  after(async () => {
+    await browser?.close();
+    if (demo?.exitCode === null) demo.kill("SIGINT");
+    for (const pid of tree.filter(isAlive)) process.kill(pid, "SIGKILL");
+  });
 
   it("stops the chat host and everything under it, not only code-server", async () => {
     const cache = tempDir("symposium-demo-");
     const port = await getPort({ host: "127.0.0.1" });
     const env: NodeJS.ProcessEnv = { ...process.env, SYMPOSIUM_CACHE: cache, PORT: String(port) };
     delete env.SYMPOSIUM_CONFIG; // the demo's own: the offline demo agent
-    const demo = spawn(process.execPath, [path.join(OUT_DIR, "test", "harness", "start.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
+    demo = spawn(process.execPath, [path.join(OUT_DIR, "test", "harness", "start.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
     let printed = "";
-    demo.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
-    demo.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()));
-    await eventually(() => /Password:/.test(printed), 90_000, "the demo's address and password");
+    demo.stdout!.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    demo.stderr!.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    await eventually(() => printed.includes("Password:"), 180_000, "the demo's address and password").catch((error: Error) => {
+      throw new Error(`${error.message}; it printed:\n${printed}`);
+    });
     const address = /Open:\s+(\S+)/.exec(printed)![1]!;
     const password = /Password:\s+(\S+)/.exec(printed)![1]!;
     browser = await launchBrowser();
@@ -44,12 +52,14 @@ describe("npm start, then Ctrl+C", { skip, timeout: 300_000 }, () => {
     const workspace = path.join(cache, "demo-workspace");
     const hosts = hostProcesses(workspace);
     assert.equal(hosts.length, 1, "one chat host");
-    const tree = [hosts[0]!, ...descendants(hosts[0]!)];
+    tree = [hosts[0]!, ...descendants(hosts[0]!)];
     assert.ok(tree.length > 1, "the host runs the chat");
     await browser.close();
     browser = undefined;
     demo.kill("SIGINT");
-    await new Promise((resolve) => demo.once("exit", resolve));
-    await eventually(() => tree.every((pid) => !isAlive(pid)), 15_000, "the host's whole tree gone");
+    await new Promise((resolve) => demo!.once("exit", resolve));
+    await eventually(() => tree.every((pid) => !isAlive(pid)), 15_000, "the host's whole tree gone").catch((error: Error) => {
+      throw new Error(`${error.message}; left: ${tree.filter(isAlive).join(" ")}; the demo printed:\n${printed.slice(-2000)}`);
+    });
   });
 });

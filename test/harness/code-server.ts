@@ -99,8 +99,10 @@ export async function startCodeServer(workspace: string, options: StartOptions =
     [
       codeServerEntry(),
       ...common,
-      "--auth", "password",
-      "--bind-addr", `127.0.0.1:${port}`,
+      "--auth",
+      "password",
+      "--bind-addr",
+      `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
       "--disable-workspace-trust",
@@ -145,7 +147,15 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     // As root in a container, Chromium's sandbox cannot start; the network
     // flags keep it from reaching for Google's services on a closed network.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 

@@ -27,7 +27,9 @@ if (!process.env.SYMPOSIUM_CONFIG) {
   const config = path.join(cache, "demo-conductor.jsonc");
   const conductor = path.join(REPO_DIR, "dist", "symposium-conductor.mjs");
   fs.mkdirSync(cache, { recursive: true });
-  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(conductor)} demo-agent`, proxies: [] }, null, 2), { mode: 0o600 });
+  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(conductor)} demo-agent`, proxies: [] }, null, 2), {
+    mode: 0o600,
+  });
   process.env.SYMPOSIUM_CONFIG = config;
 }
 
@@ -57,8 +59,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
  * wait for its idle timeout. They are listed while code-server still is their ancestor.
  */
 async function stopEverything(): Promise<void> {
-  console.error("Stopping code-server and the chat…");
   const started = await descendantsOf([process.pid]).catch(() => []);
+  console.error(`Stopping code-server and the chat (${started.length} processes)…`);
   await server.stop();
   await Promise.all(started.filter(isAlive).map((pid) => stopProcessTree(pid)));
 }

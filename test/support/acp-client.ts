@@ -30,10 +30,12 @@ export interface AgentCalls {
 export function testClient(stream: Stream): TestClient {
   const updates: SessionNotification[] = [];
   const agentRequests: Array<[string, unknown]> = [];
-  const record = <T>(method: string, answer: T) => ({ params }: { params: unknown }) => {
-    agentRequests.push([method, params]);
-    return answer;
-  };
+  const record =
+    <T>(method: string, answer: T) =>
+    ({ params }: { params: unknown }) => {
+      agentRequests.push([method, params]);
+      return answer;
+    };
   const app = client()
     .onNotification("session/update", ({ params }) => {
       updates.push(params);

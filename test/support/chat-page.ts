@@ -6,6 +6,7 @@ import { WebSocket } from "ws";
 import type { ServerMessage, TranscriptEvent } from "../../webchat/page/protocol.js";
 import { eventually } from "./processes.js";
 import type { ChatServer } from "./webchat-server.js";
+import { frameText } from "../../acp-wire/src/index.js";
 
 export class ChatPage {
   private readonly messages: ServerMessage[] = [];
@@ -18,7 +19,7 @@ export class ChatPage {
     url.searchParams.set("conversation", conversation);
     this.socket = new WebSocket(url, { headers: { origin: server.origin } });
     this.socket.on("message", (data) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
+      const message = JSON.parse(frameText(data)) as ServerMessage;
       this.messages.push(...(message.type === "batch" ? message.messages : [message]));
     });
     this.opened = new Promise((resolve, reject) => {

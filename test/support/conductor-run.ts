@@ -24,7 +24,11 @@ export function textOf(updates: SessionNotification[]): string {
   return updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join("");
 }
 
-export type Turn = { reply: string; error?: { code: number; message: string; data?: unknown }; sessionIds: Set<string> };
+export interface Turn {
+  reply: string;
+  error?: { code: number; message: string; data?: unknown };
+  sessionIds: Set<string>;
+}
 
 /** Sends each text as a prompt in one session; returns each turn's streamed reply (and error, if it failed). */
 export async function converse(proc: RunningProcess, texts: string[]): Promise<{ sessionId: string; turns: Turn[] }> {

@@ -5,6 +5,7 @@
 import * as net from "node:net";
 import { WebSocket } from "ws";
 import { eventually } from "./processes.js";
+import { frameText } from "../../acp-wire/src/index.js";
 
 /** Request targets Node's `new URL()` refuses; a browser can send the first (`<img src="http://127.0.0.1:PORT//a:99999/x.png">`). */
 export const UNPARSABLE_TARGETS = ["//a:99999/", "//[/", "http://[/", "//a:99999/x.png?token=x", "*"];
@@ -74,7 +75,7 @@ export class ChatSocket {
     if (conversation) url.searchParams.set("conversation", conversation);
     this.socket = new WebSocket(url, { headers: { origin: base } });
     this.ended = closed(this.socket);
-    this.socket.on("message", (data) => this.onMessage(JSON.parse(data.toString()) as { type: string; [key: string]: unknown }));
+    this.socket.on("message", (data) => this.onMessage(JSON.parse(frameText(data)) as { type: string; [key: string]: unknown }));
   }
 
   /** Resolves once the conversation's agent is ready for a prompt. */

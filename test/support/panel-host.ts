@@ -83,7 +83,11 @@ export function hostProcesses(workspace: string): number[] {
     .filter((pid) => {
       try {
         const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        const spec = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith(`${LAUNCH_SPEC_ENV}=`)) ?? "";
+        const spec =
+          fs
+            .readFileSync(`/proc/${pid}/environ`, "utf8")
+            .split("\0")
+            .find((entry) => entry.startsWith(`${LAUNCH_SPEC_ENV}=`)) ?? "";
         return args.includes("symposium-panel-host.mjs") && names.some((name) => spec.includes(name));
       } catch {
         return false;

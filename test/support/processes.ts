@@ -1,6 +1,7 @@
 // Starting the project's real programs and fixtures as processes, and talking
 // to them over their real stdio.
 
+import { strict as assert } from "node:assert";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -31,7 +32,7 @@ export interface RunningProcess {
 export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number>((resolve) => {
     child.once("close", (code, signal) => resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
   });
@@ -44,10 +45,7 @@ export function startNode(script: string, args: string[] = [], env: NodeJS.Proce
 
 /** An ACP stream over a child's stdio, for the SDK's client or agent app. */
 export function streamTo(child: ChildProcess): Stream {
-  return ndJsonStream(
-    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
-  );
+  return ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
 }
 
 /** Collects a child's stdout as ndjson lines, for byte-level assertions. */
@@ -156,4 +154,24 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A JSON-RPC response as the tests read one: `error` checked to have its code and message. */
+export interface RpcReply {
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+  [key: string]: unknown;
+}
+
+/** Parses a line the process wrote as a JSON-RPC reply, failing the test when it is not one. */
+export function parseReply(line: string): RpcReply {
+  const value: unknown = JSON.parse(line);
+  assert.ok(typeof value === "object" && value !== null && !Array.isArray(value), `not a JSON-RPC message: ${line}`);
+  if ("error" in value) {
+    const error = value.error;
+    assert.ok(typeof error === "object" && error !== null && "code" in error && typeof error.code === "number", `an error without a code: ${line}`);
+    assert.ok("message" in error && typeof error.message === "string", `an error without a message: ${line}`);
+  }
+  return value as RpcReply;
 }

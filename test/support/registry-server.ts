@@ -96,9 +96,16 @@ export function recordingNpmPackage(): string {
   const folder = tempDir("registry-npm-");
   const source = path.join(folder, "package");
   fs.mkdirSync(source);
-  fs.writeFileSync(path.join(source, "package.json"), JSON.stringify({ name: "symposium-recording-agent", version: "1.0.0", type: "module", bin: { "symposium-recording-agent": "agent.mjs" } }));
+  fs.writeFileSync(
+    path.join(source, "package.json"),
+    JSON.stringify({ name: "symposium-recording-agent", version: "1.0.0", type: "module", bin: { "symposium-recording-agent": "agent.mjs" } }),
+  );
   fs.writeFileSync(path.join(source, "agent.mjs"), recordingScript("npx"), { mode: 0o755 });
-  const name = execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", "--silent", "--pack-destination", folder], { cwd: source, encoding: "utf8", shell: process.platform === "win32" }).trim();
+  const name = execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", "--silent", "--pack-destination", folder], {
+    cwd: source,
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  }).trim();
   return path.join(folder, name.split("\n").at(-1)!);
 }
 

@@ -7,7 +7,10 @@ import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { LineCollectorSink, startNode, type RunningProcess } from "./processes.js";
 
 type Json = Record<string, unknown>;
-type Origin = { peer: "client" | "agent" | "proxy"; id: unknown };
+interface Origin {
+  peer: "client" | "agent" | "proxy";
+  id: unknown;
+}
 
 export class ScriptedConductor {
   readonly proxy: RunningProcess;
@@ -32,7 +35,7 @@ export class ScriptedConductor {
     new LineCollectorSink(this.proxy.child.stdout!, (message) => this.onProxy(message));
     new LineCollectorSink(this.agent.child.stdout!, (message) => this.onAgent(message));
     const readable = new ReadableStream<AnyMessage>({ start: (controller) => void (this.toClient = controller) });
-    const writable = new WritableStream<AnyMessage>({ write: (message) => this.onClient(message as unknown as Json) });
+    const writable = new WritableStream<AnyMessage>({ write: (message) => this.onClient(message) });
     this.clientStream = { readable, writable };
   }
 

@@ -9,6 +9,14 @@ import { skipUnlessCI } from "../harness/code-server.js";
 import { FAKE_TOAD, startTestHost, waitForFrontend, type TestHost } from "./panel-host.js";
 import { CONDUCTOR_CLI, OUT_DIR, descendants, tempDir } from "./processes.js";
 
+/** A line test/fixtures/toad-recording-agent.ts wrote: its start (pid, cwd, environment) or a prompt it received. */
+export interface AgentRecord {
+  start?: number;
+  cwd?: string;
+  env?: Record<string, string>;
+  prompt?: Array<{ type: string; text?: string }>;
+}
+
 export const TOAD_LAUNCHER = path.join(os.homedir(), ".cache", "symposium", "toad", "bin", "toad");
 export const RECORDING_AGENT = path.join(OUT_DIR, "test", "fixtures", "toad-recording-agent.js");
 export const TOAD_SKIP_REASON = "skipped: real Toad not installed (scripts/install-toad.sh)";
@@ -42,20 +50,26 @@ export async function startToadHost(kind: "real" | "fake" = "real"): Promise<Toa
   fs.writeFileSync(config, JSON.stringify({ agent: `${process.execPath} ${RECORDING_AGENT}`, proxies: [] }));
   const stateFile = path.join(dir, "editor-state.json");
   const run = `'${process.execPath}' '${CONDUCTOR_CLI}' run`;
-  const host = await startTestHost(
-    {
-      frontend: kind === "real" ? { program: TOAD_LAUNCHER, args: ["acp", run] } : { program: process.execPath, args: [FAKE_TOAD, "acp", run] },
-      cwd: workspace,
-      env: { SYMPOSIUM_CONFIG: config, SYMPOSIUM_EDITOR_STATE_FILE: stateFile, TOAD_AGENT_RECORD: record, SYMPOSIUM_AGENT: "" },
-    },
-  );
+  const host = await startTestHost({
+    frontend: kind === "real" ? { program: TOAD_LAUNCHER, args: ["acp", run] } : { program: process.execPath, args: [FAKE_TOAD, "acp", run] },
+    cwd: workspace,
+    env: { SYMPOSIUM_CONFIG: config, SYMPOSIUM_EDITOR_STATE_FILE: stateFile, TOAD_AGENT_RECORD: record, SYMPOSIUM_AGENT: "" },
+  });
   await waitForFrontend(host, "running", 60_000);
   return {
     ...host,
     stateFile,
     workspace,
     privatePort: () => Number(/frontend ready on 127\.0\.0\.1:(\d+)/.exec(host.log())?.[1]),
-    records: () => (fs.existsSync(record) ? fs.readFileSync(record, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []),
+    records: (): AgentRecord[] =>
+      fs.existsSync(record)
+        ? fs
+            .readFileSync(record, "utf8")
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as AgentRecord)
+        : [],
   };
 }
 

@@ -50,7 +50,7 @@ export function locationLinks(locations: unknown): HTMLElement[] {
     const link = h("a", { class: "tool-location", href: "#", title: "Open in VS Code" }, `${location.path}${line ? `:${line}` : ""}`);
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      request({ kind: "openFile", path: location.path as string, ...(line ? { line } : {}) });
+      request({ kind: "openFile", path: location.path, ...(line ? { line } : {}) });
     });
     return [link];
   });

@@ -87,7 +87,8 @@ export class Composer {
     this.matches = match ? this.commands.filter((command) => command.name.startsWith(match[1]!)) : [];
     this.selected = 0;
     this.renderMenu();
-    if (match && this.matches.length === 0) this.showNoCommand(this.commands.length === 0 ? "This agent offers no commands." : `No command starts with /${match[1]}.`);
+    if (match && this.matches.length === 0)
+      this.showNoCommand(this.commands.length === 0 ? "This agent offers no commands." : `No command starts with /${match[1]}.`);
   }
 
   /** Why the menu has nothing to offer: "/" never shows nothing. */
@@ -100,7 +101,13 @@ export class Composer {
     this.menu.hidden = this.matches.length === 0;
     this.menu.replaceChildren(
       ...this.matches.map((command, index) => {
-        const item = h("li", { role: "option", class: index === this.selected ? "selected" : "", "aria-selected": String(index === this.selected) }, h("span", { class: "command-name" }, `/${command.name}`), " ", h("span", { class: "command-description" }, command.description));
+        const item = h(
+          "li",
+          { role: "option", class: index === this.selected ? "selected" : "", "aria-selected": String(index === this.selected) },
+          h("span", { class: "command-name" }, `/${command.name}`),
+          " ",
+          h("span", { class: "command-description" }, command.description),
+        );
         item.addEventListener("mousedown", (event) => {
           event.preventDefault();
           this.take(command);

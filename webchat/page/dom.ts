@@ -38,7 +38,13 @@ export function revealBidi(text: string): Array<Node | string> {
   for (const match of text.matchAll(BIDI_CONTROLS)) {
     if (match.index > from) parts.push(text.slice(from, match.index));
     const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-    parts.push(h("span", { class: "bidi-control", title: "A bidirectional control character, shown rather than applied: it can make text read differently from what it is" }, `<U+${code}>`));
+    parts.push(
+      h(
+        "span",
+        { class: "bidi-control", title: "A bidirectional control character, shown rather than applied: it can make text read differently from what it is" },
+        `<U+${code}>`,
+      ),
+    );
     from = match.index + match[0].length;
   }
   if (from < text.length) parts.push(text.slice(from));
@@ -118,13 +124,14 @@ class NestingLexer extends Lexer {
   }
 }
 
+const lexInline: typeof Lexer.lexInline = (src, options) => Lexer.lexInline(src, options);
 const lexNested: typeof Lexer.lex = (src, options) => new NestingLexer(options as MarkedOptions | undefined).lex(src);
 
 const markdown = new Marked({
   async: false,
   gfm: true,
   breaks: false,
-  hooks: { provideLexer: (block?: boolean) => (block === false ? Lexer.lexInline : lexNested) },
+  hooks: { provideLexer: (block?: boolean) => (block === false ? lexInline : lexNested) },
 });
 
 /** Agent Markdown as sanitized HTML, set into `element`. */
@@ -162,18 +169,22 @@ const PLAIN_PIECE_CHARS = 8 * 1024;
  */
 function plainText(text: string, reason: keyof typeof PLAIN_REASONS): DocumentFragment {
   const pieces: HTMLElement[] = [];
-  for (let at = 0, end = 0; at < text.length; at = end) {
-    end = Math.min(text.length, at + PLAIN_PIECE_CHARS);
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + PLAIN_PIECE_CHARS);
     if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end++; // never split a surrogate pair
     pieces.push(h("div", {}, text.slice(at, end)));
+    at = end;
   }
   const fragment = document.createDocumentFragment();
-  fragment.append(h("div", { class: "plain-text", "data-reason": reason }, h("div", { class: "meta" }, PLAIN_REASONS[reason]), h("div", { class: "plain-body" }, ...pieces)));
+  fragment.append(
+    h("div", { class: "plain-text", "data-reason": reason }, h("div", { class: "meta" }, PLAIN_REASONS[reason]), h("div", { class: "plain-body" }, ...pieces)),
+  );
   return fragment;
 }
 
 /** Markdown with what answers usually hold: paragraphs, emphasis, code, a list, a link, a fence, a heading, a table. */
-const WARM_UP_SAMPLE = "# Plan\n\nA *short* answer with **bold**, `code` and [a link](https://example.com/).\n\n- one\n- two\n\n1. first\n\n```ts\nconst a = 1;\n```\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+const WARM_UP_SAMPLE =
+  "# Plan\n\nA *short* answer with **bold**, `code` and [a link](https://example.com/).\n\n- one\n- two\n\n1. first\n\n```ts\nconst a = 1;\n```\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
 
 /**
  * Runs the Markdown path once, off the page, so the first answer of a session

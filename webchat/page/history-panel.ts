@@ -12,10 +12,17 @@ export interface HistoryActions {
 }
 
 export class HistoryPanel {
-  readonly button = h("button", { id: "history-button", title: "This workspace's conversations", "aria-expanded": "false", "aria-controls": "history" }, "History");
+  readonly button = h(
+    "button",
+    { id: "history-button", title: "This workspace's conversations", "aria-expanded": "false", "aria-controls": "history" },
+    "History",
+  );
   readonly element = h("section", { id: "history", "aria-label": "Conversations", hidden: "" });
 
-  constructor(private readonly actions: HistoryActions, private current: () => string | undefined) {
+  constructor(
+    private readonly actions: HistoryActions,
+    private current: () => string | undefined,
+  ) {
     this.button.addEventListener("click", () => this.toggle());
   }
 
@@ -35,7 +42,9 @@ export class HistoryPanel {
     close.addEventListener("click", () => this.toggle(false));
     this.element.replaceChildren(
       h("div", { class: "history-head" }, h("strong", {}, "Conversations in this workspace"), close),
-      rows.length > 0 ? h("ul", { class: "history-list" }, ...rows) : h("div", { class: "meta" }, "No conversation kept yet: each one is kept after its first answer."),
+      rows.length > 0
+        ? h("ul", { class: "history-list" }, ...rows)
+        : h("div", { class: "meta" }, "No conversation kept yet: each one is kept after its first answer."),
     );
   }
 

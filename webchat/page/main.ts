@@ -5,11 +5,24 @@
 import "./style.css"; // bundled into page.css beside page.js
 import { Composer } from "./composer.js";
 import { h, warmUpMarkdown } from "./dom.js";
-import { CONVERSATION_MESSAGE, FOCUS_MESSAGE, QUERY, THEME_MESSAGE, THEMES, type ContextChip, type PageMessage, type ServerMessage, type SessionInfo, type Theme } from "./protocol.js";
+import {
+  CONVERSATION_MESSAGE,
+  FOCUS_MESSAGE,
+  QUERY,
+  THEME_MESSAGE,
+  THEMES,
+  type AgentChoice,
+  type ContextChip,
+  type PageMessage,
+  type ServerMessage,
+  type SessionInfo,
+  type Theme,
+} from "./protocol.js";
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
 import { reportAgent, startBridge } from "./bridge.js";
+import { AgentPicker } from "./agent-picker.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -17,6 +30,14 @@ let session: SessionInfo = { state: "starting", modes: [], commands: [] };
 let socket: WebSocket | undefined;
 let chip: ContextChip | null = null;
 let named = params.has(QUERY.conversation);
+/** The agent the picker just switched to: said once this new conversation is shown. */
+let newAgentNotice = params.get(QUERY.newAgent);
+if (newAgentNotice !== null) {
+  params.delete(QUERY.newAgent); // said once: a reload does not say it again
+  window.history.replaceState(null, "", `?${params.toString()}`);
+}
+/** The last agent list the server sent (the picker shows it again when the running agent's name arrives). */
+let agentList: { agents: AgentChoice[]; current?: string } | undefined;
 
 const status = h("span", { id: "status", role: "status" }, "Connecting…");
 const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
@@ -28,7 +49,12 @@ const banner = h("div", { id: "banner", role: "alert", hidden: "" });
 const chipLabel = h("span", { class: "chip-label", tabindex: "0" });
 const chipBlock = h("pre", { class: "chip-block", role: "tooltip" });
 const chipToggle = h("input", { type: "checkbox", id: "context-toggle", checked: "" });
-const chipRow = h("div", { id: "context-chip", hidden: "" }, h("span", { class: "chip" }, chipLabel, chipBlock), h("label", { for: "context-toggle", title: "Attach the editor context to the next prompt" }, chipToggle, " attach"));
+const chipRow = h(
+  "div",
+  { id: "context-chip", hidden: "" },
+  h("span", { class: "chip" }, chipLabel, chipBlock),
+  h("label", { for: "context-toggle", title: "Attach the editor context to the next prompt" }, chipToggle, " attach"),
+);
 const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }), {
   authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
   resend: (text) => void sendPrompt(text),
@@ -39,13 +65,35 @@ const history = new HistoryPanel(
   () => session.historyId,
 );
 const composer = new Composer({ send: sendPrompt });
+const agentPicker = new AgentPicker((agent) => {
+  setStatus(`Switching to ${agent.name}…`);
+  send({ type: "chooseAgent", id: agent.id });
+});
 
 app.append(
-  h("header", {}, h("strong", { id: "title" }, app.dataset.title ?? "Symposium"), status, h("span", { class: "spacer" }), modeSelect, pickers.element, history.button, newChatButton),
+  h(
+    "header",
+    {},
+    h("strong", { id: "title" }, app.dataset.title ?? "Symposium"),
+    status,
+    h("span", { class: "spacer" }),
+    agentPicker.element,
+    modeSelect,
+    pickers.element,
+    history.button,
+    newChatButton,
+  ),
   banner,
   history.element,
   transcriptElement,
-  h("footer", {}, chipRow, composer.menu, composer.notice, h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton))),
+  h(
+    "footer",
+    {},
+    chipRow,
+    composer.menu,
+    composer.notice,
+    h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton)),
+  ),
 );
 
 sendButton.addEventListener("click", () => composer.submit());
@@ -128,6 +176,8 @@ function onMessage(message: ServerMessage): void {
     case "replay":
       view.clear();
       message.events.forEach((event) => view.add(event));
+      if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
+      newAgentNotice = null;
       return;
     case "event":
       return view.add(message.event);
@@ -137,6 +187,11 @@ function onMessage(message: ServerMessage): void {
       return updateChip(message.chip);
     case "history":
       return history.show(message.entries);
+    case "agents":
+      agentList = message;
+      return agentPicker.show(message.agents, message.current, session.agentName);
+    case "agentChoice":
+      return agentChosen(message);
     case "batch":
       // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
       return message.messages.forEach(apply);
@@ -144,6 +199,7 @@ function onMessage(message: ServerMessage): void {
 }
 
 function updateSession(next: SessionInfo): void {
+  const previousName = session.agentName;
   session = next;
   const words = { starting: "Starting the agent…", ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
   setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
@@ -158,6 +214,7 @@ function updateSession(next: SessionInfo): void {
   modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
+  if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
 }
 
@@ -171,12 +228,26 @@ function updateChip(next: ContextChip | null): void {
 function showBanner(message: string | null, reconnect: boolean, stderrTail: string[] = []): void {
   if (message === null) return;
   const readOnly = session.ended?.readOnly === true;
-  const actions = reconnect ? [h("button", { id: "reconnect" }, "Reconnect")] : [h("button", { id: "banner-new-chat", class: "primary" }, readOnly ? "Continue in a new session" : "New chat")];
+  const actions = reconnect
+    ? [h("button", { id: "reconnect" }, "Reconnect")]
+    : [h("button", { id: "banner-new-chat", class: "primary" }, readOnly ? "Continue in a new session" : "New chat")];
   banner.classList.toggle("read-only", readOnly && !reconnect);
   actions[0]!.addEventListener("click", reconnect ? () => location.reload() : newChat);
-  const tail = stderrTail.length > 0 ? [h("div", { class: "meta" }, "Last lines of the agent's stderr:"), h("pre", { class: "stderr-tail" }, stderrTail.join("\n"))] : [];
+  const tail =
+    stderrTail.length > 0 ? [h("div", { class: "meta" }, "Last lines of the agent's stderr:"), h("pre", { class: "stderr-tail" }, stderrTail.join("\n"))] : [];
   banner.replaceChildren(h("div", {}, message), ...tail, h("div", { class: "actions" }, ...actions));
   banner.hidden = false;
+}
+
+/** The server saved the picker's choice: a new conversation runs that agent (this one stays in the history). */
+function agentChosen(answer: { ok: boolean; name?: string; message?: string }): void {
+  if (answer.ok) {
+    params.set(QUERY.newAgent, answer.name ?? "the chosen agent");
+    return switchConversation(undefined);
+  }
+  agentPicker.reset();
+  updateSession(session);
+  view.add({ kind: "error", message: `The agent was not changed: ${answer.message ?? "the server refused it"}` });
 }
 
 function newChat(): void {

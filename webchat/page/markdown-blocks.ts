@@ -49,7 +49,7 @@ export function findSettled(text: string, state: Settled, first = false): Settle
       if (marker) fence = { char: marker[0]!, length: marker.length };
       blankBefore = marker === undefined && line.trim() === "";
     } else {
-      if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker) fence = null;
+      if (marker?.startsWith(fence.char) && marker.length >= fence.length && line.trim() === marker) fence = null;
       blankBefore = false;
     }
     lineStart = newline + 1;
@@ -68,7 +68,7 @@ export function findSettled(text: string, state: Settled, first = false): Settle
  */
 export function findSettledPart(text: string, state: Settled, maxPart: number): Settled {
   let next = state;
-  for (let limit = state.end + maxPart; limit < text.length; ) {
+  for (let limit = state.end + maxPart; limit < text.length;) {
     next = findSettled(text.slice(0, limit), next, next !== state);
     if (next.end > state.end) return next;
     // The next window takes at least one more complete line: a line longer than a window is read once.

@@ -24,7 +24,13 @@ export class ConfigPickers {
   }
 
   private select(option: ConfigOptionInfo): HTMLSelectElement {
-    const select = h("select", { class: "config-option", "data-config-id": option.id, "data-category": option.category ?? "", "aria-label": option.name, title: option.name });
+    const select = h("select", {
+      class: "config-option",
+      "data-config-id": option.id,
+      "data-category": option.category ?? "",
+      "aria-label": option.name,
+      title: option.name,
+    });
     const groups = new Map<string, HTMLOptGroupElement>();
     for (const choice of option.options) {
       const item = h("option", { value: choice.value, ...(choice.description ? { title: choice.description } : {}) }, choice.name);

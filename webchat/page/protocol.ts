@@ -36,6 +36,14 @@ export interface ConfigOptionInfo {
   options: Array<{ value: string; name: string; description?: string; group?: string }>;
 }
 
+/** An agent the picker offers: `symposium-conductor registry list`'s entry. */
+export interface AgentChoice {
+  id: string;
+  name: string;
+  version?: string;
+  description?: string;
+}
+
 /** A kept conversation of this workspace (docs/webchat.md: history). */
 export interface HistoryEntry {
   id: string;
@@ -47,7 +55,8 @@ export interface HistoryEntry {
 export interface PermissionOption {
   optionId: string;
   name: string;
-  kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" | string;
+  /** "allow_once", "allow_always", "reject_once", "reject_always", or a kind of the agent's own. */
+  kind: string;
 }
 
 /** An ACP session update, loosely typed: the page renders what it knows and ignores the rest. */
@@ -102,6 +111,10 @@ export type ServerMessage =
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
   | { type: "history"; entries: HistoryEntry[] }
+  /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. */
+  | { type: "agents"; agents: AgentChoice[]; current?: string }
+  /** The answer to `chooseAgent`: saved (the page then starts a new conversation), or why not. */
+  | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] };
 
@@ -114,11 +127,13 @@ export type PageMessage =
   | { type: "setConfigOption"; configId: string; value: string }
   | { type: "listHistory" }
   | { type: "deleteHistory"; id: string }
+  /** Saves the agent new conversations run (an id from the `agents` list). */
+  | { type: "chooseAgent"; id: string }
   /** "New chat": end this conversation now rather than after the grace period. */
   | { type: "end" };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
-export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen" } as const;
+export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen", newAgent: "new-agent" } as const;
 /**
  * The largest websocket message the server takes from a page (UTF-8 bytes of
  * the JSON): the server closes a socket that sends more (close code 1009), so

@@ -139,7 +139,7 @@ export class TranscriptView {
       case "terminal":
         return this.terminals.update(event);
       case "update":
-        return this.renderUpdate(event.update as Record<string, unknown> & { sessionUpdate: string });
+        return this.renderUpdate(event.update);
       case "permission":
         return this.renderPermission(event.id, event.title, event.options);
       case "permissionDone": {
@@ -149,17 +149,28 @@ export class TranscriptView {
         for (const button of card.querySelectorAll("button")) button.disabled = true;
         const chosen = event.optionId ? card.querySelector<HTMLElement>(`button[data-option-id="${CSS.escape(event.optionId)}"]`) : null;
         chosen?.classList.add("chosen");
-        card.append(h("div", { class: "meta outcome" }, event.outcome === "cancelled" ? "Cancelled" : `Answered: ${chosen?.textContent ?? event.optionId ?? ""}`));
+        card.append(
+          h("div", { class: "meta outcome" }, event.outcome === "cancelled" ? "Cancelled" : `Answered: ${chosen?.textContent ?? event.optionId ?? ""}`),
+        );
         return;
       }
       case "turnEnd":
         this.flushText(); // the answer is complete when the page says the agent is ready
         this.lastText = undefined;
-        if (event.stopReason !== "end_turn") this.append(h("div", { class: "meta turn-end", "data-stop-reason": event.stopReason }, event.stopReason === "cancelled" ? "Turn cancelled." : `Turn ended: ${event.stopReason}.`));
+        if (event.stopReason !== "end_turn")
+          this.append(
+            h(
+              "div",
+              { class: "meta turn-end", "data-stop-reason": event.stopReason },
+              event.stopReason === "cancelled" ? "Turn cancelled." : `Turn ended: ${event.stopReason}.`,
+            ),
+          );
         return;
       case "error":
         this.lastText = undefined;
-        this.append(h("div", { class: "error", role: "alert" }, h("div", {}, event.message), ...(event.detail?.length ? [h("pre", {}, event.detail.join("\n"))] : [])));
+        this.append(
+          h("div", { class: "error", role: "alert" }, h("div", {}, event.message), ...(event.detail?.length ? [h("pre", {}, event.detail.join("\n"))] : [])),
+        );
         return;
       case "notice":
         this.dropPending(); // a prompt the server refused ("still answering") never becomes a message
@@ -186,7 +197,7 @@ export class TranscriptView {
   }
 
   private streamText(kind: string, text: string): void {
-    if (!this.lastText || this.lastText.kind !== kind) {
+    if (this.lastText?.kind !== kind) {
       const body = h("div", { class: "body markdown" });
       const element =
         kind === "agent_thought_chunk"
@@ -240,7 +251,12 @@ export class TranscriptView {
     const id = String(update.toolCallId);
     let card = this.toolCalls.get(id);
     if (!card) {
-      card = h("div", { class: "tool-call", "data-tool-call-id": id }, h("div", { class: "tool-head" }, h("span", { class: "tool-kind" }), h("span", { class: "tool-title" }), h("span", { class: "tool-status" })), h("div", { class: "tool-content" }));
+      card = h(
+        "div",
+        { class: "tool-call", "data-tool-call-id": id },
+        h("div", { class: "tool-head" }, h("span", { class: "tool-kind" }), h("span", { class: "tool-title" }), h("span", { class: "tool-status" })),
+        h("div", { class: "tool-content" }),
+      );
       this.toolCalls.set(id, card);
       this.append(card);
     }
@@ -261,7 +277,18 @@ export class TranscriptView {
   }
 
   private renderPlan(entries: Array<{ content: string; status: string; priority?: string }>): void {
-    const list = h("ol", { class: "plan" }, ...entries.map((entry) => h("li", { class: `plan-entry ${entry.status}`, "data-status": entry.status }, h("span", { class: "plan-status" }, statusMark(entry.status)), entry.content)));
+    const list = h(
+      "ol",
+      { class: "plan" },
+      ...entries.map((entry) =>
+        h(
+          "li",
+          { class: `plan-entry ${entry.status}`, "data-status": entry.status },
+          h("span", { class: "plan-status" }, statusMark(entry.status)),
+          entry.content,
+        ),
+      ),
+    );
     const element = h("div", { class: "plan-card" }, h("div", { class: "meta" }, "Plan"), list);
     if (this.plan?.isConnected) this.plan.replaceWith(element);
     else this.append(element);
@@ -270,11 +297,20 @@ export class TranscriptView {
 
   private renderPermission(id: string, title: string, options: PermissionOption[]): void {
     const buttons = options.map((option) => {
-      const button = h("button", { class: `permission-option ${option.kind}`, "data-option-id": option.optionId, "data-kind": option.kind }, ...revealBidi(option.name));
+      const button = h(
+        "button",
+        { class: `permission-option ${option.kind}`, "data-option-id": option.optionId, "data-kind": option.kind },
+        ...revealBidi(option.name),
+      );
       button.addEventListener("click", () => this.answer(id, option.optionId));
       return button;
     });
-    const card = h("div", { class: "permission", "data-permission-id": id }, h("div", { class: "permission-title" }, ...revealBidi(title)), h("div", { class: "permission-options" }, ...buttons));
+    const card = h(
+      "div",
+      { class: "permission", "data-permission-id": id },
+      h("div", { class: "permission-title" }, ...revealBidi(title)),
+      h("div", { class: "permission-options" }, ...buttons),
+    );
     this.permissions.set(id, card);
     this.lastText = undefined;
     this.append(card);
@@ -323,7 +359,12 @@ function contentText(content: unknown): string {
 }
 
 function userMessage(text: string, contextSkipped: boolean): HTMLElement {
-  const element = h("div", { class: "message user" }, h("div", { class: "body" }, text), ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []));
+  const element = h(
+    "div",
+    { class: "message user" },
+    h("div", { class: "body" }, text),
+    ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []),
+  );
   element.dataset.text = text;
   return element;
 }

@@ -27,7 +27,14 @@ export function signInCard(event: SignIn, actions: SignInActions): HTMLElement {
       return h("div", { class: "signin-row" }, button, ...description);
     }
     const copy = h("button", { class: "signin-copy", title: "Copy the command" }, "Copy");
-    copy.addEventListener("click", () => void navigator.clipboard?.writeText(method.command!).then(() => (copy.textContent = "Copied"), () => {}));
+    copy.addEventListener(
+      "click",
+      () =>
+        void navigator.clipboard?.writeText(method.command!).then(
+          () => (copy.textContent = "Copied"),
+          () => {},
+        ),
+    );
     return h(
       "div",
       { class: "signin-row terminal-method", "data-method-id": method.id },

@@ -19,7 +19,12 @@ export class TerminalOutputs {
 
   /** The element a tool call shows for `terminalId`, filled with what is known so far. */
   element(terminalId: string): HTMLElement {
-    const element = h("div", { class: "terminal", "data-terminal-id": terminalId }, h("pre", { class: "terminal-output" }), h("div", { class: "meta terminal-status" }, "Running…"));
+    const element = h(
+      "div",
+      { class: "terminal", "data-terminal-id": terminalId },
+      h("pre", { class: "terminal-output" }),
+      h("div", { class: "meta terminal-status" }, "Running…"),
+    );
     const known = this.latest.get(terminalId);
     if (known) fill(element, known);
     return element;

@@ -5,10 +5,20 @@
 
 import type { ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type AuthMethod, type ClientConnection, type InitializeResponse, type RequestPermissionResponse, type SessionConfigOption, type SessionModeState, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  client,
+  ndJsonStream,
+  type AuthMethod,
+  type ClientConnection,
+  type InitializeResponse,
+  type RequestPermissionResponse,
+  type SessionConfigOption,
+  type SessionModeState,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import { describeExit, describeSpawnError, packageVersion, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
-import type { AgentUpdate, AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 
@@ -86,7 +96,10 @@ export class AgentSession {
 
   async prompt(text: string, skipContext: boolean): Promise<void> {
     if (this.info.state !== "ready" || this.sessionId === undefined) {
-      this.options.onEvent({ kind: "notice", message: this.info.state === "prompting" ? "The agent is still answering: wait, or cancel the turn." : "The agent is not ready." });
+      this.options.onEvent({
+        kind: "notice",
+        message: this.info.state === "prompting" ? "The agent is still answering: wait, or cancel the turn." : "The agent is not ready.",
+      });
       return;
     }
     this.options.onEvent({ kind: "user", text, contextSkipped: skipContext });
@@ -131,7 +144,8 @@ export class AgentSession {
 
   /** Sends `authenticate` with the method the user chose on sign-in card `signInId`; a session follows if none could start. */
   async authenticate(signInId: string, methodId: string): Promise<void> {
-    if (!this.authMethods.some((method) => method.id === methodId)) return this.options.log(`ignored a sign-in with a method the agent does not offer: ${JSON.stringify(methodId)}`);
+    if (!this.authMethods.some((method) => method.id === methodId))
+      return this.options.log(`ignored a sign-in with a method the agent does not offer: ${JSON.stringify(methodId)}`);
     try {
       await this.connection.agent.request("authenticate", { methodId });
       this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: true });
@@ -144,7 +158,8 @@ export class AgentSession {
 
   async setConfigOption(configId: string, value: string): Promise<void> {
     const option = this.info.configOptions?.find((each) => each.id === configId);
-    if (this.sessionId === undefined || !option?.options.some((each) => each.value === value)) return this.options.log(`ignored a config option the agent does not offer: ${JSON.stringify(configId)} = ${JSON.stringify(value)}`);
+    if (this.sessionId === undefined || !option?.options.some((each) => each.value === value))
+      return this.options.log(`ignored a config option the agent does not offer: ${JSON.stringify(configId)} = ${JSON.stringify(value)}`);
     try {
       const response = await this.connection.agent.request("session/set_config_option", { sessionId: this.sessionId, configId, value });
       this.info.configOptions = selectOptions(response.configOptions);
@@ -170,21 +185,27 @@ export class AgentSession {
     };
     const app = client({ name: "symposium-webchat" })
       .onNotification("session/update", ({ params }) => this.onUpdate(params.update))
-      .onRequest("session/request_permission", ({ params, signal }) =>
-        new Promise<RequestPermissionResponse>((resolve) => {
-          const id = `permission-${++this.permissionCount}`;
-          this.permissions.set(id, resolve);
-          signal.addEventListener("abort", () => this.settlePermission(id, undefined));
-          const options: PermissionOption[] = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-          this.options.onEvent({ kind: "permission", id, title: params.toolCall.title ?? "The agent asks for permission", toolKind: params.toolCall.kind ?? undefined, options });
-        }),
+      .onRequest(
+        "session/request_permission",
+        ({ params, signal }) =>
+          new Promise<RequestPermissionResponse>((resolve) => {
+            const id = `permission-${++this.permissionCount}`;
+            this.permissions.set(id, resolve);
+            signal.addEventListener("abort", () => this.settlePermission(id, undefined));
+            const options: PermissionOption[] = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
+            this.options.onEvent({
+              kind: "permission",
+              id,
+              title: params.toolCall.title ?? "The agent asks for permission",
+              toolKind: params.toolCall.kind ?? undefined,
+              options,
+            });
+          }),
       )
       .onRequest("fs/read_text_file", ({ params }) =>
         files.read(params.path, params.line, params.limit).then((content) => ({ content }), refuseLogged("fs/read_text_file")),
       )
-      .onRequest("fs/write_text_file", ({ params }) =>
-        files.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")),
-      )
+      .onRequest("fs/write_text_file", ({ params }) => files.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")))
       .onRequest("terminal/create", ({ params }) => this.terminals.create(params))
       .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
       .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
@@ -196,7 +217,9 @@ export class AgentSession {
         await this.terminals.release(params.terminalId);
         return {};
       });
-    const output = this.options.readGate ? gatedReadable(this.child.stdout!, this.options.readGate) : (Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
+    const output = this.options.readGate
+      ? gatedReadable(this.child.stdout!, this.options.readGate)
+      : (Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
     return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, output));
   }
 
@@ -244,7 +267,7 @@ export class AgentSession {
         const params = { ...base, sessionId: agentSessionId! };
         session = how === "load" ? await this.connection.agent.request("session/load", params) : await this.connection.agent.request("session/resume", params);
       }
-      this.options.onSessionId?.(this.sessionId!);
+      this.options.onSessionId?.(this.sessionId);
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
       this.info.configOptions = selectOptions(session.configOptions);
@@ -258,8 +281,17 @@ export class AgentSession {
 
   private askToSignIn(error: unknown, retryText?: string): void {
     const detail = (error as Error).message;
-    const message = this.authMethods.length > 0 ? "The agent asks you to sign in." : `The agent asks you to sign in, but offers no way to do it here (${detail}): sign in as its documentation says, then send again.`;
-    this.options.onEvent({ kind: "signIn", id: `signin-${++this.signInCount}`, message, methods: this.info.authMethods ?? [], ...(retryText !== undefined ? { retryText } : {}) });
+    const message =
+      this.authMethods.length > 0
+        ? "The agent asks you to sign in."
+        : `The agent asks you to sign in, but offers no way to do it here (${detail}): sign in as its documentation says, then send again.`;
+    this.options.onEvent({
+      kind: "signIn",
+      id: `signin-${++this.signInCount}`,
+      message,
+      methods: this.info.authMethods ?? [],
+      ...(retryText !== undefined ? { retryText } : {}),
+    });
   }
 
   private async failedToStart(error: unknown): Promise<void> {
@@ -285,7 +317,7 @@ export class AgentSession {
       this.info.configOptions = selectOptions(update.configOptions);
       this.options.onSession(this.info);
     }
-    this.options.onEvent({ kind: "update", update: update as AgentUpdate });
+    this.options.onEvent({ kind: "update", update });
   }
 
   private settlePermission(id: string, optionId: string | undefined): void {
@@ -309,7 +341,11 @@ export class AgentSession {
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
       this.info.ended = this.readOnly
-        ? { message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.", stderrTail: [], readOnly: true }
+        ? {
+            message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.",
+            stderrTail: [],
+            readOnly: true,
+          }
         : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : this.stderrTail };
       this.setState("ended");
       if (!this.stopping) this.options.log(`${message} ${this.stderrTail.length > 0 ? `Last stderr: ${this.stderrTail.join(" | ")}` : ""}`.trim());
@@ -339,9 +375,9 @@ function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStr
     {
       async pull(controller) {
         await gate();
-        const { value, done } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+        const next = await chunks.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
       },
       async cancel() {
         await chunks.return?.();
@@ -361,7 +397,9 @@ function selectOptions(options: SessionConfigOption[] | null | undefined): Confi
   for (const option of options ?? []) {
     if (option.type !== "select") continue;
     const choices = option.options.flatMap((each) =>
-      "group" in each ? each.options.map(({ value, name, description }) => ({ value, name, description: description ?? undefined, group: each.name })) : [{ value: each.value, name: each.name, description: each.description ?? undefined }],
+      "group" in each
+        ? each.options.map(({ value, name, description }) => ({ value, name, description: description ?? undefined, group: each.name }))
+        : [{ value: each.value, name: each.name, description: each.description ?? undefined }],
     );
     shown.push({ id: option.id, name: option.name, category: option.category ?? undefined, currentValue: option.currentValue, options: choices });
   }
@@ -375,7 +413,7 @@ function selectOptions(options: SessionConfigOption[] | null | undefined): Confi
  */
 export function authMethodInfo(method: AuthMethod, agentCommand: string): AuthMethodInfo {
   const info: AuthMethodInfo = { id: method.id, name: method.name, ...(method.description ? { description: method.description } : {}) };
-  const hint = (method._meta as Record<string, unknown> | null | undefined)?.[TERMINAL_AUTH_META] as { command?: unknown; args?: unknown } | undefined;
+  const hint = method._meta?.[TERMINAL_AUTH_META] as { command?: unknown; args?: unknown } | undefined;
   if (hint && typeof hint.command === "string") {
     info.command = [hint.command, ...(Array.isArray(hint.args) ? hint.args.map(String) : [])].map(shellWord).join(" ");
   } else if ("type" in method && method.type === "terminal") {

@@ -52,10 +52,14 @@ page lives; default 600000). See docs/webchat.md.`;
 type ValueOption = "title" | "projectDir" | "port" | "host" | "maxConversations" | "stateDir";
 
 const WITH_VALUE: Record<string, ValueOption> = {
-  "-t": "title", "--title": "title",
-  "-d": "projectDir", "--project-dir": "projectDir",
-  "-p": "port", "--port": "port",
-  "-H": "host", "--host": "host",
+  "-t": "title",
+  "--title": "title",
+  "-d": "projectDir",
+  "--project-dir": "projectDir",
+  "-p": "port",
+  "--port": "port",
+  "-H": "host",
+  "--host": "host",
   "--max-conversations": "maxConversations",
   "--state-dir": "stateDir",
 };
@@ -79,7 +83,8 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
   }
   const [subcommand, command, projectPath, ...extra] = positional;
   if (subcommand !== "acp") throw new UsageError(subcommand === undefined ? "missing the acp subcommand" : `unknown subcommand '${subcommand}' (only 'acp')`);
-  if (command === undefined || command.trim() === "") throw new UsageError("the agent command is empty: give the command line that starts an ACP agent, e.g. acp \"symposium-conductor run\"");
+  if (command === undefined || command.trim() === "")
+    throw new UsageError('the agent command is empty: give the command line that starts an ACP agent, e.g. acp "symposium-conductor run"');
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")} (quote the agent command as one argument)`);
   const port = Number(values.port ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port}'`);

@@ -14,7 +14,10 @@ export class ContextChipWatcher {
   private current: ContextChip | null = null;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(env: NodeJS.ProcessEnv, private readonly onChange: (chip: ContextChip | null) => void) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly onChange: (chip: ContextChip | null) => void,
+  ) {
     this.reader = new StateFileReader(env[STATE_FILE_ENV] || undefined);
   }
 

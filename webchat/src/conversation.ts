@@ -11,8 +11,10 @@
 // stdout is not read, the pipe fills, and the agent's own writes wait.
 
 import type { WebSocket } from "ws";
+import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AgentCatalog } from "./agent-catalog.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
@@ -24,7 +26,10 @@ export const BACKLOG_HIGH_BYTES = 1024 * 1024;
 export const REPLAY_FRAME_BYTES = 256 * 1024;
 const GATE_POLL_MS = 10;
 
-export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent" | "onSession" | "readGate" | "reopen" | "onReopen" | "onSessionId" | "onTransient"> {
+export interface ConversationOptions extends Omit<
+  AgentSessionOptions,
+  "onEvent" | "onSession" | "readGate" | "reopen" | "onReopen" | "onSessionId" | "onTransient"
+> {
   id: string;
   /** Named in the page's URL: survives a detach for `graceMs`. */
   named: boolean;
@@ -36,6 +41,8 @@ export interface ConversationOptions extends Omit<AgentSessionOptions, "onEvent"
   reopen?: { entry: KeptConversation; events: TranscriptEvent[] };
   /** Called once, when the conversation has ended and its agent is stopped. */
   onEnded(conversation: Conversation): void;
+  /** The agent picker's list and choice (agent-catalog.ts); undefined: the agent command is not our conductor, no picker. */
+  agents?: AgentCatalog;
 }
 
 export class Conversation {
@@ -99,9 +106,10 @@ export class Conversation {
     void link.replay(replayFrames(this.transcript));
     // Running terminals' output is not in the transcript (only their final view): it follows the replay.
     for (const event of this.session.terminalSnapshots()) link.send(JSON.stringify({ type: "event", event } satisfies ServerMessage));
+    this.options.agents?.offer((message) => link.send(JSON.stringify(message)));
     socket.on("message", (data) => {
       try {
-        this.onPageMessage(data.toString(), link);
+        this.onPageMessage(frameText(data), link);
       } catch (error) {
         // A bug must not end the server and every conversation in it: it closes this socket, named in the log.
         this.options.log(`closed a websocket after an internal error: ${errorLine(error)}`);
@@ -230,6 +238,9 @@ export class Conversation {
       case "end":
         void this.end("the page started a new chat");
         return;
+      case "chooseAgent":
+        if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
+        return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));
       default:
         this.options.log(`ignored a page message of unknown type ${JSON.stringify((message as { type?: unknown }).type)}`);
     }
@@ -279,7 +290,9 @@ export class Conversation {
 function* replayFrames(transcript: Transcript): Generator<string> {
   let first = true;
   for (const events of transcript.replay(REPLAY_FRAME_BYTES)) {
-    yield first ? `{"type":"replay","events":[${events.join(",")}]}` : `{"type":"batch","messages":[${events.map((event) => `{"type":"event","event":${event}}`).join(",")}]}`;
+    yield first
+      ? `{"type":"replay","events":[${events.join(",")}]}`
+      : `{"type":"batch","messages":[${events.map((event) => `{"type":"event","event":${event}}`).join(",")}]}`;
     first = false;
   }
   if (first) yield JSON.stringify({ type: "replay", events: [] } satisfies ServerMessage);
@@ -296,7 +309,9 @@ export function makeRoom(conversations: Iterable<Conversation>, max: number, log
   const now = Date.now();
   const idlest = live.filter((conversation) => !conversation.attached).sort((a, b) => b.detachedForMs(now) - a.detachedForMs(now))[0];
   if (!idlest) return false;
-  log(`${max} conversations are running (--max-conversations): ending ${idlest.id}, which has had no page for ${Math.round(idlest.detachedForMs(now) / 1000)} s`);
+  log(
+    `${max} conversations are running (--max-conversations): ending ${idlest.id}, which has had no page for ${Math.round(idlest.detachedForMs(now) / 1000)} s`,
+  );
   void idlest.end("a new conversation needed its place (the server's limit of conversations was reached)");
   return true;
 }

@@ -47,7 +47,10 @@ export function titleOf(prompt: string): string {
 }
 
 export class HistoryStore {
-  constructor(readonly dir: string, private readonly log: Logger) {}
+  constructor(
+    readonly dir: string,
+    private readonly log: Logger,
+  ) {}
 
   /** Newest first. A file that cannot be read is left out (and logged). */
   list(): HistoryEntry[] {
@@ -82,7 +85,7 @@ export class HistoryStore {
    * beyond the limits.
    */
   save(entry: KeptConversation, eventJson: readonly string[]): void {
-    if (!isHistoryId(entry.id)) throw new Error(`not a history id: ${entry.id}`);
+    if (!isHistoryId(entry.id)) throw new Error(`not a history id: ${String(entry.id)}`);
     const head = JSON.stringify(entry);
     let room = HISTORY_LIMITS.conversationBytes - Buffer.byteLength(head) - 1;
     let first = eventJson.length;

@@ -55,8 +55,8 @@ export class ProjectFiles {
   /** `projectDir` must exist. */
   static async open(projectDir: string): Promise<ProjectFiles> {
     const given = path.resolve(projectDir);
-    const root = fs.realpathSync.native(given);
-    return new ProjectFiles(root, given, fs.statSync(root, { bigint: true }));
+    const root = await fs.promises.realpath(given);
+    return new ProjectFiles(root, given, await fs.promises.stat(root, { bigint: true }));
   }
 
   /** The file's text, or lines `line` (1-based) to `line + limit - 1` of it, read without holding more than the answer. */
@@ -135,7 +135,10 @@ export class ProjectFiles {
     }
     const names = this.namesBelowAlias(absolute);
     if (names !== null) return names;
-    throw refusal(requested, target === requested ? "it is outside the project directory" : `it leads outside the project directory through a symlink (to ${target})`);
+    throw refusal(
+      requested,
+      target === requested ? "it is outside the project directory" : `it leads outside the project directory through a symlink (to ${target})`,
+    );
   }
 
   /** The names below the nearest ancestor of `absolute` that is the project's root folder itself (another spelling of it). */
@@ -266,7 +269,7 @@ async function readLines(requested: string, fd: number, start: number, limit: nu
   let answerBytes = 0;
   let toSkip = start; // newlines before the first line wanted
   let toTake = limit ?? Infinity; // lines wanted
-  for (let position = 0; ; ) {
+  for (let position = 0; ;) {
     const { bytesRead } = await readAt(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     position += bytesRead;
@@ -282,7 +285,7 @@ async function readLines(requested: string, fd: number, start: number, limit: nu
     }
     if (toSkip > 0) continue;
     let to = bytesRead;
-    for (let at = from; toTake !== Infinity; ) {
+    for (let at = from; toTake !== Infinity;) {
       const newline = data.indexOf(10, at);
       if (newline === -1) break;
       at = newline + 1;
@@ -301,9 +304,15 @@ async function readLines(requested: string, fd: number, start: number, limit: nu
 
 function checkRange(requested: string, line: number | null | undefined, limit: number | null | undefined): void {
   // line 0 is taken as 1, as before.
-  for (const [name, value, least] of [["line", line, 0], ["limit", limit, 0]] as const) {
+  for (const [name, value, least] of [
+    ["line", line, 0],
+    ["limit", limit, 0],
+  ] as const) {
     if (value != null && (!Number.isSafeInteger(value) || value < least)) {
-      throw RequestError.invalidParams({ path: requested }, `cannot read ${requested}: ${name} must be an integer of at least ${least}, not ${JSON.stringify(value)}`);
+      throw RequestError.invalidParams(
+        { path: requested },
+        `cannot read ${requested}: ${name} must be an integer of at least ${least}, not ${JSON.stringify(value)}`,
+      );
     }
   }
 }

@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Logger } from "../../acp-wire/src/index.js";
 import { createLoopbackGuard, errorLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
+import { AgentCatalog, ourConductor } from "./agent-catalog.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
 import { HistoryStore, isHistoryId } from "./history.js";
@@ -57,11 +58,15 @@ export class ChatServer {
   private readonly chip: ContextChipWatcher;
   private unnamedCount = 0;
   private readonly history: HistoryStore | undefined;
+  /** The agent picker (agent-catalog.ts): only when the agent command is our conductor. */
+  private readonly agents: AgentCatalog | undefined;
 
   constructor(private readonly options: ChatServerOptions) {
     this.guard = createLoopbackGuard({ token: options.token, port: () => this.port, listenHost: options.host, allowedOrigins: options.allowedOrigins });
     this.chip = new ContextChipWatcher(options.agentEnv, (chip) => this.broadcast({ type: "context", chip }));
     this.history = options.historyDir ? new HistoryStore(options.historyDir, options.log) : undefined;
+    const conductor = ourConductor(options.command);
+    this.agents = conductor && new AgentCatalog(conductor, { env: options.agentEnv, cwd: options.projectDir, log: (line) => options.log(`[agents] ${line}`) });
     this.http = http.createServer((req, res) => this.onRequest(req, res));
     this.http.on("upgrade", (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -190,6 +195,7 @@ export class ChatServer {
         projectDir: this.options.projectDir,
         env: this.options.agentEnv,
         files: this.options.files,
+        agents: this.agents,
         log: (message) => this.options.log(`[${id}] ${message}`),
         onEnded: (ended) => {
           if (this.conversations.get(ended.id) === ended) this.conversations.delete(ended.id);

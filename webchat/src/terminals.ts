@@ -54,7 +54,8 @@ export class Terminals {
   constructor(private readonly options: TerminalsOptions) {}
 
   create(params: CreateTerminalRequest): { terminalId: string } {
-    if (this.live.size >= MAX_TERMINALS) throw RequestError.invalidParams({}, `this session already holds ${MAX_TERMINALS} terminals: release some (terminal/release) first`);
+    if (this.live.size >= MAX_TERMINALS)
+      throw RequestError.invalidParams({}, `this session already holds ${MAX_TERMINALS} terminals: release some (terminal/release) first`);
     if (typeof params.command !== "string" || params.command === "") throw RequestError.invalidParams({}, "terminal/create needs a command");
     const args = params.args ?? [];
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) throw RequestError.invalidParams({}, "terminal/create: args must be strings");
@@ -149,13 +150,20 @@ export class Terminals {
 
   private toPage(terminal: Terminal, keep: boolean, deliver = (event: TerminalEvent) => this.options.onOutput(event, keep)): void {
     const exitStatus = terminal.exit ? { exitCode: terminal.exit.exitCode ?? null, signal: terminal.exit.signal ?? null } : undefined;
-    deliver({ kind: "terminal", terminalId: terminal.id, output: text(terminal, PAGE_OUTPUT_BYTES), truncated: terminal.truncated || terminal.output.length > PAGE_OUTPUT_BYTES, ...(exitStatus ? { exitStatus } : {}) });
+    deliver({
+      kind: "terminal",
+      terminalId: terminal.id,
+      output: text(terminal, PAGE_OUTPUT_BYTES),
+      truncated: terminal.truncated || terminal.output.length > PAGE_OUTPUT_BYTES,
+      ...(exitStatus ? { exitStatus } : {}),
+    });
   }
 }
 
 function outputLimit(requested: number | null | undefined): number {
   if (requested === undefined || requested === null) return DEFAULT_OUTPUT_BYTES;
-  if (!Number.isInteger(requested) || requested < 0) throw RequestError.invalidParams({ outputByteLimit: requested }, "outputByteLimit must be a whole number of bytes, 0 or more");
+  if (!Number.isInteger(requested) || requested < 0)
+    throw RequestError.invalidParams({ outputByteLimit: requested }, "outputByteLimit must be a whole number of bytes, 0 or more");
   return Math.min(requested, MAX_OUTPUT_BYTES);
 }
 

@@ -47,12 +47,12 @@ export class Transcript {
     const text = streamedText(event);
     const bytes = Buffer.from(text ?? json ?? JSON.stringify(event), "utf8");
     const last = this.entries.length > this.first ? this.entries[this.entries.length - 1]! : undefined;
-    const appending = text !== undefined && last?.text !== undefined && last.text.update.sessionUpdate === (event as { update: { sessionUpdate: string } }).update.sessionUpdate;
+    const appending = text !== undefined && last?.text?.update.sessionUpdate === (event as { update: { sessionUpdate: string } }).update.sessionUpdate;
     const kept = this.makeRoom(bytes, text !== undefined, appending ? 0 : ENTRY_OVERHEAD_BYTES);
     if (kept.length === 0) return;
     const start = this.ring.append(kept);
     // The entry may have been trimmed away to make room: then this chunk starts a new one.
-    if (appending && this.entries.length > this.first && this.entries[this.entries.length - 1] === last) last!.end = this.ring.end;
+    if (appending && this.entries.length > this.first && this.entries[this.entries.length - 1] === last) last.end = this.ring.end;
     else this.entries.push({ text: text === undefined ? undefined : withText(event, ""), start, end: this.ring.end });
   }
 
@@ -99,7 +99,10 @@ export class Transcript {
 
   private trimNotice(): TranscriptEvent {
     const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-    return { kind: "notice", message: `Earlier output trimmed: the chat server keeps the last ${mb(this.limitBytes)} of a conversation, and ${mb(this.trimmedBytes)} before that are not shown here.` };
+    return {
+      kind: "notice",
+      message: `Earlier output trimmed: the chat server keeps the last ${mb(this.limitBytes)} of a conversation, and ${mb(this.trimmedBytes)} before that are not shown here.`,
+    };
   }
 
   /**

@@ -22,7 +22,10 @@ export async function warmUpAcp(): Promise<void> {
     .onNotification("session/update", () => {})
     .connect(ndJsonStream(toAgent.writable, toClient.readable));
   try {
-    await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    await connection.agent.request("initialize", {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    });
     const { sessionId } = await connection.agent.request("session/new", { cwd: process.cwd(), mcpServers: [] });
     await connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "warm" }] });
   } finally {

@@ -29,12 +29,13 @@
   // Mentions that came before the chat page loaded wait for it.
   let chatLoaded = false;
   const pendingMentions = [];
-  if (frame) frame.addEventListener("load", () => {
-    chatLoaded = true;
-    toChat({ type: "symposium/chords", chords: CHORDS });
-    pendingMentions.splice(0).forEach((text) => toChat({ type: "symposium/mention", text }));
-    if (document.hasFocus()) focusChat();
-  });
+  if (frame)
+    frame.addEventListener("load", () => {
+      chatLoaded = true;
+      toChat({ type: "symposium/chords", chords: CHORDS });
+      pendingMentions.splice(0).forEach((text) => toChat({ type: "symposium/mention", text }));
+      if (document.hasFocus()) focusChat();
+    });
 
   let seq = Number(document.body.dataset.seq) || 0;
 
@@ -52,9 +53,10 @@
     if (frame) frame.hidden = !ready;
     message.textContent = line;
     // A notice above a ready chat goes after a while (unless another status came since).
-    if (next.kind === "ready" && line) setTimeout(() => {
-      if (seq === nextSeq) status.hidden = true;
-    }, 8000);
+    if (next.kind === "ready" && line)
+      setTimeout(() => {
+        if (seq === nextSeq) status.hidden = true;
+      }, 8000);
     message.className = next.kind === "error" ? "error" : "";
     detail.textContent = next.kind === "error" && next.detail ? next.detail : "";
     detail.hidden = !detail.textContent;
@@ -68,7 +70,7 @@
   window.addEventListener("message", (event) => {
     const data = event.data;
     // The extension's messages come through VS Code's host; the chat frame's never count as the extension's.
-    if (frame && event.source === frame.contentWindow) return;
+    if (frame?.contentWindow && event.source === frame.contentWindow) return;
     if (!data || typeof data.type !== "string") return;
     if (data.type === "status") showStatus(data.status, Number(data.seq) || 0);
     else if (data.type === "focus") focusChat();
@@ -81,7 +83,7 @@
   });
 
   function toChat(message) {
-    if (frame && frame.contentWindow && chatOrigin) frame.contentWindow.postMessage(message, chatOrigin);
+    if (frame?.contentWindow && chatOrigin) frame.contentWindow.postMessage(message, chatOrigin);
   }
 
   /** Whether a message came from the chat page itself (its window and its origin), not from anything else. */

@@ -33,12 +33,7 @@ export const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-
 
 export function panelHtml(options: PanelHtmlOptions): string {
   const frameSource = options.chatUrl ? originOf(options.chatUrl) : null;
-  const csp = [
-    "default-src 'none'",
-    `style-src ${options.cspSource}`,
-    `script-src 'nonce-${options.nonce}'`,
-    frameSource ? `frame-src ${frameSource}` : null,
-  ]
+  const csp = ["default-src 'none'", `style-src ${options.cspSource}`, `script-src 'nonce-${options.nonce}'`, frameSource ? `frame-src ${frameSource}` : null]
     .filter(Boolean)
     .join("; ");
   const status = options.status;

@@ -46,7 +46,12 @@ const CHORDS: ReadonlyArray<readonly [string, string]> = [
  * (F1 needs no modifier.)
  */
 export const CHORD_COMMANDS: Readonly<Record<string, string>> = Object.freeze({
-  ...Object.fromEntries(CHORDS.flatMap(([chord, command]) => [[`ctrl+${chord}`, command], [`cmd+${chord}`, command]])),
+  ...Object.fromEntries(
+    CHORDS.flatMap(([chord, command]) => [
+      [`ctrl+${chord}`, command],
+      [`cmd+${chord}`, command],
+    ]),
+  ),
   f1: "workbench.action.showCommands",
 });
 
@@ -90,7 +95,9 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
     case "chord":
       return typeof data.chord === "string" && Object.hasOwn(CHORD_COMMANDS, data.chord) ? { kind: "chord", chord: data.chord } : null;
     case "openDiff":
-      return isPath(data.path) && isText(data.oldText) && isText(data.newText) ? { kind: "openDiff", path: data.path, oldText: data.oldText, newText: data.newText } : null;
+      return isPath(data.path) && isText(data.oldText) && isText(data.newText)
+        ? { kind: "openDiff", path: data.path, oldText: data.oldText, newText: data.newText }
+        : null;
     case "openFile":
       if (!isPath(data.path)) return null;
       if (data.line === undefined || data.line === null) return { kind: "openFile", path: data.path };

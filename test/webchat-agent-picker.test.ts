@@ -1,0 +1,235 @@
+// Issue 24, item 4 in the built-in chat: the agent picker in the header, in
+// real Chromium against the real chat server running the real conductor
+// (dist/symposium-conductor.mjs) with a temporary config holding two custom
+// local agents (test/fixtures/named-agent.ts). Choosing agent B saves it
+// through `registry use`, starts a new conversation that B answers, and
+// leaves the first conversation in the history. A page cannot choose an id
+// the list does not have; a command that is not our conductor gets no picker.
+// WEBCHAT_SCREENSHOT_DIR=docs writes the picker's pictures (light and dark).
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { quote } from "shell-quote";
+import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "./support/processes.js";
+import { CHAT_AGENT_COMMAND, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { ourConductor } from "../webchat/src/agent-catalog.js";
+import { conductorRunCommand } from "../extension/src/frontend-command-line.js";
+
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const TIMEOUT = { timeout: 20_000 };
+const NAMED_AGENT = path.join(OUT_DIR, "test", "fixtures", "named-agent.js");
+const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
+
+function namedAgent(id: string, name: string): object {
+  return { id, name, description: `the test agent ${name}`, distribution: { local: { command: process.execPath, args: [NAMED_AGENT, name] } } };
+}
+
+/** A temporary home whose config runs agent A, with A and B as custom agents; the registry is the shipped snapshot (no network). */
+function home(): { dir: string; config: string; env: NodeJS.ProcessEnv } {
+  const dir = tempDir("agent-picker-home-");
+  const config = path.join(dir, ".symposium", "config.jsonc");
+  fs.mkdirSync(path.dirname(config), { recursive: true });
+  const agents = [namedAgent("agent-a", "Agent A"), namedAgent("agent-b", "Agent B")];
+  fs.writeFileSync(config, JSON.stringify({ agent: { id: "agent-a" }, agents }, null, 2));
+  return {
+    dir,
+    config,
+    env: {
+      HOME: dir,
+      USERPROFILE: dir,
+      SYMPOSIUM_CONFIG: "",
+      SYMPOSIUM_REGISTRY_URL: "",
+      SYMPOSIUM_EDITOR_STATE_FILE: "",
+      SYMPOSIUM_AGENT: "",
+      SYMPOSIUM_CHAT_GRACE_MS: "60000",
+    },
+  };
+}
+
+describe("webchat agent picker (issue 24)", { skip }, () => {
+  let browser: Browser;
+  const servers: ChatServer[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
+  });
+
+  /** The chat server running `<node> dist/symposium-conductor.mjs run --config <config>`, as the extension runs it. */
+  async function serveConductor(): Promise<{ server: ChatServer; config: string }> {
+    const { dir, config, env } = home();
+    const server = await startChatServer({
+      command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
+      extraArgs: ["--state-dir", path.join(dir, "state")],
+      env,
+    });
+    servers.push(server);
+    return { server, config };
+  }
+
+  async function openChat(server: ChatServer): Promise<Page> {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 900, height: 560 });
+    const url = new URL(server.url);
+    url.searchParams.set("conversation", "first");
+    await page.goto(url.toString());
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    return page;
+  }
+
+  async function ask(page: Page, text: string): Promise<void> {
+    await page.fill("#input", text);
+    await page.keyboard.press("Enter");
+  }
+
+  async function answered(page: Page, text: string): Promise<void> {
+    await page
+      .waitForFunction((wanted) => [...document.querySelectorAll(".message.agent")].some((each) => each.textContent?.includes(wanted)), text, TIMEOUT)
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}: no answer with "${text}" in:\n${await page.locator("#transcript").innerText()}`);
+      });
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+  }
+
+  it("lists the conductor's agents with the current one; choosing B starts a new conversation B answers; the first stays in the history", async () => {
+    const { server, config } = await serveConductor();
+    const page = await openChat(server);
+    await page.waitForSelector("#agent-picker:not([hidden])", TIMEOUT);
+    const ids = await page.locator("#agent-picker option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    // The config's custom agents first, then the built-ins and the shipped registry snapshot.
+    assert.deepEqual(ids.slice(0, 2), ["agent-a", "agent-b"]);
+    assert.ok(ids.includes("demo"), `the built-in demo agent in ${ids.join(", ")}`);
+    assert.ok(ids.length > 4, "the registry snapshot's agents too");
+    assert.equal(await page.locator("#agent-picker").inputValue(), "agent-a", "the running agent is shown as the current one");
+
+    await ask(page, "who are you?");
+    await answered(page, "Agent A heard: who are you?");
+    const firstUrl = page.url();
+
+    await page.selectOption("#agent-picker", "agent-b");
+    await page.waitForURL((url) => url.toString() !== firstUrl && url.searchParams.get("conversation") !== "first", TIMEOUT);
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await page.waitForFunction(() => document.querySelector("#transcript .notice")?.textContent === "New conversation with Agent B", undefined, TIMEOUT);
+    assert.match(fs.readFileSync(config, "utf8"), /"agent": \{\s*"id": "agent-b"/, "registry use wrote B as the config's agent");
+    await page.waitForFunction(() => document.querySelector<HTMLSelectElement>("#agent-picker")?.value === "agent-b", undefined, TIMEOUT);
+    assert.match(await page.locator("#status").innerText(), /^Agent B · Ready/);
+
+    await ask(page, "and now?");
+    await answered(page, "Agent B heard: and now?");
+    assert.equal(await page.locator(".message.agent").count(), 1, "a new conversation: only B's answer");
+
+    await page.click("#history-button");
+    await page.waitForFunction(() => document.querySelectorAll(".history-entry").length === 2, undefined, TIMEOUT);
+    assert.deepEqual((await page.locator(".history-title").allInnerTexts()).sort(), ["and now?", "who are you?"]);
+    if (SCREENSHOTS) await screenshots(page);
+    await page.close();
+  });
+
+  it("a page's choice must be an id from the list: another is refused, the config unchanged, the server going on", async () => {
+    const { server, config } = await serveConductor();
+    const page = await openChat(server);
+    await page.waitForSelector("#agent-picker:not([hidden])", TIMEOUT);
+    const before = fs.readFileSync(config, "utf8");
+    // A second socket from the page's own origin sends what the picker never would.
+    const answers = await page.evaluate(async (token) => {
+      const socket = new WebSocket(new URL(`ws?token=${token}&conversation=rogue`, location.href).toString().replace(/^http/, "ws"));
+      const got: unknown[] = [];
+      socket.addEventListener("message", (event) => {
+        const message = JSON.parse(String(event.data)) as { type: string };
+        if (message.type === "agentChoice") got.push(message);
+      });
+      await new Promise((resolve) => socket.addEventListener("open", resolve));
+      for (const id of ["../../etc/passwd", 42, "agent-a; rm -rf /"]) {
+        socket.send(JSON.stringify({ type: "chooseAgent", id }));
+        const count = got.length;
+        await new Promise<void>((resolve) => {
+          const poll = setInterval(() => got.length > count && (clearInterval(poll), resolve()), 20);
+        });
+      }
+      socket.close();
+      return got;
+    }, server.token);
+    assert.deepEqual(
+      answers.map((answer) => (answer as { ok: boolean }).ok),
+      [false, false, false],
+    );
+    assert.match((answers[0] as { message: string }).message, /no agent with the id "\.\.\/\.\.\/etc\/passwd" in the list; choose one the picker shows/);
+    assert.match((answers[1] as { message: string }).message, /the agent id must be a string/);
+    assert.equal(fs.readFileSync(config, "utf8"), before);
+    assert.equal(server.process.child.exitCode, null);
+    await eventually(() => server.process.stderr().includes("refused an agent choice: no agent with the id"), 5_000, "the refusal in the server's log");
+    // The picker still works after that.
+    await page.selectOption("#agent-picker", "agent-b");
+    await page.waitForFunction(() => document.querySelector("#transcript .notice")?.textContent === "New conversation with Agent B", undefined, TIMEOUT);
+    await page.close();
+  });
+
+  it("a command that is not our conductor: no picker, and chooseAgent is ignored", async () => {
+    const server = await startChatServer({ command: CHAT_AGENT_COMMAND });
+    servers.push(server);
+    const page = await browser.newPage();
+    await page.goto(server.url.toString());
+    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await page.evaluate(() => {
+      // The page's own socket is private to its module: a second one from the same origin sends the choice.
+      const socket = new WebSocket(new URL(`ws${location.search}`, location.href).toString().replace(/^http/, "ws"));
+      socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "chooseAgent", id: "demo" })));
+    });
+    await eventually(
+      () => server.process.stderr().includes("ignored chooseAgent: the agent command is not Symposium's conductor"),
+      5_000,
+      "the ignored choice in the log",
+    );
+    assert.equal(await page.locator("#agent-picker").isHidden(), true);
+    assert.equal(server.process.child.exitCode, null);
+    await page.close();
+  });
+
+  async function screenshots(page: Page): Promise<void> {
+    const dir = SCREENSHOTS!;
+    for (const theme of ["light", "dark"]) {
+      await page.evaluate((chosen) => window.postMessage({ type: "symposium/theme", theme: chosen }, "*"), theme);
+      await page.waitForFunction((chosen) => document.body.dataset.theme === chosen, theme, TIMEOUT);
+      const file = path.join(dir, `webchat-agent-picker-${theme}.png`);
+      await page.screenshot({ path: file });
+      assert.ok(fs.statSync(file).size > 5_000);
+    }
+  }
+});
+
+describe("the agent picker finds our conductor in the agent command", () => {
+  const conductor = { program: "/opt/VS Code/code", args: ["/ext's dir/dist/symposium-conductor.mjs"], env: { ELECTRON_RUN_AS_NODE: "1" } };
+
+  it("reads back the command line the extension writes, for sh and for cmd.exe", () => {
+    assert.deepEqual(ourConductor(conductorRunCommand(conductor, "posix"), "linux"), { ...conductor, configArgs: [] });
+    const windows = {
+      program: "C:\\Program Files\\Microsoft VS Code\\Code.exe",
+      args: ["C:\\Users\\me\\.vscode\\ext (1)\\dist\\symposium-conductor.mjs"],
+      env: { ELECTRON_RUN_AS_NODE: "1" },
+    };
+    assert.deepEqual(ourConductor(conductorRunCommand(windows, "cmd"), "win32"), { ...windows, configArgs: [] });
+    assert.deepEqual(ourConductor(`node /x/symposium-conductor.mjs run --config '/tmp/my config.jsonc'`, "linux")?.configArgs, [
+      "--config",
+      "/tmp/my config.jsonc",
+    ]);
+    assert.deepEqual(ourConductor("symposium-conductor run", "linux"), { program: "symposium-conductor", args: [], env: {}, configArgs: [] });
+  });
+
+  it("anything else is not ours: another conductor, a wrapper in front of ours, another subcommand, shell syntax", () => {
+    for (const command of [
+      "symposium-acp-agent run",
+      "node /d/symposium-editor-context.mjs -- node /d/symposium-conductor.mjs run",
+      "node /d/symposium-conductor.mjs agent my-agent",
+      "node /d/symposium-conductor.mjs run && rm -rf ~",
+      "node $DIR/symposium-conductor.mjs run",
+      "npx -y @zed-industries/claude-code-acp",
+    ]) {
+      assert.equal(ourConductor(command, "linux"), undefined, command);
+    }
+  });
+});

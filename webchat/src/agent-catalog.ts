@@ -1,0 +1,201 @@
+// The agent picker's server half (docs/webchat.md: choosing the agent). When
+// the agent command is this project's conductor (`<conductor> run`, as the
+// extension passes it), the chat asks that same conductor, without a shell,
+// for the agents to choose from (`registry list`) and saves a choice with
+// `registry use <id>`: the conductor owns the config's format, the registry
+// and the file. The next conversation's `<conductor> run` then starts the
+// chosen agent. Any other agent command: no picker.
+
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { parse as parseShellWords } from "shell-quote";
+import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
+import { errorLine } from "../../loopback-auth/src/index.js";
+import type { AgentChoice, ServerMessage } from "../page/protocol.js";
+
+/** How to run the conductor the chat runs, with other subcommands. */
+export interface ConductorInvocation {
+  program: string;
+  /** Before the subcommand: the script, when a runtime runs it. */
+  args: string[];
+  /** Set in the command line for the conductor alone (ELECTRON_RUN_AS_NODE). */
+  env: Record<string, string>;
+  /** `--config FILE` when `run` was given one. */
+  configArgs: string[];
+}
+
+/** The conductor's own name, as a script or a binary. */
+const CONDUCTOR_NAME = /^symposium-conductor(\.mjs|\.cjs|\.js|\.exe)?$/i;
+const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** How long one `registry list` or `registry use` may take (the registry fetch has 5 s of it). */
+const CONDUCTOR_TIMEOUT_MS = 30_000;
+/** A listing is asked again after this long: the registry may have changed. */
+const LIST_TTL_MS = 5 * 60_000;
+/** What the page is sent at most: the catalog is the conductor's answer, bounded all the same. */
+const MAX_AGENTS = 500;
+const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;
+
+/**
+ * The conductor in `command`, when it is ours: `[NAME=value…] <conductor> run [--config FILE] …`,
+ * the conductor a program (`symposium-conductor`) or a runtime and its script
+ * (`node …/symposium-conductor.mjs`). Anything else (another conductor, a
+ * wrapper in front of ours, shell syntax): undefined.
+ */
+export function ourConductor(command: string, platform: NodeJS.Platform = process.platform): ConductorInvocation | undefined {
+  const split = platform === "win32" ? cmdWords(command) : posixWords(command);
+  if (!split) return undefined;
+  const { env, words } = split;
+  const at = words.findIndex((word) => CONDUCTOR_NAME.test(path.win32.basename(word)));
+  if (at < 0 || at > 1 || words[at + 1] !== "run") return undefined;
+  return { program: words[0]!, args: words.slice(1, at + 1), env, configArgs: configArgs(words.slice(at + 2)) };
+}
+
+function configArgs(runArgs: string[]): string[] {
+  for (let index = 0; index < runArgs.length; index++) {
+    const word = runArgs[index]!;
+    if (word === "--config" && runArgs[index + 1] !== undefined) return ["--config", runArgs[index + 1]!];
+    if (word.startsWith("--config=")) return ["--config", word.slice("--config=".length)];
+  }
+  return [];
+}
+
+/** sh words; leading `NAME=value` words are the conductor's variables. Operators, globs or `$` expansions: not ours. */
+function posixWords(command: string): { env: Record<string, string>; words: string[] } | undefined {
+  let expanded = false;
+  const entries = parseShellWords(command, () => {
+    expanded = true;
+    return "";
+  });
+  if (expanded || entries.some((entry) => typeof entry !== "string")) return undefined;
+  const words = entries as string[];
+  const env: Record<string, string> = {};
+  while (words.length > 0 && ENV_ASSIGNMENT.test(words[0]!)) {
+    const [, name, value] = ENV_ASSIGNMENT.exec(words.shift()!)!;
+    env[name!] = value!;
+  }
+  return { env, words };
+}
+
+/**
+ * cmd.exe, as the extension writes it (extension/src/frontend-command-line.ts):
+ * `set "NAME=value"&& ` prefixes, the program in plain quotes, every argument's
+ * cmd metacharacters escaped with `^`.
+ */
+function cmdWords(command: string): { env: Record<string, string>; words: string[] } | undefined {
+  const env: Record<string, string> = {};
+  let rest = command;
+  for (let set = /^set "([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"&& /.exec(rest); set; set = /^set "([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"&& /.exec(rest)) {
+    env[set[1]!] = set[2]!;
+    rest = rest.slice(set[0].length);
+  }
+  const program = /^"([^"]+)"\s*/.exec(rest) ?? /^([^\s"^]+)\s*/.exec(rest);
+  if (!program) return undefined;
+  const args = rest.slice(program[0].length).replace(/\^(.)/g, "$1");
+  return { env, words: [program[1]!, ...splitWindowsCommandLine(args)] };
+}
+
+export interface AgentCatalogOptions {
+  /** The agents' environment (SYMPOSIUM_CONFIG reaches the conductor through it). */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  log(line: string): void;
+}
+
+type Reply = (message: ServerMessage) => void;
+
+/** One per chat server: the listing is shared by its pages, one choice is saved at a time. */
+export class AgentCatalog {
+  private listing: { at: number; agents: Promise<AgentChoice[]> } | undefined;
+  /** The id chosen through this server, once one is. */
+  private current: string | undefined;
+  private choosing = false;
+
+  constructor(
+    private readonly conductor: ConductorInvocation,
+    private readonly options: AgentCatalogOptions,
+  ) {}
+
+  /** Sends a page the agents to choose from; when the conductor cannot list them, nothing (no picker) and a log line. */
+  offer(reply: Reply): void {
+    this.list().then(
+      (agents) => reply({ type: "agents", agents, ...(this.current === undefined ? {} : { current: this.current }) }),
+      (error: unknown) => this.options.log(`no agent picker: \`registry list\` failed: ${errorLine(error)}`),
+    );
+  }
+
+  /** Saves `id` as the agent new conversations run; the page then starts one. An id not in the listing is refused. */
+  choose(id: unknown, reply: Reply): void {
+    const refuse = (message: string): void => {
+      this.options.log(`refused an agent choice: ${message}`);
+      reply({ type: "agentChoice", ok: false, message });
+    };
+    if (typeof id !== "string") return refuse("the agent id must be a string");
+    if (this.choosing) return refuse("another agent choice is being saved; try again in a moment");
+    this.choosing = true;
+    void this.save(id, refuse, reply).finally(() => (this.choosing = false));
+  }
+
+  private async save(id: string, refuse: (message: string) => void, reply: Reply): Promise<void> {
+    let agents: AgentChoice[];
+    try {
+      agents = await this.list();
+    } catch (error) {
+      return refuse(`the agent list could not be read: ${errorLine(error)}`);
+    }
+    const agent = agents.find((each) => each.id === id);
+    if (!agent) return refuse(`no agent with the id ${JSON.stringify(id.slice(0, MAX_TEXT.id))} in the list; choose one the picker shows`);
+    try {
+      await this.run(["registry", "use", id]);
+    } catch (error) {
+      return refuse(`\`registry use ${id}\` failed: ${errorLine(error)}`);
+    }
+    this.current = id;
+    this.options.log(`new conversations run ${agent.name} (${id})`);
+    reply({ type: "agentChoice", ok: true, id, name: agent.name });
+  }
+
+  private list(): Promise<AgentChoice[]> {
+    if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;
+    const agents = this.run(["registry", "list"]).then(parseListing);
+    this.listing = { at: Date.now(), agents };
+    agents.catch(() => (this.listing = undefined)); // a failure is asked again next time
+    return agents;
+  }
+
+  /** The conductor with `args`, without a shell; resolves with its stdout, rejects with its stderr's last line. */
+  private run(args: string[]): Promise<string> {
+    const { program, args: leading, env, configArgs } = this.conductor;
+    return new Promise((resolve, reject) => {
+      execFile(
+        program,
+        [...leading, ...args, ...configArgs],
+        { cwd: this.options.cwd, env: { ...this.options.env, ...env }, timeout: CONDUCTOR_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, windowsHide: true },
+        (error, stdout, stderr) => {
+          if (error === null) return resolve(stdout);
+          const said = stderr
+            .trim()
+            .split("\n")
+            .at(-1)
+            ?.replace(/^\[symposium-conductor\] /, "");
+          reject(new Error(said || error.message));
+        },
+      );
+    });
+  }
+}
+
+/** `registry list`'s JSON: `[{id, name, version?, description?}]`, checked and bounded before it reaches a page. */
+export function parseListing(stdout: string): AgentChoice[] {
+  const value: unknown = JSON.parse(stdout);
+  if (!Array.isArray(value)) throw new Error("`registry list` did not answer a JSON list");
+  return value.slice(0, MAX_AGENTS).flatMap((entry: Record<string, unknown>) => {
+    if (typeof entry?.id !== "string" || entry.id === "" || entry.id.length > MAX_TEXT.id) return [];
+    const text = (field: keyof typeof MAX_TEXT): string | undefined => {
+      const value = entry[field];
+      return typeof value === "string" ? value.slice(0, MAX_TEXT[field]) : undefined;
+    };
+    const version = text("version");
+    const description = text("description");
+    return [{ id: entry.id, name: text("name") || entry.id, ...(version ? { version } : {}), ...(description ? { description } : {}) }];
+  });
+}

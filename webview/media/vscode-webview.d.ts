@@ -1,0 +1,9 @@
+// What VS Code gives a webview's page: the one global panel.js uses.
+
+/** The page's channel to its extension (panel-messages.ts: FromPanel). */
+interface VsCodeWebviewApi {
+  postMessage(message: unknown): void;
+}
+
+/** VS Code's webview API; a page may acquire it once. */
+declare function acquireVsCodeApi(): VsCodeWebviewApi;
