@@ -37,7 +37,10 @@ function conductorArgs(adapter: Adapter): string[] {
 function assertExplained(message: string, adapter: Adapter): void {
   assert.doesNotMatch(message, /^Internal error$/);
   assert.match(message, /^[^\n]+: agent '[^']+' is not logged in\. To fix: /, message);
-  assert.ok(message.includes(KNOWN_AGENTS.find((agent) => agent.shortName === adapter.shortName)!.login!), `the menu's login hint for ${adapter.shortName}: ${message}`);
+  assert.ok(
+    message.includes(KNOWN_AGENTS.find((agent) => agent.shortName === adapter.shortName)!.login!),
+    `the menu's login hint for ${adapter.shortName}: ${message}`,
+  );
   assert.match(message, LOGGED_OUT[adapter.shortName].methods);
 }
 
@@ -55,16 +58,22 @@ describe("the published agent adapters behind our conductor, logged out", { skip
           clientInfo: { name: "symposium-tests", version: "0.0.0" },
         });
         assert.ok(Array.isArray(init.authMethods), `${adapter.pkg} answers initialize with authMethods`);
-        process.stderr.write(`# ${adapter.pkg}: agentInfo ${JSON.stringify(init.agentInfo)}, authMethods ${JSON.stringify(init.authMethods.map((method) => method.id))}\n`);
+        process.stderr.write(
+          `# ${adapter.pkg}: agentInfo ${JSON.stringify(init.agentInfo)}, authMethods ${JSON.stringify(init.authMethods.map((method) => method.id))}\n`,
+        );
         const newSession = agent.request<{ sessionId: string }>("session/new", { cwd: "/tmp", mcpServers: [] });
-        if (LOGGED_OUT[adapter.shortName].refuses === "session/new") return newSession.then(() => assert.fail("session/new answered logged out"), (error: Error) => error);
+        if (LOGGED_OUT[adapter.shortName].refuses === "session/new")
+          return newSession.then(
+            () => assert.fail("session/new answered logged out"),
+            (error: Error) => error,
+          );
         const { sessionId } = await newSession;
         return agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] }).then(
           () => assert.fail("a prompt was answered logged out"),
           (error: Error) => error,
         );
       });
-      assertExplained((refusal as Error).message, adapter);
+      assertExplained(refusal.message, adapter);
       conductor.child.stdin!.end();
       await conductor.exited;
     });
@@ -96,19 +105,26 @@ describe("the published agent adapters behind our conductor, logged out", { skip
     const [error] = page.errors();
     const [signIn] = page.signIns();
     if (signIn !== undefined) {
-      assert.ok(signIn.methods.length > 0 || /agent 'Claude Agent' is not logged in\. To fix: run `claude`/.test(signIn.message), JSON.stringify(signIn));
+      assert.ok(signIn.methods.length > 0 || signIn.message.includes("agent 'Claude Agent' is not logged in. To fix: run `claude`"), JSON.stringify(signIn));
     } else {
-      assert.match(error!, /^The prompt failed: Authentication required: agent 'Claude Agent' is not logged in\. To fix: run `claude` in a terminal and log in with \/login/);
+      assert.match(
+        error!,
+        /^The prompt failed: Authentication required: agent 'Claude Agent' is not logged in\. To fix: run `claude` in a terminal and log in with \/login/,
+      );
     }
   });
 
-  it("an adapter's bare \"Internal error\" reaches the chat with what it wrote on stderr", { skip: !isRoot() && "needs a project folder the agent's user cannot enter: runs as root only" }, async (t) => {
-    failIfMissing(missing);
-    // A project folder only root may enter: the adapter's Claude Code cannot start there, and says so on stderr only.
-    const page = await chatWithClaude(t, tempDir("symposium-project-"));
-    await eventually(() => page.errors().length > 0, 30_000, "the chat to show an error");
-    const [error] = page.errors();
-    assert.doesNotMatch(error!, /Internal error$/);
-    assert.match(error!, /^The agent did not start a session: Internal error: agent 'Claude Agent' wrote on stderr: .*EACCES/);
-  });
+  it(
+    'an adapter\'s bare "Internal error" reaches the chat with what it wrote on stderr',
+    { skip: !isRoot() && "needs a project folder the agent's user cannot enter: runs as root only" },
+    async (t) => {
+      failIfMissing(missing);
+      // A project folder only root may enter: the adapter's Claude Code cannot start there, and says so on stderr only.
+      const page = await chatWithClaude(t, tempDir("symposium-project-"));
+      await eventually(() => page.errors().length > 0, 30_000, "the chat to show an error");
+      const [error] = page.errors();
+      assert.doesNotMatch(error!, /Internal error$/);
+      assert.match(error!, /^The agent did not start a session: Internal error: agent 'Claude Agent' wrote on stderr: .*EACCES/);
+    },
+  );
 });

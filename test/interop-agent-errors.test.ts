@@ -29,7 +29,7 @@ async function promptError(text: string): Promise<{ message: string; code: numbe
 }
 
 describe("an agent's errors, through our conductor", () => {
-  it("\"Authentication required\" says which agent, what to do, and its login methods", async () => {
+  it('"Authentication required" says which agent, what to do, and its login methods', async () => {
     const error = await promptError("needs-login");
     assert.equal(error.code, -32000);
     assert.equal(
@@ -41,7 +41,7 @@ describe("an agent's errors, through our conductor", () => {
     assert.match(error.data.details!, /^agent 'interop-agent' answered with: Authentication required\.\nCommand: .*interop-agent\.js\n/);
   });
 
-  it("a bare \"Internal error\" gets what the agent wrote on stderr", async () => {
+  it('a bare "Internal error" gets what the agent wrote on stderr', async () => {
     const error = await promptError("internal-error");
     assert.equal(error.code, -32603);
     assert.equal(error.message, "Internal error: agent 'interop-agent' wrote on stderr: interop-agent: cannot reach the model (a line only stderr carries)");

@@ -54,7 +54,11 @@ describe(`the panel with symposium.acpAgentPath = ${SYMPOSIUM_AGENT.crate} ${SYM
     const projectDir = tempDir("symposium-project-");
     const command = plannedConductorCommand(projectDir, true);
     assert.match(command, /symposium-editor-context\.mjs -- \S*symposium-acp-agent run$/);
-    const server = await startChatServer({ command, projectDir, env: { HOME: rustAgentHome(projectDir), SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) } });
+    const server = await startChatServer({
+      command,
+      projectDir,
+      env: { HOME: rustAgentHome(projectDir), SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
+    });
     t.after(() => server.stop());
     const page = new ChatSocket(server);
     t.after(() => page.close());

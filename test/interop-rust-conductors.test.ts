@@ -10,12 +10,29 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { type AgentCalls, CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import {
+  type AgentCalls,
+  CLIENT_ANSWERS,
+  clientAnswersReported,
+  expectCancellationReachesAgent,
+  openSession,
+  receivedPrompt,
+  testClient,
+} from "./support/acp-client.js";
 import { PROXY_CLI, descendants, eventually, isAlive, startProcess, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 import { ALL_UPDATES } from "./interop/protocol-table.js";
 import { INTEROP_AGENT, WIRE_TAP } from "./interop/fixtures.js";
-import { ACP_CONDUCTOR, SACP10_CONDUCTOR, SACP_CONDUCTOR, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi, type RustPeer } from "./interop/rust-peers.js";
+import {
+  ACP_CONDUCTOR,
+  SACP10_CONDUCTOR,
+  SACP_CONDUCTOR,
+  failIfMissing,
+  rustPeerMissing,
+  rustPeerPath,
+  skipOutsideCi,
+  type RustPeer,
+} from "./interop/rust-peers.js";
 
 /** One command-line argument for a Rust conductor: it splits each component into words like a shell. */
 export function component(...words: string[]): string {
@@ -30,17 +47,22 @@ interface TappedChain {
 
 function startChain(peer: RustPeer, stateFile: string): TappedChain {
   const tap = path.join(tempDir("symposium-tap-"), "tap.jsonl");
-  const conductor = startProcess(rustPeerPath(peer), [
-    "agent",
-    component(process.execPath, WIRE_TAP, tap, "--", process.execPath, PROXY_CLI),
-    component(process.execPath, INTEROP_AGENT),
-  ], { SYMPOSIUM_EDITOR_STATE_FILE: stateFile });
+  const conductor = startProcess(
+    rustPeerPath(peer),
+    ["agent", component(process.execPath, WIRE_TAP, tap, "--", process.execPath, PROXY_CLI), component(process.execPath, INTEROP_AGENT)],
+    { SYMPOSIUM_EDITOR_STATE_FILE: stateFile },
+  );
   const tapped = () =>
     fs.existsSync(tap)
-      ? fs.readFileSync(tap, "utf8").trim().split("\n").filter(Boolean).map((line) => {
-          const entry = JSON.parse(line) as { to: "component" | "conductor"; line: string };
-          return { to: entry.to, message: JSON.parse(entry.line) as Record<string, unknown> };
-        })
+      ? fs
+          .readFileSync(tap, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => {
+            const entry = JSON.parse(line) as { to: "component" | "conductor"; line: string };
+            return { to: entry.to, message: JSON.parse(entry.line) as Record<string, unknown> };
+          })
       : [];
   return { conductor, tapped };
 }
@@ -55,7 +77,13 @@ async function stopChain(chain: TappedChain): Promise<void> {
 
 /** The envelope names one side used: "<prefix>/initialize" and "<prefix>/successor" as seen. */
 function methodsSent(chain: TappedChain, to: "component" | "conductor"): Set<string> {
-  return new Set(chain.tapped().filter((entry) => entry.to === to).map((entry) => String(entry.message.method ?? "")).filter((method) => method.includes("proxy")));
+  return new Set(
+    chain
+      .tapped()
+      .filter((entry) => entry.to === to)
+      .map((entry) => (typeof entry.message.method === "string" ? entry.message.method : ""))
+      .filter((method) => method.includes("proxy")),
+  );
 }
 
 /**
@@ -94,7 +122,10 @@ for (const peer of PEERS) {
         const sessionId = await openSession(agent);
         await agent.request("session/set_mode", { sessionId, modeId: "code" });
         await agent.request("session/set_model", { sessionId, modelId: "large" });
-        const answer = await agent.request<{ stopReason: string }>("session/prompt", { sessionId, prompt: [{ type: "text", text: "exercise-client all-updates" }] });
+        const answer = await agent.request<{ stopReason: string }>("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text: "exercise-client all-updates" }],
+        });
         assert.equal(answer.stopReason, "end_turn");
         return agent.request<{ received: string[] }>("_test/received", {});
       });
@@ -107,17 +138,27 @@ for (const peer of PEERS) {
       assert.deepEqual(clientAnswersReported(peerClient.updates), CLIENT_ANSWERS);
       assert.deepEqual(
         peerClient.agentRequests.map(([method]) => method),
-        ["fs/read_text_file", "fs/write_text_file", "session/request_permission", "terminal/create", "terminal/output", "terminal/wait_for_exit", "terminal/kill", "terminal/release"],
+        [
+          "fs/read_text_file",
+          "fs/write_text_file",
+          "session/request_permission",
+          "terminal/create",
+          "terminal/output",
+          "terminal/wait_for_exit",
+          "terminal/kill",
+          "terminal/release",
+        ],
       );
       const kinds = peerClient.updates.map(({ update }) => update.sessionUpdate);
-      for (const update of ALL_UPDATES) assert.ok(kinds.includes(update.sessionUpdate as never), `session/update ${String(update.sessionUpdate)} reached the client`);
+      for (const update of ALL_UPDATES)
+        assert.ok(kinds.includes(update.sessionUpdate as never), `session/update ${String(update.sessionUpdate)} reached the client`);
       assert.deepEqual(received.received, ["session/set_mode code", "session/set_model large"]);
 
       // The dialect: whatever the conductor initialised our proxy with, our proxy answered in it.
       const toProxy = methodsSent(chain, "component");
       const fromProxy = methodsSent(chain, "conductor");
       const prefix = [...toProxy].find((method) => method.endsWith("/initialize"))!.replace(/\/initialize$/, "");
-      assert.ok(toProxy.has(`${prefix}/successor`), `${peer.crate} delivers the agent's messages in ${prefix}/successor: ${[...toProxy]}`);
+      assert.ok(toProxy.has(`${prefix}/successor`), `${peer.crate} delivers the agent's messages in ${prefix}/successor: ${[...toProxy].join(", ")}`);
       assert.deepEqual([...fromProxy], [`${prefix}/successor`], "our proxy wraps in the conductor's dialect only");
       process.stderr.write(`# ${peer.crate} ${peer.version} speaks ${[...toProxy].sort().join(", ")}\n`);
       await stopChain(chain);
@@ -140,22 +181,28 @@ for (const peer of PEERS) {
       await stopChain(chain);
     });
 
-    it(peer.exitsOnClientEof ? "leaves no process behind once the client closes stdin" : "keeps running after the client closes stdin (as released), and leaves no process behind after SIGTERM", { skip: process.platform === "win32" ? "process-table check is POSIX-only" : false }, async (t) => {
-      failIfMissing(missing);
-      const chain = startChain(peer, writeStateFile(SEED_STATE));
-      const peerClient = testClient(streamTo(chain.conductor.child));
-      await peerClient.run((agent) => openSession(agent));
-      const pids = descendants(chain.conductor.child.pid!);
-      t.after(() => pids.forEach((pid) => isAlive(pid) && process.kill(pid)));
-      assert.ok(pids.length >= 3, `the conductor runs the tap, our proxy and the agent: ${pids}`);
-      chain.conductor.child.stdin!.end();
-      if (!peer.exitsOnClientEof) {
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        assert.ok(isAlive(chain.conductor.child.pid!), `${peer.crate} ${peer.version} exits on its client's EOF now: update docs/interop.md and this test`);
-        chain.conductor.child.kill("SIGTERM");
-      }
-      await chain.conductor.exited;
-      await eventually(() => pids.every((pid) => !isAlive(pid)), 5_000, `the chain's processes (${pids}) to end`);
-    });
+    it(
+      peer.exitsOnClientEof
+        ? "leaves no process behind once the client closes stdin"
+        : "keeps running after the client closes stdin (as released), and leaves no process behind after SIGTERM",
+      { skip: process.platform === "win32" ? "process-table check is POSIX-only" : false },
+      async (t) => {
+        failIfMissing(missing);
+        const chain = startChain(peer, writeStateFile(SEED_STATE));
+        const peerClient = testClient(streamTo(chain.conductor.child));
+        await peerClient.run((agent) => openSession(agent));
+        const pids = descendants(chain.conductor.child.pid!);
+        t.after(() => pids.forEach((pid) => isAlive(pid) && process.kill(pid)));
+        assert.ok(pids.length >= 3, `the conductor runs the tap, our proxy and the agent: ${pids.join(", ")}`);
+        chain.conductor.child.stdin!.end();
+        if (!peer.exitsOnClientEof) {
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          assert.ok(isAlive(chain.conductor.child.pid!), `${peer.crate} ${peer.version} exits on its client's EOF now: update docs/interop.md and this test`);
+          chain.conductor.child.kill("SIGTERM");
+        }
+        await chain.conductor.exited;
+        await eventually(() => pids.every((pid) => !isAlive(pid)), 5_000, `the chain's processes (${pids.join(", ")}) to end`);
+      },
+    );
   });
 }

@@ -52,9 +52,15 @@ for (const dialect of [null, "_proxy"] as const) {
       assert.match(prompt[0]!.text!, /^<editor-context>\nActive file: src\/main\.rs/);
       assert.deepEqual(clientAnswersReported(client.updates), CLIENT_ANSWERS);
       const kinds = client.updates.map(({ update }) => update.sessionUpdate);
-      for (const update of ALL_UPDATES) assert.ok(kinds.includes(update.sessionUpdate as never), `session/update ${String(update.sessionUpdate)} reached the client`);
+      for (const update of ALL_UPDATES)
+        assert.ok(kinds.includes(update.sessionUpdate as never), `session/update ${String(update.sessionUpdate)} reached the client`);
       const spoken = new Set(
-        fs.readFileSync(tap, "utf8").trim().split("\n").map((line) => String((JSON.parse((JSON.parse(line) as { line: string }).line) as { method?: string }).method ?? "")).filter((method) => method.includes("proxy/")),
+        fs
+          .readFileSync(tap, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => String((JSON.parse((JSON.parse(line) as { line: string }).line) as { method?: string }).method ?? ""))
+          .filter((method) => method.includes("proxy/")),
       );
       process.stderr.write(`# ${SYMPOSIUM_PROXY.crate} ${how}: ${[...spoken].sort().join(", ")}\n`);
       conductor.child.stdin!.end();

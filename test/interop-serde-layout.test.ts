@@ -30,21 +30,31 @@ describe("lines with the id last, as serde writes them", () => {
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"session/new","params":{"cwd":"/p","mcpServers":[]},"id":"b"}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":"/x"}},"id":"c"}\n`);
     const [, sessionNew, read] = (await out.waitFor(3)).map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.deepEqual(sessionNew, { jsonrpc: "2.0", id: "b", method: "_proxy/successor", params: { method: "session/new", params: { cwd: "/p", mcpServers: [] } } });
+    assert.deepEqual(sessionNew, {
+      jsonrpc: "2.0",
+      id: "b",
+      method: "_proxy/successor",
+      params: { method: "session/new", params: { cwd: "/p", mcpServers: [] } },
+    });
     assert.deepEqual(read, { jsonrpc: "2.0", id: "c", method: "fs/read_text_file", params: { path: "/x" } });
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });
 
   it("are answered through our conductor", async (t) => {
-    const conductor = startNode(CONDUCTOR_CLI, ["agent", `${JSON.stringify(process.execPath)} ${JSON.stringify(INTEROP_AGENT)}`], { SYMPOSIUM_EDITOR_STATE_FILE: "" });
+    const conductor = startNode(CONDUCTOR_CLI, ["agent", `${JSON.stringify(process.execPath)} ${JSON.stringify(INTEROP_AGENT)}`], {
+      SYMPOSIUM_EDITOR_STATE_FILE: "",
+    });
     t.after(() => conductor.child.kill());
     const out = new LineCollector(conductor.child.stdout!);
     conductor.child.stdin!.write(`{"jsonrpc":"2.0","method":"initialize","params":${INIT_PARAMS},"id":"i-1"}\n`);
     await out.waitFor(1, 10_000);
     conductor.child.stdin!.write(`{"jsonrpc":"2.0","method":"session/new","params":{"cwd":"/p","mcpServers":[]},"id":"n-2"}\n`);
     const answers = (await out.waitFor(2, 10_000)).map((line) => JSON.parse(line) as { id?: unknown; result?: unknown });
-    assert.deepEqual(answers.map((answer) => answer.id), ["i-1", "n-2"]);
+    assert.deepEqual(
+      answers.map((answer) => answer.id),
+      ["i-1", "n-2"],
+    );
     assert.equal((answers[1]!.result as { sessionId: string }).sessionId, "session-1");
     conductor.child.stdin!.end();
     await conductor.exited;

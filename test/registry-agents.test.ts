@@ -16,7 +16,15 @@ import { after, before, describe, it } from "node:test";
 import { platformKey } from "../conductor-hooks/src/registry-format.js";
 import { openSession, testClient } from "./support/acp-client.js";
 import { CONDUCTOR_CLI, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
-import { recordingNpmPackage, recordingScript, recordingTarball, startRegistryServer, tarballWithEntry, zipWith, type RegistryServer } from "./support/registry-server.js";
+import {
+  recordingNpmPackage,
+  recordingScript,
+  recordingTarball,
+  startRegistryServer,
+  tarballWithEntry,
+  zipWith,
+  type RegistryServer,
+} from "./support/registry-server.js";
 
 const PLATFORM = platformKey()!;
 let server: RegistryServer;
@@ -72,7 +80,11 @@ async function conversation(env: NodeJS.ProcessEnv, texts: string[]): Promise<{ 
       for (const text of texts) {
         peer.updates.length = 0;
         await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-        replies.push(peer.updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join(""));
+        replies.push(
+          peer.updates
+            .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
+            .join(""),
+        );
       }
     })
     .finally(() => proc.child.stdin!.end());
@@ -96,7 +108,12 @@ function serveRegistry(agents: object[]): void {
 function localCustom(id: string): object {
   const script = path.join(tempDir("registry-local-"), "agent.mjs");
   fs.writeFileSync(script, recordingScript("local"));
-  return { id, name: "My local agent", description: "custom, from the config", distribution: { local: { command: process.execPath, args: [script, "--from-config"], env: { RECORDED_BY: "local-env" } } } };
+  return {
+    id,
+    name: "My local agent",
+    description: "custom, from the config",
+    distribution: { local: { command: process.execPath, args: [script, "--from-config"], env: { RECORDED_BY: "local-env" } } },
+  };
 }
 
 before(async () => {
@@ -113,15 +130,25 @@ describe("registry list and resolve", () => {
     const listed = await cli(["registry", "list"], env);
     assert.equal(listed.code, 0, listed.stderr);
     const agents = JSON.parse(listed.stdout) as Array<{ id: string; name: string; version?: string; description?: string }>;
-    assert.deepEqual(agents.slice(0, 2).map((agent) => agent.id), ["my-agent", "claude"]);
+    assert.deepEqual(
+      agents.slice(0, 2).map((agent) => agent.id),
+      ["my-agent", "claude"],
+    );
     assert.ok(agents.some((agent) => agent.id === "demo"));
-    assert.deepEqual(agents.find((agent) => agent.id === "rec-binary"), {
-      id: "rec-binary",
-      name: "Recording agent (rec-binary)",
-      version: "1.0.0",
-      description: "the recording agent as a binary archive",
-    });
-    for (const agent of agents) assert.deepEqual(Object.keys(agent).filter((key) => !["id", "name", "version", "description"].includes(key)), []);
+    assert.deepEqual(
+      agents.find((agent) => agent.id === "rec-binary"),
+      {
+        id: "rec-binary",
+        name: "Recording agent (rec-binary)",
+        version: "1.0.0",
+        description: "the recording agent as a binary archive",
+      },
+    );
+    for (const agent of agents)
+      assert.deepEqual(
+        Object.keys(agent).filter((key) => !["id", "name", "version", "description"].includes(key)),
+        [],
+      );
     assert.equal(listed.stdout.trim().split("\n").length, 1, "stdout is the JSON alone");
     // Nothing was installed by listing.
     assert.equal(fs.existsSync(path.join(path.dirname(config), "cache")), false);
@@ -143,7 +170,9 @@ describe("registry list and resolve", () => {
     });
     assert.ok(fs.statSync(spec.command).mode & 0o100, "the command is executable");
     const local = await cli(["registry", "resolve", "my-agent"], home({ agent: "x", agents: [localCustom("my-agent")] }).env);
-    assert.deepEqual(JSON.parse(local.stdout).env, [{ name: "RECORDED_BY", value: "local-env" }]);
+    const localSpec: unknown = JSON.parse(local.stdout);
+    assert.ok(typeof localSpec === "object" && localSpec !== null && "env" in localSpec, local.stdout);
+    assert.deepEqual(localSpec.env, [{ name: "RECORDED_BY", value: "local-env" }]);
   });
 
   it("says which id is unknown, and where to look", async () => {
@@ -217,7 +246,13 @@ describe("choosing an agent, then running it", () => {
   });
 
   it("a zip archive is unpacked with its modes, and runs", async () => {
-    server.files.set("/rec.zip", zipWith([{ name: "bin/", content: "", mode: 0o40755 }, { name: "bin/recording-agent", content: recordingScript("zip"), mode: 0o100755 }]));
+    server.files.set(
+      "/rec.zip",
+      zipWith([
+        { name: "bin/", content: "", mode: 0o40755 },
+        { name: "bin/recording-agent", content: recordingScript("zip"), mode: 0o100755 },
+      ]),
+    );
     serveRegistry([binaryEntry("rec-zip", "1.0.0", "/rec.zip")]);
     const { env } = home();
     assert.equal((await cli(["registry", "use", "rec-zip"], env)).code, 0);
@@ -233,7 +268,10 @@ describe("choosing an agent, then running it", () => {
     const { config, env } = home();
     const { replies, stderr, code } = await conversation(env, ["what is 2+2?", "rec-menu"]);
     assert.equal(code, 0, stderr);
-    assert.match(replies[0]!, /1\. Claude Code\n[\s\S]*5\. Built-in demo agent[\s\S]*Or one from the ACP agent registry, by its id:\n[\s\S]*- rec-menu: Recording agent \(rec-menu\) 1\.0\.0 — the recording agent as a binary archive/);
+    assert.match(
+      replies[0]!,
+      /1\. Claude Code\n[\s\S]*5\. Built-in demo agent[\s\S]*Or one from the ACP agent registry, by its id:\n[\s\S]*- rec-menu: Recording agent \(rec-menu\) 1\.0\.0 — the recording agent as a binary archive/,
+    );
     assert.match(replies[1]!, /^Saved: Recording agent \(rec-menu\) is your agent[\s\S]*what is 2\+2\?/);
     assert.match(stderr, /recording-agent via binary/);
     const saved = fs.readFileSync(config, "utf8");
@@ -284,14 +322,21 @@ describe("choosing an agent, then running it", () => {
       ].join("\n"),
       { mode: 0o755 },
     );
-    const crate = (version: string): object => ({ id: "rec-cargo-install", distribution: { cargo: { crate: "recording-agent", version, binary: "recording-agent" } } });
+    const crate = (version: string): object => ({
+      id: "rec-cargo-install",
+      distribution: { cargo: { crate: "recording-agent", version, binary: "recording-agent" } },
+    });
     const { config, env } = home({ agent: { id: "rec-cargo-install" }, agents: [crate("0.1.0")] });
     const withCargo = { ...env, PATH: `${fakeBin}${path.delimiter}${process.env.PATH}` };
     const first = await converse(withCargo, "hello cargo");
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /recording-agent via cargo/);
     const cache = path.join(path.dirname(config), "cache", "agents", "rec-cargo-install");
-    const [binstall, install] = fs.readFileSync(calls, "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
+    const [binstall, install] = fs
+      .readFileSync(calls, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
     assert.deepEqual(binstall!.slice(0, 3), ["binstall", "--no-confirm", "--root"]);
     assert.deepEqual([install![0], install![1], install![3]], ["install", "--root", "recording-agent@0.1.0"]);
     assert.match(install![2]!, new RegExp(`^${escape(cache)}[\\\\/]\\.staging-`), "installed into a staging folder, renamed whole");
@@ -305,7 +350,11 @@ describe("choosing an agent, then running it", () => {
   });
 
   it("cargo: a crate in its per-version cache runs without cargo or crates.io", async () => {
-    const crate = { id: "rec-cargo", name: "Recording agent (cargo)", distribution: { cargo: { crate: "recording-agent", version: "0.1.0", binary: "recording-agent" } } };
+    const crate = {
+      id: "rec-cargo",
+      name: "Recording agent (cargo)",
+      distribution: { cargo: { crate: "recording-agent", version: "0.1.0", binary: "recording-agent" } },
+    };
     const { config, env } = home({ agent: { id: "rec-cargo" }, agents: [crate] });
     const bin = path.join(path.dirname(config), "cache", "agents", "rec-cargo", "0.1.0", "bin");
     fs.mkdirSync(bin, { recursive: true });
@@ -327,54 +376,112 @@ describe("a malformed or hostile registry is refused, and nothing is installed",
     assert.equal(result.stdout, "");
     const cache = path.join(path.dirname(config), "cache", "agents");
     const left = fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true }) : [];
-    assert.deepEqual(left.filter((entry) => !String(entry).endsWith(id)), [], `nothing installed: ${left.join(", ")}`);
+    assert.deepEqual(
+      left.filter((entry) => !String(entry).endsWith(id)),
+      [],
+      `nothing installed: ${left.join(", ")}`,
+    );
     assert.equal(fs.existsSync(path.join(path.dirname(config), "cache", "escaped")), false);
   }
 
   it("larger than 4 MiB", async () => {
-    await refused(`{"agents": [], "padding": "${"x".repeat(5 * 1024 * 1024)}"}`, "claude", /was refused: it is larger than 4194304 bytes\. Nothing was installed/);
+    await refused(
+      `{"agents": [], "padding": "${"x".repeat(5 * 1024 * 1024)}"}`,
+      "claude",
+      /was refused: it is larger than 4194304 bytes\. Nothing was installed/,
+    );
   });
 
   it("not JSON, or the wrong types", async () => {
     await refused("<html>", "x", /was refused: it is not JSON/);
     await refused(JSON.stringify({ agents: "all of them" }), "x", /registry: expected an object with an "agents" list/);
     await refused(JSON.stringify({ agents: [{ id: 7, distribution: {} }] }), "x", /agents\[0\]\.id: must be a string/);
-    await refused(JSON.stringify({ agents: [{ id: "a", distribution: { npx: { package: "p", args: "--yes" } } }] }), "a", /agents\[0\] \('a'\)\.distribution\.npx\.args: must be a list/);
+    await refused(
+      JSON.stringify({ agents: [{ id: "a", distribution: { npx: { package: "p", args: "--yes" } } }] }),
+      "a",
+      /agents\[0\] \('a'\)\.distribution\.npx\.args: must be a list/,
+    );
   });
 
   it("a local command: a registry names packages and downloads only", async () => {
-    await refused(JSON.stringify({ agents: [{ id: "local-one", distribution: { local: { command: "sh", args: ["-c", "echo pwned"] } } }] }), "local-one", /'local-one' names a local command; a registry may only name packages and downloads/);
+    await refused(
+      JSON.stringify({ agents: [{ id: "local-one", distribution: { local: { command: "sh", args: ["-c", "echo pwned"] } } }] }),
+      "local-one",
+      /'local-one' names a local command; a registry may only name packages and downloads/,
+    );
   });
 
   it("an id or version that would leave the cache folder", async () => {
-    await refused(JSON.stringify({ agents: [{ id: "../../escaped", distribution: { local: { command: "sh" } } }] }), "../../escaped", /'..\/..\/escaped' must be letters, digits/);
+    await refused(
+      JSON.stringify({ agents: [{ id: "../../escaped", distribution: { local: { command: "sh" } } }] }),
+      "../../escaped",
+      /'..\/..\/escaped' must be letters, digits/,
+    );
     await refused(JSON.stringify({ agents: [binaryEntry("v", "../../escaped", "/rec.tar.gz")] }), "v", /version: '..\/..\/escaped' must be/);
   });
 
   it("a command or archive entry outside the archive's folder", async () => {
-    await refused(JSON.stringify({ agents: [{ ...binaryEntry("cmd-out", "1", "/a.tar.gz"), distribution: { binary: { [PLATFORM]: { archive: server.url("/a.tar.gz"), cmd: "../../../bin/sh" } } } }] }), "cmd-out", /cmd: '..\/..\/..\/bin\/sh' must be a path inside the archive/);
-    await refused(JSON.stringify({ agents: [binaryEntry("traversal", "1.0.0", "/traversal.tar.gz")] }), "traversal", /refused .*traversal\.tar\.gz: the entry '..\/..\/escaped' would be written outside the folder/, {
-      "/traversal.tar.gz": tarballWithEntry("../../escaped"),
-    });
+    await refused(
+      JSON.stringify({
+        agents: [
+          {
+            ...binaryEntry("cmd-out", "1", "/a.tar.gz"),
+            distribution: { binary: { [PLATFORM]: { archive: server.url("/a.tar.gz"), cmd: "../../../bin/sh" } } },
+          },
+        ],
+      }),
+      "cmd-out",
+      /cmd: '..\/..\/..\/bin\/sh' must be a path inside the archive/,
+    );
+    await refused(
+      JSON.stringify({ agents: [binaryEntry("traversal", "1.0.0", "/traversal.tar.gz")] }),
+      "traversal",
+      /refused .*traversal\.tar\.gz: the entry '..\/..\/escaped' would be written outside the folder/,
+      {
+        "/traversal.tar.gz": tarballWithEntry("../../escaped"),
+      },
+    );
   });
 
   it("a zip with an entry outside the folder, or a link", async () => {
-    await refused(JSON.stringify({ agents: [binaryEntry("zip-out", "1.0.0", "/out.zip")] }), "zip-out", /refused .*out\.zip: .*(outside the folder|invalid relative path)/, {
-      "/out.zip": zipWith([{ name: "bin/recording-agent", content: "x", mode: 0o100755 }, { name: "../../escaped", content: "pwned" }]),
-    });
-    await refused(JSON.stringify({ agents: [binaryEntry("zip-link", "1.0.0", "/link.zip")] }), "zip-link", /refused .*link\.zip: the entry 'bin\/recording-agent' is a link/, {
-      "/link.zip": zipWith([{ name: "bin/recording-agent", content: "/bin/sh", mode: 0o120777 }]),
-    });
+    await refused(
+      JSON.stringify({ agents: [binaryEntry("zip-out", "1.0.0", "/out.zip")] }),
+      "zip-out",
+      /refused .*out\.zip: .*(outside the folder|invalid relative path)/,
+      {
+        "/out.zip": zipWith([
+          { name: "bin/recording-agent", content: "x", mode: 0o100755 },
+          { name: "../../escaped", content: "pwned" },
+        ]),
+      },
+    );
+    await refused(
+      JSON.stringify({ agents: [binaryEntry("zip-link", "1.0.0", "/link.zip")] }),
+      "zip-link",
+      /refused .*link\.zip: the entry 'bin\/recording-agent' is a link/,
+      {
+        "/link.zip": zipWith([{ name: "bin/recording-agent", content: "/bin/sh", mode: 0o120777 }]),
+      },
+    );
   });
 
   it("an archive whose checksum differs", async () => {
     const tarball = await recordingTarball("binary");
-    await refused(JSON.stringify({ agents: [binaryEntry("bad-sum", "1.0.0", "/bad-sum.tar.gz", { sha256: "0".repeat(64) })] }), "bad-sum", /its SHA-256 is [0-9a-f]{64}, the registry says 0{64}/, { "/bad-sum.tar.gz": tarball.bytes });
+    await refused(
+      JSON.stringify({ agents: [binaryEntry("bad-sum", "1.0.0", "/bad-sum.tar.gz", { sha256: "0".repeat(64) })] }),
+      "bad-sum",
+      /its SHA-256 is [0-9a-f]{64}, the registry says 0{64}/,
+      { "/bad-sum.tar.gz": tarball.bytes },
+    );
   });
 
   it("nothing for this platform: a clear error naming the platforms it has", async () => {
     const other = PLATFORM.startsWith("windows") ? "linux-x86_64" : "windows-x86_64";
-    await refused(JSON.stringify({ agents: [{ id: "elsewhere", distribution: { binary: { [other]: { archive: "https://example.invalid/a.zip", cmd: "a.exe" } } } }] }), "elsewhere", new RegExp(`the agent 'elsewhere' has nothing that runs on this platform \\(${PLATFORM}\\): it has binaries for ${other} only`));
+    await refused(
+      JSON.stringify({ agents: [{ id: "elsewhere", distribution: { binary: { [other]: { archive: "https://example.invalid/a.zip", cmd: "a.exe" } } } }] }),
+      "elsewhere",
+      new RegExp(`the agent 'elsewhere' has nothing that runs on this platform \\(${PLATFORM}\\): it has binaries for ${other} only`),
+    );
   });
 });
 

@@ -17,10 +17,12 @@ const skip = realToadSkip();
 
 function status(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: "127.0.0.1", port, path }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).once("error", reject);
+    http
+      .get({ host: "127.0.0.1", port, path }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .once("error", reject);
   });
 }
 
@@ -60,18 +62,23 @@ async function facts(host: ToadHost): Promise<Record<string, unknown>> {
   socket.close();
   // Every agent started since, told apart only by what differs: the real Toad may also start an app for the
   // direct websocket above (closed at once), the fake may not; both must give each agent the same facts.
-  const agents = host.records().filter((entry) => entry.start).slice(before);
+  const agents = host
+    .records()
+    .filter((entry) => entry.start)
+    .slice(before);
   const distinct = (list: object[]): object[] => [...new Map(list.map((each) => [JSON.stringify(each), each])).values()];
   return {
     asked,
     websocketUrl,
     routes,
-    agents: distinct(agents.map(({ cwd, env }) => ({
-      cwd: fs.realpathSync(cwd!) === fs.realpathSync(host.workspace) ? "the project" : cwd,
-      stateFile: env!.SYMPOSIUM_EDITOR_STATE_FILE === host.stateFile,
-      config: typeof env!.SYMPOSIUM_CONFIG === "string",
-      secret: Object.values(env!).some((value) => value.includes(secret)) || env!.SYMPOSIUM_CHAT_TOKEN !== undefined,
-    }))),
+    agents: distinct(
+      agents.map(({ cwd, env }) => ({
+        cwd: fs.realpathSync(cwd!) === fs.realpathSync(host.workspace) ? "the project" : cwd,
+        stateFile: env!.SYMPOSIUM_EDITOR_STATE_FILE === host.stateFile,
+        config: typeof env!.SYMPOSIUM_CONFIG === "string",
+        secret: Object.values(env!).some((value) => value.includes(secret)) || env!.SYMPOSIUM_CHAT_TOKEN !== undefined,
+      })),
+    ),
   };
 }
 

@@ -17,10 +17,16 @@ function script(text: string): string {
 
 describe("Toad's interpreter, from its script", () => {
   it("reads pip's and uv's first line, `env python3`, and the '''exec' form for long paths", () => {
-    assert.deepEqual(pythonOf(script("#!/home/u/.local/share/uv/tools/batrachian-toad/bin/python\nimport sys\n")), { program: "/home/u/.local/share/uv/tools/batrachian-toad/bin/python", args: [] });
+    assert.deepEqual(pythonOf(script("#!/home/u/.local/share/uv/tools/batrachian-toad/bin/python\nimport sys\n")), {
+      program: "/home/u/.local/share/uv/tools/batrachian-toad/bin/python",
+      args: [],
+    });
     assert.deepEqual(pythonOf(script("#!/usr/bin/python3.14 -s\n")), { program: "/usr/bin/python3.14", args: ["-s"] });
     assert.deepEqual(pythonOf(script("#!/usr/bin/env python3\n")), { program: "/usr/bin/env", args: ["python3"] });
-    assert.deepEqual(pythonOf(script(`#!/bin/sh\n'''exec' '/a path/with spaces/bin/python' "$0" "$@"\n' '''\nimport sys\n`)), { program: "/a path/with spaces/bin/python", args: [] });
+    assert.deepEqual(pythonOf(script(`#!/bin/sh\n'''exec' '/a path/with spaces/bin/python' "$0" "$@"\n' '''\nimport sys\n`)), {
+      program: "/a path/with spaces/bin/python",
+      args: [],
+    });
   });
 
   it("takes nothing else for Python: a shell wrapper, a Node script, a binary, a missing file", () => {
@@ -32,7 +38,10 @@ describe("Toad's interpreter, from its script", () => {
 
   it("runs the launcher, then the script with Toad's own arguments", () => {
     const toad = script("#!/opt/toad/bin/python\n");
-    assert.deepEqual(guardedCommand({ program: toad, args: ["acp", "x run", "--serve"] }), { program: "/opt/toad/bin/python", args: ["-P", "-c", TOAD_GUARD_PY, toad, "acp", "x run", "--serve"] });
+    assert.deepEqual(guardedCommand({ program: toad, args: ["acp", "x run", "--serve"] }), {
+      program: "/opt/toad/bin/python",
+      args: ["-P", "-c", TOAD_GUARD_PY, toad, "acp", "x run", "--serve"],
+    });
     assert.equal(guardedCommand({ program: "toad", args: [] }), undefined, "a bare name is resolved by the extension, never guessed here");
     assert.equal(guardedCommand({ program: process.execPath, args: ["webchat.mjs"] }), undefined, "the built-in chat checks callers itself");
   });

@@ -26,10 +26,12 @@ function fakeToadScript(body: string): string {
 
 function get(port: number, pathname: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: "127.0.0.1", port, path: pathname }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).once("error", reject);
+    http
+      .get({ host: "127.0.0.1", port, path: pathname }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .once("error", reject);
   });
 }
 
@@ -74,7 +76,12 @@ web.run_app(app, host=host, port=port)`);
     assert.equal(identity.frontend.state, "failed");
     if (identity.frontend.state !== "failed") return;
     assert.match(identity.frontend.message, /could not put its caller checks in front of Toad's web server/);
-    assert.ok(identity.frontend.lastLines.some((line) => /symposium: cannot add the caller checks to Toad's web server .*refusing to serve Toad unprotected/.test(line)), identity.frontend.lastLines.join("\n"));
+    assert.ok(
+      identity.frontend.lastLines.some((line) =>
+        /symposium: cannot add the caller checks to Toad's web server .*refusing to serve Toad unprotected/.test(line),
+      ),
+      identity.frontend.lastLines.join("\n"),
+    );
     assert.doesNotMatch(host.log(), /restarting/, "failing closed is final: no restart");
   });
 

@@ -64,7 +64,7 @@ async function settled(page: import("playwright-core").Page): Promise<void> {
 async function typeInto(page: import("playwright-core").Page, text: string): Promise<void> {
   await settled(page);
   await page.locator(".xterm-helper-textarea").focus();
-  const typedAt = (await page.evaluate("Date.now()")) as number;
+  const typedAt = await page.evaluate<number>("Date.now()");
   await page.keyboard.type(text, { delay: 20 });
   await page.waitForFunction(`window.lastOutput > ${typedAt} && Date.now() - window.lastOutput > 300`, undefined, { timeout: 30_000, polling: 100 });
   await page.keyboard.press("Enter");
@@ -85,7 +85,7 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
 
   after(async () => {
     await browser?.close();
-    if (host && host.child.exitCode === null) host.child.kill("SIGTERM");
+    if (host?.child.exitCode === null) host.child.kill("SIGTERM");
     await host?.exited;
   });
 
@@ -96,8 +96,14 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
     const privatePort = host.privatePort();
     assert.ok(privatePort > 0, host.log());
     assert.doesNotMatch(page.body, new RegExp(`https?://(127\\.0\\.0\\.1|localhost):${privatePort}/`), "no http URL on Toad's port is left");
-    const assets = [...page.body.matchAll(/(?:href|src)="(\.\/static\/[^"]+)"|url\("(\.\/static\/[^"]+)"\)/g)].map((match) => (match[1] ?? match[2])!.replace(/&amp;/g, "&"));
-    assert.deepEqual(assets.map((asset) => asset.replace(/\?.*/, "")).sort(), ["./static/css/xterm.css", "./static/images/background.png", "./static/js/textual.js"]);
+    const assets = [...page.body.matchAll(/(?:href|src)="(\.\/static\/[^"]+)"|url\("(\.\/static\/[^"]+)"\)/g)].map((match) =>
+      (match[1] ?? match[2])!.replace(/&amp;/g, "&"),
+    );
+    assert.deepEqual(assets.map((asset) => asset.replace(/\?.*/, "")).sort(), [
+      "./static/css/xterm.css",
+      "./static/images/background.png",
+      "./static/js/textual.js",
+    ]);
     for (const asset of assets) assert.equal((await get(port, asset.slice(1))).status, 200, asset);
     // The websocket URL stays as Toad wrote it; the page's shim sends it to the gate.
     assert.match(page.body, new RegExp(`data-session-websocket-url="ws://127\\.0\\.0\\.1:${privatePort}/ws"`));
@@ -106,7 +112,7 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
   it("types a question into Toad's terminal in Chromium: the agent gets exactly one editor-context block with the selection, twice", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
     try {
-      writeSelection(host, "let greeting = \"first selection\";", 2);
+      writeSelection(host, 'let greeting = "first selection";', 2);
       await page.addInitScript(watchTerminalOutput);
       await page.goto(`${host.gate}/?token=${host.spec.secret}`);
       await page.waitForSelector("body.-first-byte", { timeout: 30_000 });
@@ -120,7 +126,10 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
       const blocks = promptText(first!.prompt).filter((text) => text.includes("<editor-context>"));
       assert.equal(blocks.length, 1, JSON.stringify(first));
       assert.match(blocks[0]!, /first selection/);
-      assert.ok(promptText(first!.prompt).some((text) => text.includes("what does the selected line do?")), JSON.stringify(first));
+      assert.ok(
+        promptText(first!.prompt).some((text) => text.includes("what does the selected line do?")),
+        JSON.stringify(first),
+      );
 
       writeSelection(host, "fn second_selection() {}", 7);
       await typeInto(page, "and this one?");
@@ -145,7 +154,7 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
     }
     for (const { pid, command } of treeCommands(host)) {
       if (command.includes("--serve")) continue; // the server got it, and removed it before starting anything
-      let environ = "";
+      let environ: string;
       try {
         environ = (await import("node:fs")).readFileSync(`/proc/${pid}/environ`, "utf8");
       } catch {
@@ -191,7 +200,11 @@ describe("the panel with the real Toad", { skip, timeout: 300_000 }, () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.equal(host.records().filter((entry) => entry.start).length, before, "no agent started");
-    assert.deepEqual(appsAndAgents(host).filter((pid) => !appsBefore.has(pid)), [], "no Toad app, conductor or agent started");
+    assert.deepEqual(
+      appsAndAgents(host).filter((pid) => !appsBefore.has(pid)),
+      [],
+      "no Toad app, conductor or agent started",
+    );
     assert.match(host.log(), /403/);
   });
 

@@ -24,7 +24,7 @@ const EDITOR_TEXT = "fn x() {\n    // typed, not saved\n}\nlast line";
 type Outcome = { ok: true; content?: string } | { ok: false; code?: number; message: string };
 
 /** A window's private state directory with a state file listing `documents` and their snapshots. */
-function windowState(documents: { path: string; text?: string; snapshot?: string | null }[]): string {
+function windowState(documents: Array<{ path: string; text?: string; snapshot?: string | null }>): string {
   const dir = tempDir("symposium-unsaved-");
   fs.chmodSync(dir, 0o700);
   const file = path.join(dir, "editor-state-0123456789abcdef0123456789abcdef.json");
@@ -162,7 +162,8 @@ describe("unsaved changes: whose, and which snapshot files", () => {
       }
       return { reads, writes };
     });
-    for (const read of result.reads) assert.deepEqual(read, { ok: true, content: CLIENT_ANSWERS.read.content }, "no snapshot to read: the client reads the file");
+    for (const read of result.reads)
+      assert.deepEqual(read, { ok: true, content: CLIENT_ANSWERS.read.content }, "no snapshot to read: the client reads the file");
     for (const write of result.writes) assert.match((write as { message: string }).message, /has unsaved changes in the editor; save or revert it first$/);
     assert.equal(clientCalls(client, "fs/read_text_file").length, names.length);
     assert.equal(clientCalls(client, "fs/write_text_file").length, 0);

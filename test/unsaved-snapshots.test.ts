@@ -31,7 +31,11 @@ function window(documents: { current: UnsavedDocumentFacts[] }) {
   fs.chmodSync(dir, 0o700);
   const file = path.join(dir, "editor-state-00112233445566778899aabbccddeeff.json");
   const warnings: string[] = [];
-  const log = { info: (message: string) => void message, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message) };
+  const log = {
+    info: (message: string) => void message,
+    warn: (message: string) => warnings.push(message),
+    error: (message: string) => warnings.push(message),
+  };
   const snapshots = new UnsavedSnapshots(log);
   const writer = new StateFileWriter({
     editorFacts: () => editorOn("fn main() {}\n", [[0, 2]]),
@@ -42,7 +46,11 @@ function window(documents: { current: UnsavedDocumentFacts[] }) {
   });
   writer.path = file;
   const listed = () => parseUnsavedDocuments(JSON.parse(fs.readFileSync(file, "utf8")));
-  const snapshotFiles = () => fs.readdirSync(dir).filter((name) => name.includes(".unsaved-")).sort();
+  const snapshotFiles = () =>
+    fs
+      .readdirSync(dir)
+      .filter((name) => name.includes(".unsaved-"))
+      .sort();
   return { dir, file, writer, snapshots, warnings, log, listed, snapshotFiles };
 }
 
@@ -52,7 +60,13 @@ describe("unsaved documents in the state file", () => {
     const w = window(docs);
     w.writer.writeNow();
     const listed = w.listed();
-    assert.deepEqual(listed.map(({ path, version }) => [path, version]), [["/project/src/a.rs", 3], ["/project/src/b.rs", 9]]);
+    assert.deepEqual(
+      listed.map(({ path, version }) => [path, version]),
+      [
+        ["/project/src/a.rs", 3],
+        ["/project/src/b.rs", 9],
+      ],
+    );
     for (const [index, entry] of listed.entries()) {
       assert.ok(isSnapshotName(entry.snapshot), String(entry.snapshot));
       const snapshot = path.join(w.dir, entry.snapshot);
@@ -63,7 +77,12 @@ describe("unsaved documents in the state file", () => {
     const read = new StateFileReader(w.file).read();
     assert.ok(read.ok);
     assert.deepEqual(read.unsaved, listed, "the proxy's reader sees the same list");
-    const answer = new UnsavedFiles(w.file, () => new StateFileReader(w.file).read()).answer({ jsonrpc: "2.0", id: 1, method: "fs/read_text_file", params: { path: "/project/src/b.rs" } });
+    const answer = new UnsavedFiles(w.file, () => new StateFileReader(w.file).read()).answer({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "fs/read_text_file",
+      params: { path: "/project/src/b.rs" },
+    });
     assert.deepEqual(answer, { result: { content: "b: ünïcödé 🦀\n" } });
   });
 
@@ -121,7 +140,10 @@ describe("unsaved documents in the state file", () => {
     assert.equal(listed[0]!.snapshot, null, "over the per-file cap");
     assert.equal(docs.current[0]!.reads, 0, "its length alone decided: the text was never copied");
     assert.equal(listed[1]!.snapshot, null, "over the cap in UTF-8 bytes");
-    assert.ok(listed.slice(2, 10).every((entry) => entry.snapshot !== null), "the next 16 MiB are written");
+    assert.ok(
+      listed.slice(2, 10).every((entry) => entry.snapshot !== null),
+      "the next 16 MiB are written",
+    );
     assert.equal(listed[10]!.snapshot, null, "past the total cap");
     const bytes = w.snapshotFiles().reduce((sum, name) => sum + fs.statSync(path.join(w.dir, name)).size, 0);
     assert.equal(bytes, MAX_SNAPSHOTS_TOTAL_BYTES);
@@ -139,7 +161,12 @@ describe("unsaved documents in the state file", () => {
       const files = new UnsavedFiles(w.file, () => new StateFileReader(w.file).read());
       for (const line of [undefined, 0, 1, 2, 3, 7]) {
         for (const limit of [undefined, 0, 1, 2, 5]) {
-          const answer = files.answer({ jsonrpc: "2.0", id: 1, method: "fs/read_text_file", params: { path: path.join(project, `f${index}.txt`), line, limit } });
+          const answer = files.answer({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "fs/read_text_file",
+            params: { path: path.join(project, `f${index}.txt`), line, limit },
+          });
           const expected = await disk.read(path.join(project, `f${index}.txt`), line, limit);
           assert.deepEqual(answer, { result: { content: expected } }, `${JSON.stringify(text)} line ${line} limit ${limit}`);
         }

@@ -9,6 +9,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { WebSocket, WebSocketServer } from "ws";
+import { frameText } from "../../acp-wire/src/index.js";
 
 /** Prompt sent → first agent_message_chunk received, by a websocket client in Node (ms). */
 export async function socketClient(serverUrl: string): Promise<{ firstToken(text: string): Promise<number>; stop(): Promise<void> }> {
@@ -17,8 +18,13 @@ export async function socketClient(serverUrl: string): Promise<{ firstToken(text
   let onChunk: (() => void) | undefined;
   let onReady: (() => void) | undefined;
   socket.on("message", (data) => {
-    type Message = { type: string; messages?: Message[]; session?: { state: string }; event?: { kind: string; update?: { sessionUpdate: string } } };
-    const message = JSON.parse(String(data)) as Message;
+    interface Message {
+      type: string;
+      messages?: Message[];
+      session?: { state: string };
+      event?: { kind: string; update?: { sessionUpdate: string } };
+    }
+    const message = JSON.parse(frameText(data)) as Message;
     for (const each of message.type === "batch" ? message.messages! : [message]) {
       if (each.type === "session" && each.session?.state === "ready") onReady?.();
       if (each.event?.kind === "update" && each.event.update?.sessionUpdate === "agent_message_chunk") onChunk?.();
@@ -58,7 +64,7 @@ document.getElementById("input").addEventListener("keydown", (event) => {
 /** Enter keydown → a websocket echo received, in a bare page of `browser` (ms). */
 export async function browserFloor(browser: Browser): Promise<{ echo(text: string): Promise<number>; stop(): Promise<void> }> {
   const server = http.createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(ECHO_PAGE));
-  new WebSocketServer({ server }).on("connection", (socket) => socket.on("message", (data) => socket.send(String(data))));
+  new WebSocketServer({ server }).on("connection", (socket) => socket.on("message", (data) => socket.send(frameText(data))));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

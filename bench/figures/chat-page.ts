@@ -33,7 +33,7 @@ export async function startChatServer(command: string[], projectDir: string, env
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the chat server did not start:\n${stderr}`)), 10_000);
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
       const line = /^(http:\/\/\S+)$/m.exec(stderr);
       if (line) {
@@ -58,7 +58,15 @@ export async function startChatServer(command: string[], projectDir: string, env
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -142,7 +150,11 @@ export function pageProbe(): void {
       super(url, protocols);
       // Registered before the page's own listener: runs first in the task that delivers the message.
       this.addEventListener("message", (event) => {
-        type Message = { type: string; messages?: Message[]; event?: { kind: string; update?: { _meta?: Record<string, number> } } };
+        interface Message {
+          type: string;
+          messages?: Message[];
+          event?: { kind: string; update?: { _meta?: Record<string, number> } };
+        }
         const arrivedAt = wall();
         const note = (message: Message): void => {
           if (message.type === "batch") return message.messages?.forEach(note); // several updates in one frame: each arrived with it
@@ -168,7 +180,7 @@ export function pageProbe(): void {
   new MutationObserver(() => {
     if (probe.sentAt === 0 || probe.shownAt !== 0) return;
     const answers = document.querySelectorAll(".message.agent");
-    if (answers.length > probe.answers && answers[answers.length - 1]!.textContent!.trim() !== "") probe.shownAt = wall();
+    if (answers.length > probe.answers && answers[answers.length - 1]!.textContent.trim() !== "") probe.shownAt = wall();
   }).observe(document, { subtree: true, childList: true, characterData: true });
   document.addEventListener(
     "rendered",

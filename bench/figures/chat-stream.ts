@@ -25,13 +25,28 @@ async function streamOnce(page: Page): Promise<{ lags: number[]; arrivals: numbe
   );
   const chunks = await page.evaluate(() => (window as unknown as { benchProbe: PageProbe }).benchProbe.chunks);
   if (chunks.length !== CHUNKS) throw new Error(`the page got ${chunks.length} of ${CHUNKS} chunks`);
-  return { lags: chunks.map((c) => c.shownAt - c.sentAt), arrivals: chunks.map((c) => c.arrivedAt - c.sentAt), inPage: chunks.map((c) => c.shownAt - c.arrivedAt), perChunkMs: chunks.map((c) => c.renderMs), renders: new Set(chunks.map((c) => c.shownAt)).size };
+  return {
+    lags: chunks.map((c) => c.shownAt - c.sentAt),
+    arrivals: chunks.map((c) => c.arrivedAt - c.sentAt),
+    inPage: chunks.map((c) => c.shownAt - c.arrivedAt),
+    perChunkMs: chunks.map((c) => c.renderMs),
+    renders: new Set(chunks.map((c) => c.shownAt)).size,
+  };
 }
 
 export async function streamFigure(dir: string): Promise<Figure> {
   const server = await startChatServer(CHAT_AGENT, fs.mkdtempSync(path.join(dir, "stream-")));
   const browser = await launchBrowser();
-  const runs: Array<{ maxLag: number; p99Lag: number; maxArrival: number; maxInPage: number; serverCpuUs: number; p99Render: number; renders: number; maxRender: number }> = [];
+  const runs: Array<{
+    maxLag: number;
+    p99Lag: number;
+    maxArrival: number;
+    maxInPage: number;
+    serverCpuUs: number;
+    p99Render: number;
+    renders: number;
+    maxRender: number;
+  }> = [];
   try {
     for (let i = -1; i < RUNS; i++) {
       const page = await openChat(browser, server.url, pageProbe);
@@ -40,7 +55,16 @@ export async function streamFigure(dir: string): Promise<Figure> {
       const serverCpuUs = ((cpuMs(server.child.pid) - cpuBefore) * 1000) / CHUNKS;
       await page.close();
       if (i < 0) continue; // warm-up
-      runs.push({ maxLag: Math.max(...lags), p99Lag: percentile(lags, 99), maxArrival: Math.max(...arrivals), maxInPage: Math.max(...inPage), serverCpuUs, p99Render: percentile(perChunkMs, 99), renders, maxRender: Math.max(...perChunkMs) });
+      runs.push({
+        maxLag: Math.max(...lags),
+        p99Lag: percentile(lags, 99),
+        maxArrival: Math.max(...arrivals),
+        maxInPage: Math.max(...inPage),
+        serverCpuUs,
+        p99Render: percentile(perChunkMs, 99),
+        renders,
+        maxRender: Math.max(...perChunkMs),
+      });
     }
   } finally {
     await Promise.all([browser.close(), server.stop()]);

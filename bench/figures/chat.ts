@@ -30,7 +30,10 @@ async function pageFirstToken(page: Page, text: string): Promise<Sample> {
   const sample = await page.evaluate(() => {
     const probe = (window as unknown as { benchProbe: PageProbe }).benchProbe;
     const chunk = probe.chunks[probe.firstChunk]!;
-    return { ms: probe.shownAt - probe.sentAt, legs: [chunk.receivedAt! - probe.sentAt, chunk.arrivedAt - chunk.sentAt, probe.shownAt - chunk.arrivedAt] as [number, number, number] };
+    return {
+      ms: probe.shownAt - probe.sentAt,
+      legs: [chunk.receivedAt! - probe.sentAt, chunk.arrivedAt - chunk.sentAt, probe.shownAt - chunk.arrivedAt] as [number, number, number],
+    };
   });
   await page.waitForSelector("body[data-state=ready]", { timeout: 10_000 });
   return sample;
@@ -88,7 +91,13 @@ async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrows
     const [page, direct] = await Promise.all([openChat(browser, server.url, pageProbe), directClient()]);
     const floor = await browserFloor(browser);
     let socket: Awaited<ReturnType<typeof socketClient>> | undefined;
-    const result: Round = { chat: [], direct: [], socket: [], floor: [], memory: { serverIdleKb, serverKb: 0, conductorKb: 0, othersKb: 0, agentUnderChatKb: 0, agentAloneKb: 0 } };
+    const result: Round = {
+      chat: [],
+      direct: [],
+      socket: [],
+      floor: [],
+      memory: { serverIdleKb, serverKb: 0, conductorKb: 0, othersKb: 0, agentUnderChatKb: 0, agentAloneKb: 0 },
+    };
     for (let i = 0; i < PROMPTS; i++) {
       result.chat.push(await pageFirstToken(page, `hello ${i}`));
       result.direct.push(await direct.firstToken(`hello ${i}`));

@@ -24,7 +24,12 @@ export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
  * peer arm of P3, P4 and P9; null when it is not installed (those figures then say so).
  */
 export const RUST_CONDUCTOR: string | null = (() => {
-  const binary = path.join(process.env.SYMPOSIUM_CACHE || path.join(os.homedir(), ".cache", "symposium"), "rust-peers", "bin", "agent-client-protocol-conductor");
+  const binary = path.join(
+    process.env.SYMPOSIUM_CACHE || path.join(os.homedir(), ".cache", "symposium"),
+    "rust-peers",
+    "bin",
+    "agent-client-protocol-conductor",
+  );
   return fs.existsSync(binary) ? binary : null;
 })();
 export const RUST_CONDUCTOR_NAME = "agent-client-protocol-conductor 5.0.0";
@@ -73,7 +78,13 @@ type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
  * (`bench/programs/node-relay.ts`): what a Node hop costs by itself.
  */
 export function interleaved(run: Run, withReference: boolean, withRelay = false, withRust = false) {
-  const arms: Arm[] = ["baseline", "candidate", ...(withReference ? ["reference" as const] : []), ...(withRelay ? ["relay" as const] : []), ...(withRust ? ["rust" as const] : [])];
+  const arms: Arm[] = [
+    "baseline",
+    "candidate",
+    ...(withReference ? ["reference" as const] : []),
+    ...(withRelay ? ["relay" as const] : []),
+    ...(withRust ? ["rust" as const] : []),
+  ];
   arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
   const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [], relay: [], rust: [] };
   const rss: number[] = [];
@@ -97,10 +108,19 @@ export function interleaved(run: Run, withReference: boolean, withRelay = false,
   };
 }
 
-export function ratioFigure(id: string, what: string, goalRatio: number, unit: string, result: { baseline: number; candidate: number; reference: number | null; relay?: number | null; rust?: number | null }): Figure {
+export function ratioFigure(
+  id: string,
+  what: string,
+  goalRatio: number,
+  unit: string,
+  result: { baseline: number; candidate: number; reference: number | null; relay?: number | null; rust?: number | null },
+): Figure {
   const ratio = result.candidate / result.baseline;
   const relay = result.relay == null ? "" : `; a Node program that only pipes: ${(result.relay / result.baseline).toFixed(2)} × direct`;
-  const reference = (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) + relay + rustPeer(result.rust, (rust) => `${(rust / result.baseline).toFixed(2)} × direct, ${Math.round(rust).toLocaleString("en")} ${unit}`);
+  const reference =
+    (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) +
+    relay +
+    rustPeer(result.rust, (rust) => `${(rust / result.baseline).toFixed(2)} × direct, ${Math.round(rust).toLocaleString("en")} ${unit}`);
   return {
     id,
     what,
@@ -114,7 +134,9 @@ export function ratioFigure(id: string, what: string, goalRatio: number, unit: s
 /** The Rust reference conductor's arm in a figure's detail: measured, or why not (undefined: the figure has no such arm). */
 export function rustPeer(value: number | null | undefined, describe: (value: number) => string): string {
   if (value === undefined) return "";
-  return value === null ? `; ${RUST_CONDUCTOR_NAME}: not installed (scripts/install-rust-peers.sh)` : `; ${RUST_CONDUCTOR_NAME}, same chain: ${describe(value)}`;
+  return value === null
+    ? `; ${RUST_CONDUCTOR_NAME}: not installed (scripts/install-rust-peers.sh)`
+    : `; ${RUST_CONDUCTOR_NAME}, same chain: ${describe(value)}`;
 }
 
 /** `sh -c` pipelines that put `cat` processes where the proxy or conductor would be. */

@@ -76,7 +76,11 @@ export async function p7(dir: string): Promise<Figure> {
   let end = SELECTION_CHARS;
   const written = { count: 0 };
   const costs: number[] = [];
-  const writer = writerFor(file, () => end, () => written.count++);
+  const writer = writerFor(
+    file,
+    () => end,
+    () => written.count++,
+  );
   timeWrites(writer, costs, written);
 
   // What the tracker's onDidChangeTextEditorSelection handler does: the selection moved, schedule a write.

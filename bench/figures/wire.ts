@@ -7,7 +7,24 @@ import * as fs from "node:fs";
 import { parseLine } from "../../acp-wire/src/index.js";
 import { EditorContextInjector } from "../../editor-context-proxy/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { AGENT, AGENT_LINE, CONDUCTOR, NODE_RELAY, POSIX_SHELL, PROXY, RUST_CONDUCTOR, catBetween, type Arm, freshStateFile, interleaved, measure, median, ratioFigure, rustPeer, type Figure } from "./common.js";
+import {
+  AGENT,
+  AGENT_LINE,
+  CONDUCTOR,
+  NODE_RELAY,
+  POSIX_SHELL,
+  PROXY,
+  RUST_CONDUCTOR,
+  catBetween,
+  type Arm,
+  freshStateFile,
+  interleaved,
+  measure,
+  median,
+  ratioFigure,
+  rustPeer,
+  type Figure,
+} from "./common.js";
 
 /** The command for each arm of P1 and P2: the agent, the proxy in wrap mode, `cat` hops, or a bare Node relay. */
 function wrapArm(arm: Arm, cat: string[]): string[] {
@@ -18,11 +35,7 @@ function wrapArm(arm: Arm, cat: string[]): string[] {
 
 export function p1andP6(): Figure[] {
   const count = 100_000;
-  const result = interleaved(
-    (arm) => measure("down", count, wrapArm(arm, catBetween(0, 1))),
-    POSIX_SHELL,
-    true,
-  );
+  const result = interleaved((arm) => measure("down", count, wrapArm(arm, catBetween(0, 1))), POSIX_SHELL, true);
   const peakMb = Math.max(...result.rss) / 1024;
   return [
     ratioFigure("P1", "wrap-mode proxy, agent→client flood of 1 KiB session/update", 0.95, "msg/s", result),
@@ -39,11 +52,7 @@ export function p1andP6(): Figure[] {
 
 export function p2(): Figure {
   const count = 100_000;
-  const result = interleaved(
-    (arm) => measure("up", count, wrapArm(arm, catBetween(1, 0))),
-    POSIX_SHELL,
-    true,
-  );
+  const result = interleaved((arm) => measure("up", count, wrapArm(arm, catBetween(1, 0))), POSIX_SHELL, true);
   return ratioFigure("P2", "wrap-mode proxy, client→agent flood of 1 KiB non-prompt messages", 0.8, "msg/s at the agent", result);
 }
 
@@ -93,7 +102,13 @@ export function p4(): Figure {
       measure(
         "down",
         count,
-        arm === "baseline" ? AGENT : arm === "candidate" ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE] : arm === "rust" ? [RUST_CONDUCTOR!, "agent", proxy, proxy, proxy, AGENT_LINE] : catBetween(0, 7),
+        arm === "baseline"
+          ? AGENT
+          : arm === "candidate"
+            ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE]
+            : arm === "rust"
+              ? [RUST_CONDUCTOR!, "agent", proxy, proxy, proxy, AGENT_LINE]
+              : catBetween(0, 7),
       ),
     POSIX_SHELL,
     false,
@@ -105,7 +120,9 @@ export function p4(): Figure {
 /** P5, in process: one injection with a 64 KiB selection, the file rewritten before each so it is read every time. */
 export function p5(dir: string): Figure {
   const iterations = 2_000;
-  const line = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "explain" }] } }));
+  const line = Buffer.from(
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "explain" }] } }),
+  );
   const time = (injector: EditorContextInjector, before: (i: number) => void): number[] => {
     const samples: number[] = [];
     for (let i = 0; i < iterations; i++) {
@@ -122,7 +139,15 @@ export function p5(dir: string): Figure {
   const file = path.join(dir, "p5.json");
   const selection = "const value = compute(input);\n".repeat(2_200).slice(0, 64 * 1024);
   const write = (i: number) =>
-    fs.writeFileSync(file, JSON.stringify({ activeFile: "/p/a.ts", languageId: "typescript", selection: { text: `${i}${selection}`, startLine: 1, endLine: 2_200 }, workspaceFolders: ["/p"] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        activeFile: "/p/a.ts",
+        languageId: "typescript",
+        selection: { text: `${i}${selection}`, startLine: 1, endLine: 2_200 },
+        workspaceFolders: ["/p"],
+      }),
+    );
   const injection = new EditorContextInjector({ stateFile: file });
   const baseline = new EditorContextInjector({ stateFile: path.join(dir, "absent.json") });
   time(injection, write); // warm-up

@@ -84,9 +84,7 @@ export function describeAgentFailure(failure: AgentFailure): FailureReport {
   const details = [
     `${who} ${status}.`,
     `Command: ${failure.command.join(" ")}`,
-    ...(failure.stderrTail.length > 0
-      ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)]
-      : ["It wrote nothing to stderr."]),
+    ...(failure.stderrTail.length > 0 ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)] : ["It wrote nothing to stderr."]),
     "What to try:",
     ...whatToTry(failure),
   ].join("\n");
@@ -129,7 +127,7 @@ export function explainAgentError(failure: AgentError): { code: number; message:
   };
 }
 
-function isRecord(value: unknown): value is { [key: string]: unknown } {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -151,7 +149,9 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
   ];
   if (!isAgent) return tries;
   if (failure.menuHint) {
-    tries.push(`- or choose another agent in the menu (${failure.menuHint}), such as the built-in demo agent: demo (it runs ${failure.demoCommand ?? "symposium-conductor demo-agent"})`);
+    tries.push(
+      `- or choose another agent in the menu (${failure.menuHint}), such as the built-in demo agent: demo (it runs ${failure.demoCommand ?? "symposium-conductor demo-agent"})`,
+    );
     return tries;
   }
   const how = failure.configPath ? `set "agent" in ${failure.configPath} to` : "use";
@@ -193,11 +193,11 @@ export class AgentNotes {
   }
 }
 
-function authMethodInfo(method: { [key: string]: unknown }): AuthMethodInfo {
+function authMethodInfo(method: Record<string, unknown>): AuthMethodInfo {
   const vars = Array.isArray(method.vars) ? method.vars.flatMap((entry) => (isRecord(entry) && typeof entry.name === "string" ? [entry.name] : [])) : [];
   return {
-    id: String(method.id ?? ""),
-    name: String(method.name ?? method.id ?? ""),
+    id: scalarText(method.id),
+    name: scalarText(method.name ?? method.id),
     ...(typeof method.description === "string" ? { description: method.description } : {}),
     vars,
   };
@@ -224,7 +224,8 @@ export function explainAuthRequired(failure: AuthRequired): { code: number; mess
   const { notes, error } = failure;
   const who = `agent '${notes.name ?? failure.componentName}'`;
   const methods = (notes.authMethods ?? []).map((method) => (method.vars.length > 0 ? `${method.name} (set ${method.vars.join(", ")})` : method.name));
-  const todo = failure.login ?? (methods.length > 0 ? `log in with one of: ${methods.join("; ")}` : "run the agent's own command line in a terminal and log in");
+  const todo =
+    failure.login ?? (methods.length > 0 ? `log in with one of: ${methods.join("; ")}` : "run the agent's own command line in a terminal and log in");
   const also = failure.alsoTry ? ` Or ${failure.alsoTry}.` : "";
   const message = `${error.message.replace(/\.$/, "")}: ${who} is not logged in. To fix: ${todo}; then start a new chat.${also}${methods.length > 0 ? ` Its login methods: ${methods.join("; ")}.` : ""}`;
   const details = [
@@ -236,5 +237,19 @@ export function explainAuthRequired(failure: AuthRequired): { code: number; mess
     "- then start a new chat",
     ...(failure.alsoTry ? [`- or ${failure.alsoTry}`] : []),
   ].join("\n");
-  return { code: error.code, message, data: { agent: notes.name ?? failure.componentName, agentError: { message: error.message, data: error.data }, authMethods: notes.authMethods ?? [], details } };
+  return {
+    code: error.code,
+    message,
+    data: {
+      agent: notes.name ?? failure.componentName,
+      agentError: { message: error.message, data: error.data },
+      authMethods: notes.authMethods ?? [],
+      details,
+    },
+  };
+}
+
+/** A string or number as text; anything else (absent, an object) as "". */
+function scalarText(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }

@@ -69,7 +69,10 @@ export class ChosenAgent {
     });
     this.child.stdin!.on("error", () => {}); // a dead agent is reported by its exit
     this.stderrClosed = relayStderr(this.child.stderr!, `[${options.name}] `, this.tail);
-    const stream = ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
+    const stream = ndJsonStream(
+      Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>,
+    );
     this.connection = client({ name: "symposium-setup" })
       .onRequest("*", ({ method, params, signal }) => options.upstream.request(method, params, signal))
       .onNotification("*", ({ method, params }) => options.upstream.notify(method, params))
@@ -120,7 +123,14 @@ export class ChosenAgent {
   /** Its "Authentication required" with its name, how to log in, and (with data.details) left as it is by the router. */
   private authError(error: RequestError): RequestError {
     const { name, command, login, alsoTry } = this.options;
-    const explained = explainAuthRequired({ componentName: name, command, notes: this.notes, error, ...(login ? { login } : {}), ...(alsoTry ? { alsoTry } : {}) });
+    const explained = explainAuthRequired({
+      componentName: name,
+      command,
+      notes: this.notes,
+      error,
+      ...(login ? { login } : {}),
+      ...(alsoTry ? { alsoTry } : {}),
+    });
     this.options.log(explained.data.details);
     return new RequestError(explained.code, explained.message, explained.data);
   }

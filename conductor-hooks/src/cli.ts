@@ -237,8 +237,10 @@ function parseChainOptions(args: string[]): ChainOptions {
     } else if (arg === "--trace") options.tracePath = value();
     else if (arg === "--config") options.configPath = value();
     else if (arg === "--agent-choice") options.agentChoice = value();
-    else if (arg === "--") options.positional.push(...args.slice(index + 1)), (index = args.length);
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option '${arg}'`);
+    else if (arg === "--") {
+      options.positional.push(...args.slice(index + 1));
+      index = args.length;
+    } else if (arg.startsWith("--")) throw new UsageError(`unknown option '${arg}'`);
     else options.positional.push(arg);
   }
   return options;

@@ -5,13 +5,7 @@
 
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import {
-  MAX_MESSAGE_BYTES,
-  rpcError,
-  stopProcesses,
-  type Logger,
-  type ProxyDialect,
-} from "../../acp-wire/src/index.js";
+import { MAX_MESSAGE_BYTES, rpcError, stopProcesses, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
 import { RUN_CONFIG_ENV } from "./config.js";
 import { ProcessConnection, StdioConnection, type ComponentSpec } from "./connections.js";
@@ -64,7 +58,14 @@ class ChainRun {
       this.processes.push(connection);
       nodes.push({ kind: "process", connection });
     });
-    const router = new Router({ nodes, upstream: this.upstream, mode: this.options.mode, dialect: this.options.dialect, trace: this.trace, log: this.options.log });
+    const router = new Router({
+      nodes,
+      upstream: this.upstream,
+      mode: this.options.mode,
+      dialect: this.options.dialect,
+      trace: this.trace,
+      log: this.options.log,
+    });
     this.router = router;
     this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
     nodes.forEach((node, position) => {
@@ -98,7 +99,14 @@ class ChainRun {
     await connection.stderrRead();
     if (this.stopping) return;
     const configPath = this.options.env[RUN_CONFIG_ENV] || undefined;
-    const report = describeAgentFailure({ name: spec.name, role: "component", command: spec.command, end, stderrTail: connection.stderrTail.lines(), ...(configPath ? { configPath } : {}) });
+    const report = describeAgentFailure({
+      name: spec.name,
+      role: "component",
+      command: spec.command,
+      end,
+      stderrTail: connection.stderrTail.lines(),
+      ...(configPath ? { configPath } : {}),
+    });
     this.options.log(report.data.details);
     this.router?.failAllPending({ ...rpcError("internal"), message: report.message, data: report.data });
     this.stop(report.message, 1);

@@ -32,7 +32,7 @@ export interface SymposiumConfig {
   /** The agent's command line (the first format, still read); "" when "agent" is an object. */
   agent: string;
   /** "agent" when it is an AgentConfig (or just { "id" }) instead: registry.ts checks and resolves it. */
-  agentConfig?: { [key: string]: unknown };
+  agentConfig?: Record<string, unknown>;
   /** AgentConfigs the user can choose by id: custom ones, and registry ones imported here (`_source: "registry"`). */
   agents: AgentConfig[];
   /** Where the agent registry is fetched from; "" for the shipped snapshot only. */
@@ -101,7 +101,7 @@ function parseAgents(value: unknown, file: string): AgentConfig[] {
  * and everything else; writes a new file (0600) when there is none. Whole or
  * not at all: a conductor starting meanwhile reads the old file or the new one.
  */
-export function updateConfigFile(file: string, key: (string | number)[], value: unknown): void {
+export function updateConfigFile(file: string, key: Array<string | number>, value: unknown): void {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");

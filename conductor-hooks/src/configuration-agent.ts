@@ -35,7 +35,7 @@ export interface ConfigurationAgentOptions {
   log?: Logger;
 }
 
-type Params = { [key: string]: unknown };
+type Params = Record<string, unknown>;
 
 /** The options with the registry's entries arrived. */
 type MenuOptions = ConfigurationAgentOptions & { registryAgents?: AgentConfig[] };
@@ -100,7 +100,12 @@ export const CHOOSE_AGAIN = "/agent";
 const CHOOSE_AGAIN_HINT = `type ${CHOOSE_AGAIN} here to choose another agent`;
 
 function isChooseAgain(prompt: unknown): boolean {
-  return Array.isArray(prompt) && userText(prompt as ContentBlock[]).trim().toLowerCase() === CHOOSE_AGAIN;
+  return (
+    Array.isArray(prompt) &&
+    userText(prompt as ContentBlock[])
+      .trim()
+      .toLowerCase() === CHOOSE_AGAIN
+  );
 }
 
 function abbreviate(text: string): string {
@@ -158,7 +163,11 @@ class SetupAgent {
 
   /** Ends the chosen agent; the same promise however often it is asked (end of input, then SIGTERM). */
   stop(): Promise<void> {
-    this.stopped ??= this.agent?.then((started) => started.stop(), () => {}) ?? Promise.resolve();
+    this.stopped ??=
+      this.agent?.then(
+        (started) => started.stop(),
+        () => {},
+      ) ?? Promise.resolve();
     this.agent = null;
     return this.stopped;
   }
@@ -192,7 +201,10 @@ class SetupAgent {
       return { stopReason: "end_turn" };
     }
     if (!this.saveChoice(choice, options)) {
-      await this.say(params.sessionId, `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`);
+      await this.say(
+        params.sessionId,
+        `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`,
+      );
       return { stopReason: "end_turn" };
     }
     this.chosen = choice;
@@ -225,9 +237,18 @@ class SetupAgent {
    */
   private async notStarted(sessionId: unknown, choice: KnownAgent, error: unknown, options: MenuOptions, session: SetupSession): Promise<void> {
     const file = await this.forgetChoice();
-    const details = error instanceof RequestError && isObject(error.data) && typeof error.data.details === "string" ? error.data.details : (error as Error).message;
+    const details =
+      error instanceof RequestError && isObject(error.data) && typeof error.data.details === "string" ? error.data.details : (error as Error).message;
     this.log(`${choice.name} did not start; ${file}`);
-    const text = [`${choice.name} did not start.`, "", details, "", `${file}. Fix it and choose it again, or choose another agent.`, "", menu(options, session.firstQuestion && userText(session.firstQuestion))];
+    const text = [
+      `${choice.name} did not start.`,
+      "",
+      details,
+      "",
+      `${file}. Fix it and choose it again, or choose another agent.`,
+      "",
+      menu(options, session.firstQuestion && userText(session.firstQuestion)),
+    ];
     await this.say(sessionId, text.join("\n"));
   }
 
@@ -250,7 +271,10 @@ class SetupAgent {
     this.agent = null;
     this.chosen = null;
     for (const session of this.sessions.values()) session.agentSession = null;
-    await agent?.then((started) => started.stop(), () => {});
+    await agent?.then(
+      (started) => started.stop(),
+      () => {},
+    );
     const saved = this.savedText;
     this.savedText = null;
     const { configPath } = this.options;
@@ -370,7 +394,7 @@ class SetupAgent {
   }
 }
 
-export function configurationAgent(options: ConfigurationAgentOptions): { app: AgentApp; stop(): Promise<void> } {
+export function configurationAgent(options: ConfigurationAgentOptions): { app: AgentApp; stop: () => Promise<void> } {
   const setup = new SetupAgent(options);
   const app = agent({ name: "symposium-setup" })
     .onConnect((connection) => setup.connected(connection.client))

@@ -48,7 +48,7 @@ function howToUseARealAgent(configPath: string | null): string[] {
     ];
   }
   return [
-    "No config file chose me: I was named on a command line (as in `symposium-conductor agent \"symposium-conductor demo-agent\"`).",
+    'No config file chose me: I was named on a command line (as in `symposium-conductor agent "symposium-conductor demo-agent"`).',
     "To talk to a real agent, name its command there instead, for example:",
     `  symposium-conductor agent ${JSON.stringify(EXAMPLE_AGENT)}`,
     "or use `symposium-conductor run`, which starts the agent set in ~/.symposium/config.jsonc.",

@@ -25,7 +25,8 @@ export interface LauncherTarget {
   env: Record<string, string>;
 }
 
-const GONE = "the conductor this launcher starts is gone (an extension update, or a moved clone); start the conductor once from where it is now (open the Symposium panel, or run symposium-conductor run) and this launcher points there again";
+const GONE =
+  "the conductor this launcher starts is gone (an extension update, or a moved clone); start the conductor once from where it is now (open the Symposium panel, or run symposium-conductor run) and this launcher points there again";
 
 /** The launcher's text: a POSIX sh script, or a Windows batch file. */
 export function launcherText(target: LauncherTarget, platform: NodeJS.Platform = process.platform): string {

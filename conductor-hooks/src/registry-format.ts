@@ -92,7 +92,9 @@ export function parseRegistry(value: unknown, where: string): RegistryFile {
     seen.add(agent.id);
     // A registry names packages and downloads; a program already on this machine is the user's to name.
     if (agent.distribution.local || agent.distribution.symposium) {
-      throw new AgentFormatError(`${where}: '${agent.id}' names a local command; a registry may only name packages and downloads (npx, pipx, uvx, cargo, binary)`);
+      throw new AgentFormatError(
+        `${where}: '${agent.id}' names a local command; a registry may only name packages and downloads (npx, pipx, uvx, cargo, binary)`,
+      );
     }
   }
   return { agents };
@@ -105,13 +107,14 @@ export function parseAgentConfig(value: unknown, where: string): AgentConfig {
   if (!ID.test(id)) throw new AgentFormatError(`${where}.id: '${id}' must be letters, digits, '.', '_' or '-' (it names a folder)`);
   const at = `${where} ('${id}')`;
   for (const field of ["name", "description"] as const) if (value[field] !== undefined) text(value[field], `${at}.${field}`);
-  if (value.version !== undefined && !VERSION.test(text(value.version, `${at}.version`))) {
-    throw new AgentFormatError(`${at}.version: '${String(value.version)}' must be letters, digits, '.', '_', '+' or '-' (it names a folder)`);
+  const version = value.version === undefined ? undefined : text(value.version, `${at}.version`);
+  if (version !== undefined && !VERSION.test(version)) {
+    throw new AgentFormatError(`${at}.version: '${version}' must be letters, digits, '.', '_', '+' or '-' (it names a folder)`);
   }
   if (value._source !== undefined && value._source !== "registry" && value._source !== "custom") {
     throw new AgentFormatError(`${at}._source: must be "registry" or "custom"`);
   }
-  return { ...value, id, distribution: parseDistribution(value.distribution, `${at}.distribution`) } as AgentConfig;
+  return { ...value, id, distribution: parseDistribution(value.distribution, `${at}.distribution`) };
 }
 
 function parseDistribution(value: unknown, where: string): Distribution {
@@ -187,7 +190,8 @@ function parseBinaryTarget(value: unknown, where: string): BinaryTarget {
   } catch {
     throw new AgentFormatError(`${where}.archive: '${archive}' is not a URL`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new AgentFormatError(`${where}.archive: only http(s) downloads are accepted, not ${url.protocol}`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new AgentFormatError(`${where}.archive: only http(s) downloads are accepted, not ${url.protocol}`);
   const cmd = safeRelativePath(text(entry.cmd, `${where}.cmd`), `${where}.cmd`);
   const result: BinaryTarget = { archive, cmd, ...argsAndEnv(entry, where) };
   if (entry.sha256 !== undefined) {
@@ -200,7 +204,10 @@ function parseBinaryTarget(value: unknown, where: string): BinaryTarget {
 
 /** A path inside an unpacked archive: relative, no "..", no drive or root. */
 export function safeRelativePath(value: string, where: string): string {
-  const parts = value.replace(/\\/g, "/").split("/").filter((part) => part !== "" && part !== ".");
+  const parts = value
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((part) => part !== "" && part !== ".");
   if (/^([A-Za-z]:|[\\/])/.test(value) || parts.length === 0 || parts.some((part) => part === "..")) {
     throw new AgentFormatError(`${where}: '${value}' must be a path inside the archive (relative, without '..')`);
   }

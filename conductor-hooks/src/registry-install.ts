@@ -182,11 +182,13 @@ function unpackZip(archive: string, into: string, url: string): Promise<void> {
         zip.readEntry();
       });
       // Every entry was checked: now the second pass writes them.
-      zip.on("end", () =>
-        void writeZipEntries(zip, entries, into).then(() => {
-          zip.close();
-          resolve();
-        }, fail),
+      zip.on(
+        "end",
+        () =>
+          void writeZipEntries(zip, entries, into).then(() => {
+            zip.close();
+            resolve();
+          }, fail),
       );
       zip.readEntry();
     });
@@ -201,7 +203,9 @@ async function writeZipEntries(zip: yauzl.ZipFile, entries: yauzl.Entry[], into:
       continue;
     }
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, read) => (error || !read ? reject(error) : resolve(read))));
+    const stream = await new Promise<Readable>((resolve, reject) =>
+      zip.openReadStream(entry, (error, read) => (error || !read ? reject(error ?? new Error(`cannot read ${entry.fileName} in the archive`)) : resolve(read))),
+    );
     const mode = (entry.externalFileAttributes >>> 16) & 0o777;
     await pipeline(stream, fs.createWriteStream(target, { mode: mode || 0o644 }));
   }
@@ -221,7 +225,10 @@ export async function installCargo(agent: AgentConfig, cargo: CargoDistribution,
   log(`installing ${cargo.crate} ${version} with cargo into ${folder}`);
   await stageInto(folder, async (staging) => {
     const spec = `${cargo.crate}@${version}`;
-    const binstalled = await runCargo(["binstall", "--no-confirm", "--root", staging, spec]).then(() => true, () => false);
+    const binstalled = await runCargo(["binstall", "--no-confirm", "--root", staging, spec]).then(
+      () => true,
+      () => false,
+    );
     if (!binstalled) await runCargo(["install", "--root", staging, spec]);
   });
   if (!fs.existsSync(program)) throw new InstallError(`${agent.id}: cargo installed ${cargo.crate} ${version}, but it has no binary '${binary}'`);
@@ -250,14 +257,19 @@ async function latestStableVersion(crate: string): Promise<string> {
 async function onlyBinary(crate: string, version: string): Promise<string> {
   const info = (await crateJson(`${CRATES_API}/${crate}/${version}`)).version as { bin_names?: string[] } | undefined;
   const names = info?.bin_names ?? [];
-  if (names.length !== 1) throw new InstallError(`${crate} ${version} has ${names.length === 0 ? "no binaries" : `several binaries (${names.join(", ")})`}: set "binary" in its cargo distribution`);
+  if (names.length !== 1)
+    throw new InstallError(
+      `${crate} ${version} has ${names.length === 0 ? "no binaries" : `several binaries (${names.join(", ")})`}: set "binary" in its cargo distribution`,
+    );
   return names[0]!;
 }
 
 /** cargo's own output goes to stderr: stdout carries ACP. */
 function runCargo(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = execFile("cargo", args, { maxBuffer: 16 * 1024 * 1024 }, (error) => (error ? reject(new InstallError(`cargo ${args[0]} failed: ${error.message}`)) : resolve()));
+    const child = execFile("cargo", args, { maxBuffer: 16 * 1024 * 1024 }, (error) =>
+      error ? reject(new InstallError(`cargo ${args[0]} failed: ${error.message}`)) : resolve(),
+    );
     child.stdout?.pipe(process.stderr);
     child.stderr?.pipe(process.stderr);
   });

@@ -126,8 +126,7 @@ function describeCause(error: unknown): string {
 /** The built-in agents (the menu's four and the demo agent) as AgentConfigs. */
 export function builtinAgents(): AgentConfig[] {
   return agentChoices(["symposium-conductor", "demo-agent"]).map((choice) => {
-    const distribution: Distribution =
-      choice.name === DEMO_AGENT_NAME ? { symposium: { subcommand: "demo-agent" } } : localDistribution(choice.command);
+    const distribution: Distribution = choice.name === DEMO_AGENT_NAME ? { symposium: { subcommand: "demo-agent" } } : localDistribution(choice.command);
     const description = choice.name === DEMO_AGENT_NAME ? "Offline: shows what it receives" : `Built in: ${choice.command}`;
     return { id: choice.shortName, name: choice.name, description, distribution, _source: "custom" };
   });
@@ -169,7 +168,12 @@ export async function resolveAgent(agent: AgentConfig, context: RegistryContext)
     return spec(command!, args);
   }
   // "--" ends npx's own options: a package's arguments are never read as npm's.
-  if (d.npx) return spec("npx", d.npx.cmd ? ["-y", "--package", d.npx.package, "--", d.npx.cmd, ...(d.npx.args ?? [])] : ["-y", "--", d.npx.package, ...(d.npx.args ?? [])], d.npx.env);
+  if (d.npx)
+    return spec(
+      "npx",
+      d.npx.cmd ? ["-y", "--package", d.npx.package, "--", d.npx.cmd, ...(d.npx.args ?? [])] : ["-y", "--", d.npx.package, ...(d.npx.args ?? [])],
+      d.npx.env,
+    );
   if (d.pipx) return spec("pipx", ["run", ...(d.pipx.cmd ? ["--spec", d.pipx.package, d.pipx.cmd] : [d.pipx.package]), ...(d.pipx.args ?? [])], d.pipx.env);
   if (d.uvx) return spec("uvx", [...(d.uvx.cmd ? ["--from", d.uvx.package, d.uvx.cmd] : [d.uvx.package]), ...(d.uvx.args ?? [])], d.uvx.env);
   const root = cacheRoot(context.configPath);
@@ -186,7 +190,10 @@ export async function resolveAgent(agent: AgentConfig, context: RegistryContext)
 function noDistribution(agent: AgentConfig, key: string | null): string {
   const platforms = Object.keys(agent.distribution.binary ?? {});
   const here = key ?? `${process.platform}-${process.arch}`;
-  const has = platforms.length > 0 ? `it has binaries for ${platforms.join(", ")} only` : "it names no distribution this conductor knows (local, npx, pipx, uvx, cargo, binary)";
+  const has =
+    platforms.length > 0
+      ? `it has binaries for ${platforms.join(", ")} only`
+      : "it names no distribution this conductor knows (local, npx, pipx, uvx, cargo, binary)";
   return `the agent '${agent.id}' has nothing that runs on this platform (${here}): ${has}. Choose another agent, or add a "local" distribution with the command that starts it.`;
 }
 
@@ -234,7 +241,7 @@ export async function useAgent(id: string, context: RegistryContext): Promise<Ag
  * config as it is now.
  */
 export async function syncFromRegistry(config: SymposiumConfig, context: RegistryContext, configPath: string): Promise<SymposiumConfig> {
-  const imported: Array<{ key: (string | number)[]; entry: unknown }> = [
+  const imported: Array<{ key: Array<string | number>; entry: unknown }> = [
     { key: ["agent"], entry: config.agentConfig },
     ...config.agents.map((entry, index) => ({ key: ["agents", index], entry })),
   ].filter(({ entry }) => isObject(entry) && entry._source === "registry");

@@ -60,7 +60,7 @@ export class RequestTable {
 
 function tableOf<K, V>(tables: Map<Connection, Map<K, V>>, connection: Connection): Map<K, V> {
   let table = tables.get(connection);
-  if (table === undefined) tables.set(connection, (table = new Map()));
+  if (table === undefined) tables.set(connection, (table = new Map<K, V>()));
   return table;
 }
 

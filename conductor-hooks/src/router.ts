@@ -68,7 +68,10 @@ export type ChainMode = "agent" | "proxy";
 
 type Direction = "down" | "up";
 
-type Hop = { to: Connection; components: InProcessComponent[] };
+interface Hop {
+  to: Connection;
+  components: InProcessComponent[];
+}
 
 /** The line a routed message came from, while its bytes may still be reused (see splice.ts). */
 type Source = { raw: Buffer; message: WireMessage; enveloped: boolean } | null;
@@ -196,7 +199,8 @@ export class Router {
 
   /** A request going up that an in-process component answers (the editor's unsaved files): the answer goes back to `from`. */
   private answeredOnTheWay(from: Connection, message: WireMessage, source: Source, hop: Hop): boolean {
-    if (!("id" in message) || typeof message.method !== "string" || !hop.components.some((component) => component.answers?.has(message.method as string))) return false;
+    if (!("id" in message) || typeof message.method !== "string" || !hop.components.some((component) => component.answers?.has(message.method as string)))
+      return false;
     const id = source === null ? (message.id as IdLike) : exactId(source.raw, source.message);
     for (const component of hop.components) {
       const answer = component.answerUpstream?.(message, id) ?? null;
@@ -242,7 +246,8 @@ export class Router {
   private routeUnparsed(from: Connection, line: Buffer, position: number, direction: Direction): boolean {
     const head = canonicalHead(line);
     if (head === null) return false;
-    if (head.kind === "response") return !this.mustReadAgentAnswer(from, line, head.bodyStart) && this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
+    if (head.kind === "response")
+      return !this.mustReadAgentAnswer(from, line, head.bodyStart) && this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
     let method = head.method;
     let body = line.subarray(head.bodyStart);
     let role = method === null ? null : proxyMethodRole(method);
@@ -292,13 +297,14 @@ export class Router {
       outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
       reusable = false;
     }
-    const id = "id" in message ? this.requests.remember(from, to, source !== null ? exactId(source.raw, source.message) : message.id as IdLike) : undefined;
+    const id = "id" in message ? this.requests.remember(from, to, source !== null ? exactId(source.raw, source.message) : (message.id as IdLike)) : undefined;
     const successor = enveloped ? this.successorMethod(to, to.role === "upstream" ? "down" : "up") : null;
     let line: string | Buffer;
     if (source !== null && reusable && !source.enveloped && successor === null && id === undefined) {
       line = source.raw; // a plain notification, passing on as it came
     } else {
-      const body = source === null || !reusable ? null : source.enveloped ? envelopeInnerBody(source.raw, source.message) : messageBody(source.raw, source.message);
+      const body =
+        source === null || !reusable ? null : source.enveloped ? envelopeInnerBody(source.raw, source.message) : messageBody(source.raw, source.message);
       line = encodeMessage(outgoing, id, successor, body);
     }
     this.send(from, to, line);
@@ -325,7 +331,10 @@ export class Router {
    */
   private mustReadAgentAnswer(from: Connection, line: Buffer, bodyStart: number): boolean {
     if (from.role !== "agent") return false;
-    return line.subarray(bodyStart, bodyStart + ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && line.includes(AUTH_METHODS_MEMBER, bodyStart));
+    return (
+      line.subarray(bodyStart, bodyStart + ERROR_MEMBER.length).equals(ERROR_MEMBER) ||
+      (this.agentNotes.waiting && line.includes(AUTH_METHODS_MEMBER, bodyStart))
+    );
   }
 
   /** Notes the agent's initialize answer; an "Authentication required" gets which agent and what to do. Null: pass it on as it came. */
@@ -340,16 +349,28 @@ export class Router {
     const command = agent.spec?.command ?? [];
     if (error.code === ERROR.internal.code && error.message === ERROR.internal.message) {
       // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start).
-      const explained = explainAgentError({ name: this.agentNotes.name ?? from.name, command, method: "a request", error: { code: error.code, message: error.message, data: error.data }, stderrLines: agent.stderrTail?.since(this.agentStderrMark) ?? [] });
-      return explained as ErrorResponse | null;
+      const explained = explainAgentError({
+        name: this.agentNotes.name ?? from.name,
+        command,
+        method: "a request",
+        error: { code: error.code, message: error.message, data: error.data },
+        stderrLines: agent.stderrTail?.since(this.agentStderrMark) ?? [],
+      });
+      return explained;
     }
     // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
     if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
     // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
     const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
-    const explained = explainAuthRequired({ componentName: from.name, command, notes: this.agentNotes, error: { code: error.code, message: error.message, data: error.data }, ...(login ? { login } : {}) });
+    const explained = explainAuthRequired({
+      componentName: from.name,
+      command,
+      notes: this.agentNotes,
+      error: { code: error.code, message: error.message, data: error.data },
+      ...(login ? { login } : {}),
+    });
     this.options.log(explained.data.details);
-    return explained as ErrorResponse;
+    return explained;
   }
 
   /** routeResponse from the line's bytes; false when it must be parsed (an unknown id is logged there). */

@@ -25,7 +25,9 @@ export function userText(prompt: ContentBlock[]): string {
     .trim();
 }
 
-export type Notifier = { notify(method: "session/update", params: unknown): Promise<void> };
+export interface Notifier {
+  notify(method: "session/update", params: unknown): Promise<void>;
+}
 
 /** Sends `text` as agent_message_chunk updates of at most `chunkSize` characters. */
 export async function streamText(client: Notifier, sessionId: string, text: string, chunkSize = 80): Promise<void> {

@@ -9,7 +9,36 @@
 // initialize and other layouts are parsed.
 
 import type { Readable, Writable } from "node:stream";
-import { CANCEL_REQUEST, INITIALIZE, MAX_MESSAGE_BYTES, encodeMessage, errorResponse, exactId, messageKind, oversizedLineError, parseLine, plainInitialize, rpcError, type WireMessage, type Logger, LineWriter, readLines, DEFAULT_PROXY_DIALECT, dialectMethods, proxyMethodRole, type ProxyDialect, envelopeInnerBody, messageBody, MALFORMED_ENVELOPE, openEnvelope, canonicalHead, openEnvelopeLine, mayFollowId, plainFromBody, envelopeFromBody } from "../../acp-wire/src/index.js";
+import {
+  CANCEL_REQUEST,
+  INITIALIZE,
+  MAX_MESSAGE_BYTES,
+  encodeMessage,
+  errorResponse,
+  exactId,
+  messageKind,
+  oversizedLineError,
+  parseLine,
+  plainInitialize,
+  rpcError,
+  type WireMessage,
+  type Logger,
+  LineWriter,
+  readLines,
+  DEFAULT_PROXY_DIALECT,
+  dialectMethods,
+  proxyMethodRole,
+  type ProxyDialect,
+  envelopeInnerBody,
+  messageBody,
+  MALFORMED_ENVELOPE,
+  openEnvelope,
+  canonicalHead,
+  openEnvelopeLine,
+  mayFollowId,
+  plainFromBody,
+  envelopeFromBody,
+} from "../../acp-wire/src/index.js";
 import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
 import { FILE_METHODS, answerLine } from "./unsaved-files.js";
 
@@ -86,7 +115,7 @@ export class ChainedProxyRouter {
   private forwardUnparsed(line: Buffer): boolean {
     const head = canonicalHead(line);
     if (head === null) return false;
-    if (head.kind === "response") return this.send(line), true;
+    if (head.kind === "response") return (this.send(line), true);
     const method = head.method;
     if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || INJECTED_METHODS.has(method)) return false;
     const id = head.kind === "request" ? head.id : undefined;

@@ -78,7 +78,8 @@ export class EditorContextInjector {
       return null;
     }
     const block = { type: "text", text: current.block };
-    return { ...message, params: { ...params, prompt: [block, ...params.prompt] } };
+    const prompt: readonly unknown[] = params.prompt;
+    return { ...message, params: { ...params, prompt: [block, ...prompt] } };
   }
 }
 

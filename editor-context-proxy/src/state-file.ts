@@ -8,15 +8,22 @@
 // files are refused), and read with a fixed upper bound.
 
 import * as fs from "node:fs";
-import { MAX_STATE_AGE_MS, MAX_STATE_BYTES, STATE_FILE_ENV, parseEditorState, parseUnsavedDocuments, type EditorState, type UnsavedDocumentState } from "../../editor-state/src/index.js";
+import {
+  MAX_STATE_AGE_MS,
+  MAX_STATE_BYTES,
+  STATE_FILE_ENV,
+  parseEditorState,
+  parseUnsavedDocuments,
+  type EditorState,
+  type UnsavedDocumentState,
+} from "../../editor-state/src/index.js";
 
 /**
  * A fresh file's unsaved documents come with it (`unsaved`), also when it
  * names no active file (no block, but the agent still reads what the user sees).
  */
 export type StateReadResult =
-  | { ok: true; state: EditorState; ageMs: number; unsaved: UnsavedDocumentState[] }
-  | { ok: false; reason: string; unsaved?: UnsavedDocumentState[] };
+  { ok: true; state: EditorState; ageMs: number; unsaved: UnsavedDocumentState[] } | { ok: false; reason: string; unsaved?: UnsavedDocumentState[] };
 
 export interface StateFileReaderOptions {
   /** Skip a file last written longer ago than this (docs/state-file.md: 30 s). */
@@ -132,7 +139,10 @@ export class StateFileReader {
     // A writer that is not atomic may be halfway through: what was read could
     // mix two versions. Not the ctime: an atomic writer's rename unlinks the
     // file being read, which changes only its ctime, never its bytes.
-    if (contentKey(fs.fstatSync(fd, { bigint: true })) !== contentKey(stat) || (bytes !== null && (bytes.length !== Number(stat.size) || !readsTheSame(fd, bytes)))) {
+    if (
+      contentKey(fs.fstatSync(fd, { bigint: true })) !== contentKey(stat) ||
+      (bytes !== null && (bytes.length !== Number(stat.size) || !readsTheSame(fd, bytes)))
+    ) {
       return { changing: `${this.path} kept changing while it was read (${READ_ATTEMPTS} tries; is its writer atomic?)` };
     }
     const result = this.parse(bytes);

@@ -69,7 +69,11 @@ export class UnsavedFiles {
 /** "src/x.rs has unsaved changes in the editor; save or revert it first", the path relative to its workspace folder. */
 export function unsavedChangesError(file: string, workspaceFolders: string[]): ErrorResponse {
   const shown = displayPath(file, workspaceFolders);
-  return { code: UNSAVED_CHANGES_CODE, message: `${shown} has unsaved changes in the editor; save or revert it first`, data: { path: file, reason: "unsavedChanges" } };
+  return {
+    code: UNSAVED_CHANGES_CODE,
+    message: `${shown} has unsaved changes in the editor; save or revert it first`,
+    data: { path: file, reason: "unsavedChanges" },
+  };
 }
 
 function displayPath(file: string, workspaceFolders: string[]): string {
@@ -93,7 +97,10 @@ function samePathKey(file: string): string {
 
 /** `line` (1-based; 0 is taken as 1) and `limit` as webchat/src/project-files.ts reads them. */
 function lineRange(file: string, line: unknown, limit: unknown): { start: number; limit: number | undefined } | { error: ErrorResponse } {
-  for (const [name, value] of [["line", line], ["limit", limit]] as const) {
+  for (const [name, value] of [
+    ["line", line],
+    ["limit", limit],
+  ] as const) {
     if (value != null && (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)) {
       return { error: rpcError("invalidParams", `cannot read ${file}: ${name} must be an integer of at least 0, not ${JSON.stringify(value)}`) };
     }

@@ -78,7 +78,7 @@ class WrappedAgent {
     private readonly options: WrapOptions,
   ) {
     this.maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    this.toClient = new LineWriter(options.output, () => this.stop());
+    this.toClient = new LineWriter(options.output, () => void this.stop());
     this.toAgent = new LineWriter(agent.stdin!);
     agent.stdin!.on("error", () => {}); // The agent exiting mid-write is reported by its exit status.
     this.exited = new Promise((resolve) =>
@@ -87,7 +87,7 @@ class WrappedAgent {
         resolve(`the agent ${describeExit(code, signal)}`);
       }),
     );
-    options.signal?.addEventListener("abort", () => this.stop(), { once: true });
+    options.signal?.addEventListener("abort", () => void this.stop(), { once: true });
   }
 
   async run(): Promise<number> {
@@ -129,7 +129,7 @@ class WrappedAgent {
   /** Forwards (or answers) one client line; false when the agent's input is full. */
   private fromClient(line: Buffer, framed: Buffer | null): boolean {
     const verdict = screenClientLine(line);
-    if (verdict.kind === "error") return this.toClient.writeLine(errorResponse(verdict.id, verdict.error)), true;
+    if (verdict.kind === "error") return (this.toClient.writeLine(errorResponse(verdict.id, verdict.error)), true);
     if (verdict.kind === "parsed") {
       const id = "id" in verdict.message && typeof verdict.message.method === "string" ? exactId(line, verdict.message) : undefined;
       if (id !== undefined) this.inFlight.add(idJson(id));
@@ -197,7 +197,7 @@ class WrappedAgent {
     }
     // One scan of the chunk: every answer carries an "id"; a flood of notifications carries none.
     if (this.inFlight.size > 0 && lines.includes(ID_MEMBER)) {
-      for (let start = 0; start < lines.length; ) {
+      for (let start = 0; start < lines.length;) {
         const end = lines.indexOf(NEWLINE, start);
         this.noteAnswer(lines.subarray(start, end));
         start = end + 1;
@@ -213,7 +213,7 @@ class WrappedAgent {
   private answerFileRequests(lines: Buffer, output: Readable): Buffer {
     const kept: Buffer[] = [];
     let keptFrom = 0;
-    for (let start = 0; start < lines.length; ) {
+    for (let start = 0; start < lines.length;) {
       const end = lines.indexOf(NEWLINE, start);
       const line = lines.subarray(start, end);
       const answer = line.includes(FILE_METHOD_MARK) ? this.fileAnswer(line) : null;

@@ -197,7 +197,12 @@ function relevantDiagnostics(
   limits: StateLimits,
 ): { entries: DiagnosticState[]; omitted: number } {
   // 1-based inclusive line spans the user is looking at.
-  const spans = selections.length > 0 ? selections.map((selection) => [selection.startLine, selection.endLine] as const) : cursor ? [[cursor.line, cursor.line] as const] : [];
+  const spans =
+    selections.length > 0
+      ? selections.map((selection) => [selection.startLine, selection.endLine] as const)
+      : cursor
+        ? [[cursor.line, cursor.line] as const]
+        : [];
   const relevant = editor.diagnostics
     .filter((diagnostic) => diagnostic.severity <= MAX_SEVERITY && spans.some(([from, to]) => diagnostic.startLine + 1 <= to && diagnostic.endLine + 1 >= from))
     .sort((a, b) => a.severity - b.severity || a.startLine - b.startLine);

@@ -140,9 +140,7 @@ export function parseEditorState(value: unknown): EditorState | null {
     cursor: parseCursor(value.cursor),
     isDirty: value.isDirty === true,
     document,
-    workspaceFolders: Array.isArray(value.workspaceFolders)
-      ? value.workspaceFolders.filter((folder): folder is string => nonEmptyString(folder) !== null)
-      : [],
+    workspaceFolders: Array.isArray(value.workspaceFolders) ? value.workspaceFolders.filter((folder): folder is string => nonEmptyString(folder) !== null) : [],
     diagnostics: Array.isArray(value.diagnostics) ? value.diagnostics.map(parseDiagnostic).filter((diagnostic) => diagnostic !== null) : [],
     selectionTruncated: value.selectionTruncated === true,
     omittedSelections: positiveInteger(value.omittedSelections) ?? 0,
@@ -228,7 +226,7 @@ function positiveInteger(value: unknown): number | null {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : null;
 }
 
-function isObject(value: unknown): value is { [key: string]: unknown } {
+function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 

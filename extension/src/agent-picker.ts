@@ -65,10 +65,20 @@ function runConductor(args: string[]): Promise<string> {
   const runtime = hostRuntime(extension.extensionUri);
   const script = path.join(path.dirname(runtime.script), "symposium-conductor.mjs");
   return new Promise((resolve, reject) => {
-    execFile(runtime.program, [script, ...args], { env: { ...process.env, ...runtime.env }, maxBuffer: 8 * 1024 * 1024, timeout: 10 * 60_000 }, (error, stdout, stderr) => {
-      if (error === null) return resolve(stdout);
-      const said = stderr.trim().split("\n").slice(-3).join(" ").replace(/^\[symposium-conductor\] /, "");
-      reject(new Error(said || error.message));
-    });
+    execFile(
+      runtime.program,
+      [script, ...args],
+      { env: { ...process.env, ...runtime.env }, maxBuffer: 8 * 1024 * 1024, timeout: 10 * 60_000 },
+      (error, stdout, stderr) => {
+        if (error === null) return resolve(stdout);
+        const said = stderr
+          .trim()
+          .split("\n")
+          .slice(-3)
+          .join(" ")
+          .replace(/^\[symposium-conductor\] /, "");
+        reject(new Error(said || error.message));
+      },
+    );
   });
 }

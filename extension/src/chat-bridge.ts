@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { chordCommand, type BridgeRequest } from "../../webview/src/panel-messages.js";
+import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/src/panel-messages.js";
+import { applyAgentEdit } from "./agent-edits.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const BEFORE_SCHEME = "symposium-before";
@@ -43,17 +44,22 @@ export interface BridgeDeps {
 /** The requests that act on VS Code (the agent's name and state go to the view's title: chat-view.ts). */
 export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" }>;
 
-export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDeps): Promise<void> {
+/** Returns the answer to send back to the page that asked, for requests that have one (`applyEdit`). */
+export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDeps): Promise<ToPanel | undefined> {
   switch (request.kind) {
+    case "applyEdit":
+      return { type: "editResult", id: request.id, result: await applyAgentEdit(request.path, request.content, deps) };
     case "chord": {
       const command = chordCommand(request.chord);
       if (command) await vscode.commands.executeCommand(command);
-      return;
+      return undefined;
     }
     case "openDiff":
-      return openDiff(request.path, request.oldText, request.newText, deps);
+      await openDiff(request.path, request.oldText, request.newText, deps);
+      return undefined;
     case "openFile":
-      return openFile(request.path, request.line, deps.log);
+      await openFile(request.path, request.line, deps.log);
+      return undefined;
   }
 }
 

@@ -30,7 +30,7 @@ export interface ChatViewEvents {
   /** The chat page moved to another conversation. */
   conversation(id: string): void;
   /** The chat page asked VS Code for something (already checked). */
-  request(request: ActionRequest): void;
+  request(request: ActionRequest): Promise<ToPanel | undefined>;
 }
 
 /** One webview showing the chat: the view, or an editor tab. */
@@ -129,8 +129,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    this.disposables.forEach((disposable) => disposable.dispose());
-    this.editors.forEach((panel) => panel.dispose());
+    for (const disposable of this.disposables) disposable.dispose();
+    for (const panel of this.editors) panel.dispose();
   }
 
   private addSurface(webview: vscode.Webview, visible: () => boolean, onDispose: vscode.Event<void>): Surface {
@@ -144,19 +144,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.surfaces.add(surface);
     onDispose(() => this.surfaces.delete(surface));
-    webview.onDidReceiveMessage((data: unknown) => this.receive(data));
+    webview.onDidReceiveMessage((data: unknown) => this.receive(data, surface));
     this.render(surface);
     return surface;
   }
 
-  private receive(data: unknown): void {
+  private receive(data: unknown, surface: Surface): void {
     const message = parseFromPanel(data);
     if (message?.type === "retry") this.events.retry();
     else if (message?.type === "conversation") this.events.conversation(message.conversation);
     else if (message?.type === "request") {
       const request = message.request;
       if (request.kind === "agent") this.setAgent(request.name, request.state);
-      else this.events.request(request);
+      // An answer (an agent's edit: applied or not) goes back to the page that asked only.
+      else void this.events.request(request).then((answer) => answer && this.post(surface, answer));
     } else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
   }
 

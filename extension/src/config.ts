@@ -15,10 +15,12 @@ export interface SymposiumConfig {
   editorContextEnabled: boolean;
   /** The built-in chat's --max-conversations; undefined: its own default. */
   chatMaxConversations?: number;
+  /** An agent's write to a document open in VS Code (agent-edits.ts): applied at once, or reviewed in a diff first. */
+  chatAgentEdits?: "apply" | "review";
 }
 
 /** Every setting, as named after `symposium.`. */
-export type SettingName = "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations";
+export type SettingName = "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations" | "chat.agentEdits";
 
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
@@ -31,6 +33,7 @@ export function readConfig(): SymposiumConfig {
     acpAgentPath: config.get<string>("acpAgentPath", "").trim(),
     editorContextEnabled: config.get<boolean>(EDITOR_CONTEXT, true),
     chatMaxConversations: wholeNumberIn(config.get<number>("chat.maxConversations", 16), 1, 1000),
+    chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
   };
 }
 

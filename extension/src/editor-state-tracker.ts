@@ -103,7 +103,7 @@ export class EditorStateTracker implements vscode.Disposable {
   dispose(): void {
     this.flush();
     clearInterval(this.refreshTimer);
-    this.subscriptions.forEach((subscription) => subscription.dispose());
+    for (const subscription of this.subscriptions) subscription.dispose();
     // A closed window shares no context; a reloaded one writes the same path again.
     if (this.writer.path) this.removeFiles(this.writer.path);
     this.writer.path = undefined;

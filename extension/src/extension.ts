@@ -22,8 +22,9 @@ export interface SymposiumApi {
 export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const log = vscode.window.createOutputChannel("Symposium", { log: true });
   const config = readConfig();
+  const manifest = context.extension.packageJSON as { version?: unknown };
   log.info(
-    `Symposium ${context.extension.packageJSON.version as string} activated (toadCommand: ${config.toadCommand}, editor context ${config.editorContextEnabled ? "on" : "off"})`,
+    `Symposium ${typeof manifest.version === "string" ? manifest.version : "(no version)"} activated (toadCommand: ${config.toadCommand}, editor context ${config.editorContextEnabled ? "on" : "off"})`,
   );
   const state = PersistentState.of(context);
   const tracker = new EditorStateTracker(state, log);
@@ -34,7 +35,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     retry: () => void chat?.restart(),
     conversation: (id) => void chat?.rememberConversation(id),
     request: (request) =>
-      void handleBridgeRequest(request, { documents, log }).catch((error: Error) => log.warn(`the chat's ${request.kind} request failed: ${error.message}`)),
+      handleBridgeRequest(request, { documents, log }).catch((error: Error) => {
+        log.warn(`the chat's ${request.kind} request failed: ${error.message}`);
+        // An agent's edit that failed: the chat server writes it to disk as before.
+        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "notOpen" as const } : undefined;
+      }),
   });
   chat = new PanelHostController({
     context,

@@ -38,7 +38,11 @@ export interface LaunchInputs {
 export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   const dist = path.join(inputs.extensionPath, "dist");
   const project = inputs.cwd ?? os.homedir();
-  const frontend = chooseFrontend({ toadCommand: inputs.config.toadCommand, runtime: inputs.runtime.program, builtinScript: path.join(dist, "symposium-webchat.mjs") });
+  const frontend = chooseFrontend({
+    toadCommand: inputs.config.toadCommand,
+    runtime: inputs.runtime.program,
+    builtinScript: path.join(dist, "symposium-webchat.mjs"),
+  });
   if (frontend.kind === "builtin" && frontend.toadMissing) inputs.noticeToadMissing(frontend.toadMissing);
   const conductor = conductorOf(inputs.config, inputs.runtime, dist);
   let run: string;
@@ -48,7 +52,10 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
     throw new PanelError(`The conductor's path cannot be passed to the shell: ${(error as Error).message}`);
   }
   return {
-    frontend: { program: frontend.program, args: [...frontend.args, ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined), ...builtinOnlyArgs(frontend.kind, inputs.config)] },
+    frontend: {
+      program: frontend.program,
+      args: [...frontend.args, ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined), ...builtinOnlyArgs(frontend.kind, inputs.config)],
+    },
     // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
     // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
     cwd: frontend.kind === "toad" ? project : os.homedir(),
@@ -73,7 +80,9 @@ function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string
   if (!config.acpAgentPath) return { program: runtime.program, args: [path.join(dist, "symposium-conductor.mjs")], env: runtime.env };
   const found = findProgram(config.acpAgentPath, process.env, process.platform);
   if (!found) {
-    throw new PanelError(`The conductor '${config.acpAgentPath}' (setting symposium.acpAgentPath) was not found. Fix the path, or clear the setting to use the conductor this extension carries.`);
+    throw new PanelError(
+      `The conductor '${config.acpAgentPath}' (setting symposium.acpAgentPath) was not found. Fix the path, or clear the setting to use the conductor this extension carries.`,
+    );
   }
   if (!config.editorContextEnabled) return { program: found, args: [] };
   return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };

@@ -20,7 +20,7 @@ export function describeEditorContext(tracker: EditorStateTracker): string {
     return `No editor context would be sent: ${off ? "context sharing is off (setting symposium.editorContext.enabled)" : "there is no private place for the state file (see Symposium: Show Log)"}.`;
   }
   const state = tracker.currentState;
-  if (state && state.activeFile === null && state.document === null) return "No editor context would be sent: no text editor is open.";
+  if (state?.activeFile === null && state.document === null) return "No editor context would be sent: no text editor is open.";
   const read = new StateFileReader(file).read();
   return read.ok ? formatEditorContext(read.state) : `No editor context would be sent: ${read.reason}.`;
 }
@@ -46,7 +46,10 @@ class EditorContextDocument implements vscode.TextDocumentContentProvider {
 }
 
 /** The view's document provider; `show` is the command "Symposium: Show Editor Context" (commands.ts). */
-export function createEditorContextView(tracker: EditorStateTracker, log: vscode.LogOutputChannel): { show: () => Promise<void>; disposables: vscode.Disposable[] } {
+export function createEditorContextView(
+  tracker: EditorStateTracker,
+  log: vscode.LogOutputChannel,
+): { show: () => Promise<void>; disposables: vscode.Disposable[] } {
   const view = new EditorContextDocument(tracker);
   const show = async (): Promise<void> => {
     tracker.flush();

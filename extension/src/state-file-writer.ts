@@ -30,7 +30,7 @@ export interface StateFileWriterOptions {
   /** Called after each write or refresh of the file. */
   written(): void;
   /** Writes the file atomically (write-file-atomic; replaced in tests). */
-  writeFile?(file: string, text: string): void;
+  writeFile?: (file: string, text: string) => void;
 }
 
 export class StateFileWriter {

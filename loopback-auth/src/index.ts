@@ -95,6 +95,21 @@ export function targetForLog(req: IncomingMessage): string {
   return JSON.stringify((req.url ?? "").split("?")[0]!.slice(0, 200));
 }
 
+/**
+ * The header of the panel host's readiness probe (panel-host/src/frontend.ts),
+ * which asks without the secret on purpose, to see the frontend refuse: that
+ * refusal is expected, so it is not logged as a refused caller. The header
+ * changes only the log line, never the answer.
+ */
+export const READINESS_PROBE_HEADER = "x-symposium-readiness-probe";
+
+/** The log line for a refused request: a calm one for the readiness probe's expected refusal (it has no secret). */
+export function refusalLine(req: IncomingMessage, reason: string): string {
+  if (req.headers[READINESS_PROBE_HEADER] !== undefined && tokenFromRequest(req) === undefined)
+    return "answered the panel host's readiness probe (refused without the secret, as expected)";
+  return `refused ${req.method} ${targetForLog(req)}: ${reason}`;
+}
+
 /** The secret a request carries: its `token` query parameter, or an `Authorization: Bearer` header. */
 export function tokenFromRequest(req: IncomingMessage): string | undefined {
   const fromQuery = requestTarget(req)?.searchParams.get(TOKEN_PARAM) ?? null;

@@ -12,7 +12,7 @@ import * as http from "node:http";
 import getPort from "get-port";
 import { describeExit, describeSpawnError, signalProcessTree, spawnProgram, stopProcesses } from "../../acp-wire/src/index.js";
 import { envForProgram } from "../../acp-wire/src/run-as-node.js";
-import { CHAT_TOKEN_ENV } from "../../loopback-auth/src/index.js";
+import { CHAT_TOKEN_ENV, READINESS_PROBE_HEADER } from "../../loopback-auth/src/index.js";
 import { LAUNCH_SPEC_ENV, type FrontendStatus, type LaunchSpec } from "./launch-spec.js";
 import type { HostLog } from "./host-log.js";
 import { RestartPolicy } from "./restart-policy.js";
@@ -59,7 +59,7 @@ export class FrontendSupervisor {
     });
     this.child = child;
     const startedAt = Date.now();
-    child.once("error", (error) => this.onEnded(child, describeSpawnError(command.program, error as NodeJS.ErrnoException)));
+    child.once("error", (error) => this.onEnded(child, describeSpawnError(command.program, error)));
     child.once("exit", (code, signal) =>
       guarded && code === GUARD_FAILED_STATUS
         ? this.failClosed(child, "Toad was not started: Symposium could not put its caller checks in front of Toad's web server (the log says why)")
@@ -78,7 +78,7 @@ export class FrontendSupervisor {
       this.log.line(`frontend ready on ${PRIVATE_HOST}:${this.privatePort} (pid ${child.pid}, ${Date.now() - startedAt} ms)`);
     } else if (this.status.state === "starting") {
       this.log.line(`the frontend did not answer within ${READY_TIMEOUT_MS / 1000} s`);
-      signalProcessTree(child.pid, "SIGKILL");
+      void signalProcessTree(child.pid, "SIGKILL");
     }
   }
 
@@ -88,7 +88,7 @@ export class FrontendSupervisor {
     const child = this.child;
     if (!child) return;
     // The whole tree at once (its apps, conductors and agents lead groups of their own).
-    signalProcessTree(child.pid, "SIGTERM");
+    void signalProcessTree(child.pid, "SIGTERM");
     await stopProcesses([child]);
   }
 
@@ -98,15 +98,17 @@ export class FrontendSupervisor {
     this.log.line(message);
     this.child = undefined;
     this.status = { state: "failed", message, lastLines: this.log.lastLines(20) };
-    signalProcessTree(child.pid, "SIGKILL");
+    void signalProcessTree(child.pid, "SIGKILL");
   }
 
   private onEnded(child: ChildProcess, why: string): void {
     if (this.child !== child || this.stopping) return;
     this.child = undefined;
-    signalProcessTree(child.pid, "SIGTERM"); // what it left behind
+    void signalProcessTree(child.pid, "SIGTERM"); // what it left behind
     const decision = this.policy.onCrash(Date.now());
-    this.log.line(`${why}; ${decision.action === "restart" ? `restarting in ${decision.delayMs} ms (crash ${decision.crashes})` : `giving up after ${decision.crashes} crashes`}`);
+    this.log.line(
+      `${why}; ${decision.action === "restart" ? `restarting in ${decision.delayMs} ms (crash ${decision.crashes})` : `giving up after ${decision.crashes} crashes`}`,
+    );
     if (decision.action === "give-up") {
       this.status = { state: "failed", message: `${why}, ${decision.crashes} times in a row`, lastLines: this.log.lastLines(20) };
       return;
@@ -140,7 +142,9 @@ async function waitUntilAnswering(port: number, alive: () => boolean): Promise<b
 /** The status the frontend answers a request without the secret with; undefined when nothing answers. */
 function probe(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const request = http.get({ host: PRIVATE_HOST, port, path: "/", timeout: 1_000, headers: { host: `${PRIVATE_HOST}:${port}` } }, (response) => {
+    // The header marks the probe, so the frontend does not log its refusal as a refused caller (loopback-auth).
+    const headers = { host: `${PRIVATE_HOST}:${port}`, [READINESS_PROBE_HEADER]: "1" };
+    const request = http.get({ host: PRIVATE_HOST, port, path: "/", timeout: 1_000, headers }, (response) => {
       response.resume();
       resolve(response.statusCode);
     });

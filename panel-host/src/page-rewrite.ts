@@ -47,14 +47,16 @@ function withSecret(relative: string, secret: string): string {
  * /proxy/PORT/ too) and given the page's own secret.
  */
 function websocketShim(privateHosts: string[]): string {
-  return `<script>(function(){var hosts=${JSON.stringify(privateHosts)};var Native=window.WebSocket;` +
+  return (
+    `<script>(function(){var hosts=${JSON.stringify(privateHosts)};var Native=window.WebSocket;` +
     `function Gated(url,protocols){var u=new URL(String(url),location.href);` +
     `if(hosts.indexOf(u.host)!==-1){var page=new URL(location.href);var target=new URL("."+u.pathname,page);` +
     `target.protocol=page.protocol==="https:"?"wss:":"ws:";u.searchParams.forEach(function(v,k){target.searchParams.set(k,v)});` +
     `var token=page.searchParams.get(${JSON.stringify(TOKEN_PARAM)});if(token)target.searchParams.set(${JSON.stringify(TOKEN_PARAM)},token);u=target}` +
     `return protocols===undefined?new Native(u.href):new Native(u.href,protocols)}` +
     `Gated.prototype=Native.prototype;["CONNECTING","OPEN","CLOSING","CLOSED"].forEach(function(k){Gated[k]=Native[k]});` +
-    `window.WebSocket=Gated})();</script>`;
+    `window.WebSocket=Gated})();</script>`
+  );
 }
 
 function injectScript(page: string, script: string): string {

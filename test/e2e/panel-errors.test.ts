@@ -100,7 +100,10 @@ describe("chat panel settings and errors in code-server", { skip, timeout: 600_0
     await acceptRestartOffer(page, "symposium.acpAgentPath");
     const frame = await panelStatusFrame(page, /symposium\.acpAgentPath/);
     const message = await frame.locator("#message").innerText();
-    assert.equal(message, `The conductor '${missing}' (setting symposium.acpAgentPath) was not found. Fix the path, or clear the setting to use the conductor this extension carries.`);
+    assert.equal(
+      message,
+      `The conductor '${missing}' (setting symposium.acpAgentPath) was not found. Fix the path, or clear the setting to use the conductor this extension carries.`,
+    );
     assert.ok(await frame.locator("#retry").isVisible(), "a Retry button");
     const colours = await statusColours(frame);
     assert.notEqual(colours.variable, "", "VS Code's theme colours reach the panel");
@@ -114,17 +117,23 @@ describe("chat panel settings and errors in code-server", { skip, timeout: 600_0
     const toad = script(path.join(bin, "toad"), `echo toad >> '${starts}'\necho "toad: Python 3.14 is required (found 3.11)"\nexit 1`);
     await editSettings(page, server, { "symposium.acpAgentPath": undefined, "symposium.toadCommand": toad });
     await acceptRestartOffer(page, "symposium.toadCommand");
-    let frame = await panelStatusFrame(page, /keeps failing/, 45_000);
+    const frame = await panelStatusFrame(page, /keeps failing/, 45_000);
     assert.match(await frame.locator("#message").innerText(), /The chat frontend keeps failing: the frontend exited with (status|code) 1/);
     assert.match(await frame.locator("#detail").innerText(), /toad: Python 3\.14 is required \(found 3\.11\)/);
-    const failedStarts = fs.readFileSync(starts, "utf8").split("\n").filter((line) => line === "toad").length;
+    const failedStarts = fs
+      .readFileSync(starts, "utf8")
+      .split("\n")
+      .filter((line) => line === "toad").length;
     assert.ok(failedStarts >= 2, `restarted with backoff before giving up (${failedStarts} starts)`);
     await eventually(() => extensionLog(server).includes("toad: Python 3.14 is required"), 5_000, "the last lines in the Symposium log");
     // The user fixes Toad (here: a Toad that obeys Toad's contract) and presses Retry in the panel.
     script(toad, `echo toad >> '${starts}'\nexec '${process.execPath}' '${FAKE_TOAD}' "$@"`);
     await frame.locator("#retry").click();
-    frame = await chatFrame(page, "body[data-connected=yes]", 30_000);
-    const allStarts = fs.readFileSync(starts, "utf8").split("\n").filter((line) => line === "toad").length;
+    await chatFrame(page, "body[data-connected=yes]", 30_000);
+    const allStarts = fs
+      .readFileSync(starts, "utf8")
+      .split("\n")
+      .filter((line) => line === "toad").length;
     assert.ok(allStarts > failedStarts, "Retry started the frontend again");
   });
 });

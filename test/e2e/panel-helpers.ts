@@ -45,12 +45,23 @@ export async function chatFrame(page: Page, ready: string, timeoutMs = 30_000, n
   for (;;) {
     for (const frame of page.frames()) {
       if (!/[?&]token=/.test(frame.url()) || gatePort(frame) === notOnPort) continue;
-      if ((await frame.locator(ready).count().catch(() => 0)) > 0) return frame;
+      if (
+        (await frame
+          .locator(ready)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     if (Date.now() > deadline) {
       const shot = path.join(tempDir("symposium-panel-shot-"), "no-chat.png");
       await page.screenshot({ path: shot }).catch(() => undefined);
-      throw new Error(`no chat frame with ${ready} (screenshot: ${shot}): ${page.frames().map((frame) => frame.url()).join(" | ")}`);
+      throw new Error(
+        `no chat frame with ${ready} (screenshot: ${shot}): ${page
+          .frames()
+          .map((frame) => frame.url())
+          .join(" | ")}`,
+      );
     }
     await page.waitForTimeout(200);
   }
@@ -62,7 +73,10 @@ export async function panelStatusFrame(page: Page, pattern: RegExp, timeoutMs = 
   let seen = "";
   for (;;) {
     for (const frame of page.frames().filter((each) => each.url().includes("fake.html"))) {
-      const text = await frame.locator("main#status #message").innerText({ timeout: 500 }).catch(() => "");
+      const text = await frame
+        .locator("main#status #message")
+        .innerText({ timeout: 500 })
+        .catch(() => "");
       if (pattern.test(text)) return frame;
       if (text) seen = text;
     }
@@ -75,7 +89,11 @@ export async function panelStatusFrame(page: Page, pattern: RegExp, timeoutMs = 
 export async function command(page: Page, title: string): Promise<void> {
   const editor = page.locator(".part.editor");
   if (await editor.isVisible()) await editor.click({ position: { x: 600, y: 300 } });
-  else await page.locator(".part.panel .composite.title").first().click({ position: { x: 600, y: 10 } }); // the panel is maximized
+  else
+    await page
+      .locator(".part.panel .composite.title")
+      .first()
+      .click({ position: { x: 600, y: 10 } }); // the panel is maximized
   await runCommand(page, title);
 }
 
@@ -115,8 +133,10 @@ const MACHINE_SCOPED = new Set(["symposium.toadCommand", "symposium.acpAgentPath
 export async function editSettings(page: Page, server: CodeServer, changes: Record<string, unknown>): Promise<void> {
   const machine = Object.keys(changes).filter((key) => MACHINE_SCOPED.has(key));
   const user = Object.keys(changes).filter((key) => !MACHINE_SCOPED.has(key));
-  if (machine.length) await editSettingsFile(page, path.join(server.userDataDir, "Machine", "settings.json"), "Preferences: Open Remote Settings (JSON)", pick(changes, machine));
-  if (user.length) await editSettingsFile(page, path.join(server.userDataDir, "User", "settings.json"), "Preferences: Open User Settings (JSON)", pick(changes, user));
+  if (machine.length)
+    await editSettingsFile(page, path.join(server.userDataDir, "Machine", "settings.json"), "Preferences: Open Remote Settings (JSON)", pick(changes, machine));
+  if (user.length)
+    await editSettingsFile(page, path.join(server.userDataDir, "User", "settings.json"), "Preferences: Open User Settings (JSON)", pick(changes, user));
 }
 
 function pick(changes: Record<string, unknown>, keys: string[]): Record<string, unknown> {

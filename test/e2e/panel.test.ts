@@ -32,7 +32,10 @@ async function ask(frame: Frame, question: string): Promise<void> {
   const input = frame.locator("#input");
   await input.click().catch(async (error: Error) => {
     const shot = path.join(tempDir("symposium-panel-shot-"), "failed.png");
-    await frame.page().screenshot({ path: shot }).catch(() => undefined);
+    await frame
+      .page()
+      .screenshot({ path: shot })
+      .catch(() => undefined);
     process.stderr.write(`screenshot of the failure: ${shot}\n`);
     throw error;
   });
@@ -41,7 +44,10 @@ async function ask(frame: Frame, question: string): Promise<void> {
 }
 
 async function transcript(frame: Frame): Promise<string> {
-  return frame.locator("#transcript").innerText().catch(() => "");
+  return frame
+    .locator("#transcript")
+    .innerText()
+    .catch(() => "");
 }
 
 /** The panel maximized, scrolled to the block the agent received; then back as it was. */
@@ -119,7 +125,11 @@ describe("chat panel in code-server (built-in chat, demo agent)", { skip, timeou
     const request = page.context().request;
     const proxied = `${server.url}proxy/${port}/`;
     assert.equal((await request.get(proxied)).status(), 403, "no secret through code-server");
-    assert.equal((await request.get(`${proxied}?token=${secret}`, { headers: { origin: "http://evil.example" } })).status(), 403, "foreign Origin through code-server");
+    assert.equal(
+      (await request.get(`${proxied}?token=${secret}`, { headers: { origin: "http://evil.example" } })).status(),
+      403,
+      "foreign Origin through code-server",
+    );
     assert.equal((await request.get(`${proxied}?token=${secret}`)).status(), 200, "the panel's own request passes");
   });
 
@@ -169,7 +179,11 @@ describe("chat panel in code-server (built-in chat, demo agent)", { skip, timeou
       await page.keyboard.press("Control+Alt+Y");
       frame = await chatFrame(page, "#input:visible", 60_000, port); // a frame on the old port would be the stranger's
       await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-      assert.deepEqual(strangerRequests.filter((url) => !url.startsWith("/.symposium/identity")), [], "only the identity check reached the stranger");
+      assert.deepEqual(
+        strangerRequests.filter((url) => !url.startsWith("/.symposium/identity")),
+        [],
+        "only the identity check reached the stranger",
+      );
     } finally {
       stranger.close();
     }
@@ -200,7 +214,11 @@ describe("chat panel in code-server with Toad (its stand-in, test/fixtures/fake-
     await openMainRsAndSelectLine2(page);
     await page.keyboard.press("Control+Alt+Y");
     const frame = await chatFrame(page, "body[data-connected=yes]");
-    const starts = fs.readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { argv: string[]; cwd: string; env: Record<string, string> });
+    const starts = fs
+      .readFileSync(record, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { argv: string[]; cwd: string; env: Record<string, string> });
     assert.equal(starts.length, 1);
     const [{ argv, cwd, env }] = starts as [(typeof starts)[0]];
     assert.equal(argv.length, 7);
@@ -231,7 +249,11 @@ describe("chat panel in code-server with Toad (its stand-in, test/fixtures/fake-
       let text = "";
       while (Date.now() < deadline && !text.includes(`Port ${fixedPort} is busy`)) {
         text = "";
-        for (const each of page.frames().filter((frame) => frame.url().includes("fake.html"))) text += await each.locator("#message").innerText().catch(() => "");
+        for (const each of page.frames().filter((frame) => frame.url().includes("fake.html")))
+          text += await each
+            .locator("#message")
+            .innerText()
+            .catch(() => "");
         await page.waitForTimeout(250);
       }
       assert.match(text, new RegExp(`Port ${fixedPort} is busy \\(setting symposium\\.toadPort\\)`));

@@ -30,7 +30,10 @@ async function ask(frame: Frame, question: string): Promise<void> {
 }
 
 function transcript(frame: Frame): Promise<string> {
-  return frame.locator("#transcript").innerText().catch(() => "");
+  return frame
+    .locator("#transcript")
+    .innerText()
+    .catch(() => "");
 }
 
 describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, () => {
@@ -60,7 +63,11 @@ describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, (
     const all = rows.join(" | ");
     for (const name of ["My recording agent", "Claude Code", "Built-in demo agent"]) assert.match(all, new RegExp(name), all);
     await input.fill("gemini");
-    await waitForText(async () => (await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""))).join(" | "), /Gemini CLI/);
+    await waitForText(
+      async () =>
+        (await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""))).join(" | "),
+      /Gemini CLI/,
+    );
     await input.fill("My recording agent");
     await page.waitForTimeout(300);
     await page.keyboard.press("Enter");

@@ -17,7 +17,11 @@ import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow } from ".
 
 const skip = e2eSkipReason() || realToadSkip();
 
-type Entry = { start?: number; env?: Record<string, string>; prompt?: Array<{ type: string; text?: string }> };
+interface Entry {
+  start?: number;
+  env?: Record<string, string>;
+  prompt?: Array<{ type: string; text?: string }>;
+}
 
 /** In every frame: when Toad's app last sent terminal output (its screen is a canvas). */
 const watchTerminalOutput = {
@@ -38,7 +42,7 @@ async function settled(frame: Frame): Promise<void> {
 async function typeInto(frame: Frame, text: string): Promise<void> {
   await settled(frame);
   await frame.locator(".xterm-helper-textarea").focus();
-  const typedAt = (await frame.evaluate("Date.now()")) as number;
+  const typedAt = await frame.evaluate<number>("Date.now()");
   // One input event, so xterm sends the text as one chunk (a user pasting), not key by key.
   await frame.page().keyboard.insertText(text);
   await frame.waitForFunction(`window.lastOutput > ${typedAt} && Date.now() - window.lastOutput > 300`, undefined, { timeout: 30_000, polling: 100 });
@@ -56,7 +60,9 @@ function commandOf(pid: number): string {
 /** A Toad app (Toad titles it "toad"), a conductor or an agent. */
 function isAppOrAgent(pid: number): boolean {
   const command = commandOf(pid);
-  return command === "toad" || (!command.startsWith("/bin/sh") && !command.includes("--serve") && /symposium-conductor\.mjs run|toad-recording-agent/.test(command));
+  return (
+    command === "toad" || (!command.startsWith("/bin/sh") && !command.includes("--serve") && /symposium-conductor\.mjs run|toad-recording-agent/.test(command))
+  );
 }
 
 /**
@@ -75,9 +81,13 @@ async function selectLine(page: Page, line: number, expect: string, stateFile: (
     await page.waitForTimeout(400); // the tracker's debounce
     const file = stateFile();
     if (!file) return;
-    const written = await eventually(() => fs.existsSync(file) && fs.readFileSync(file, "utf8").includes(expect), 10_000, `the selection in ${file}`).then(() => true, () => false);
+    const written = await eventually(() => fs.existsSync(file) && fs.readFileSync(file, "utf8").includes(expect), 10_000, `the selection in ${file}`).then(
+      () => true,
+      () => false,
+    );
     if (written) return;
-    if (attempt === 3) assert.fail(`the tracker never wrote the selection of line ${line} to ${file}: ${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "(no file)"}`);
+    if (attempt === 3)
+      assert.fail(`the tracker never wrote the selection of line ${line} to ${file}: ${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "(no file)"}`);
   }
 }
 
@@ -87,15 +97,29 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
   let page: Page;
   let workspace: string;
   const record = path.join(tempDir("symposium-toad-e2e-"), "agent.jsonl");
-  const records = (): Entry[] => (fs.existsSync(record) ? fs.readFileSync(record, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry) : []);
-  const prompts = (): string[][] => records().filter((entry) => entry.prompt).map((entry) => entry.prompt!.map((block) => block.text ?? ""));
+  const records = (): Entry[] =>
+    fs.existsSync(record)
+      ? fs
+          .readFileSync(record, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Entry)
+      : [];
+  const prompts = (): string[][] =>
+    records()
+      .filter((entry) => entry.prompt)
+      .map((entry) => entry.prompt!.map((block) => block.text ?? ""));
 
   const stateFile = (): string | undefined => records().find((entry) => entry.start)?.env?.SYMPOSIUM_EDITOR_STATE_FILE;
 
   before(async () => {
     ({ workspace, server, browser, page } = await openDemoWindow({ TOAD_AGENT_RECORD: record }, { "symposium.toadCommand": TOAD_LAUNCHER }));
     // The conductor reads its config at each start: the recording agent instead of the demo agent.
-    fs.writeFileSync(process.env.SYMPOSIUM_CONFIG!, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(RECORDING_AGENT)}`, proxies: [] }));
+    fs.writeFileSync(
+      process.env.SYMPOSIUM_CONFIG!,
+      JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(RECORDING_AGENT)}`, proxies: [] }),
+    );
     await page.addInitScript(watchTerminalOutput);
   });
 
@@ -112,7 +136,10 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     const blocks = prompts()[0]!.filter((text) => text.startsWith("<editor-context>"));
     assert.equal(blocks.length, 1, JSON.stringify(prompts()[0]));
     assert.match(blocks[0]!, /let greeting = "hello from the sample workspace";/);
-    assert.ok(prompts()[0]!.some((text) => text === "what does the selected line do?"), JSON.stringify(prompts()[0]));
+    assert.ok(
+      prompts()[0]!.some((text) => text === "what does the selected line do?"),
+      JSON.stringify(prompts()[0]),
+    );
     if (process.env.SYMPOSIUM_SCREENSHOT_TOAD) {
       await settled(frame);
       await page.screenshot({ path: process.env.SYMPOSIUM_SCREENSHOT_TOAD });
@@ -125,7 +152,8 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     assert.equal(second.length, 1);
     assert.match(second[0]!, /fn main\(\)/);
     assert.doesNotMatch(second[0]!, /hello from the sample workspace/);
-    for (const { env } of records().filter((entry) => entry.start)) assert.equal(env!.SYMPOSIUM_CHAT_TOKEN, undefined, "no secret of ours in the agent's environment");
+    for (const { env } of records().filter((entry) => entry.start))
+      assert.equal(env!.SYMPOSIUM_CHAT_TOKEN, undefined, "no secret of ours in the agent's environment");
   });
 
   it("works the same through code-server's /proxy/PORT/ (remote development): page, websocket, a question with the selection", async () => {
@@ -156,7 +184,9 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
   it("Reload Window re-attaches to the same Toad server; the new page is a new Toad app and the old app and agent are gone 3 s later", async () => {
     const [host] = hostProcesses(workspace);
     assert.ok(host, "a panel host runs");
-    const oldAgents = records().filter((entry) => entry.start).map((entry) => entry.start!);
+    const oldAgents = records()
+      .filter((entry) => entry.start)
+      .map((entry) => entry.start!);
     const oldApps = descendants(host).filter((pid) => isAppOrAgent(pid));
     assert.ok(oldApps.length >= 3, "the old page's app, conductor and agent");
     await command(page, "Developer: Reload Window");
@@ -168,7 +198,11 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     await eventually(() => oldAgents.every((pid) => !isAlive(pid)), 10_000, `the old page's agents ${oldAgents.join(", ")} to end`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const left = oldApps.filter((pid) => isAlive(pid));
-    assert.deepEqual(left, [], `no app, conductor or agent of the old page left 3 s later: ${left.map((pid) => `${pid} ${commandOf(pid)} (parent ${fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[3]})`).join("; ")}`);
+    assert.deepEqual(
+      left,
+      [],
+      `no app, conductor or agent of the old page left 3 s later: ${left.map((pid) => `${pid} ${commandOf(pid)} (parent ${fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[3]})`).join("; ")}`,
+    );
     await selectLine(page, 2, "hello from the sample workspace", stateFile);
     // The panel's frame as it is now (the one found first may have been replaced while the panel settled).
     const frame = await chatFrame(page, "body.-first-byte", 60_000);
@@ -186,7 +220,10 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     await command(page, "Symposium: Stop Chat");
     await eventually(() => tree.every((pid) => !isAlive(pid)), 10_000, `no process of ${tree.join(", ")} left`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    assert.deepEqual(tree.filter((pid) => isAlive(pid)), []);
+    assert.deepEqual(
+      tree.filter((pid) => isAlive(pid)),
+      [],
+    );
     assert.deepEqual(hostProcesses(workspace), []);
   });
 });

@@ -19,7 +19,11 @@ export function readState(file: string): StateFile | null {
 }
 
 /** Polls until `predicate` holds for the file's content; returns it and how long that took. */
-export async function waitForState(file: string, predicate: (state: StateFile | null) => boolean, timeoutMs = 5_000): Promise<{ state: StateFile | null; ms: number }> {
+export async function waitForState(
+  file: string,
+  predicate: (state: StateFile | null) => boolean,
+  timeoutMs = 5_000,
+): Promise<{ state: StateFile | null; ms: number }> {
   const started = Date.now();
   let state = readState(file);
   while (!predicate(state)) {

@@ -44,7 +44,11 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     console.log(`selection in the state file after ${delays.join(", ")} ms (load average ${os.loadavg()[0]!.toFixed(1)})`);
     assert.equal(state!.activeFile, path.join(server.workspace, "src", "main.rs"));
     assert.equal(state!.languageId, "rust");
-    assert.deepEqual(state!.selection, { text: 'fn main() {\n    let greeting = "hello from the sample workspace";\n    println!("{greeting}");\n', startLine: 1, endLine: 3 });
+    assert.deepEqual(state!.selection, {
+      text: 'fn main() {\n    let greeting = "hello from the sample workspace";\n    println!("{greeting}");\n',
+      startLine: 1,
+      endLine: 3,
+    });
     assert.deepEqual(state!.workspaceFolders, [server.workspace]);
     assert.equal(state!.version, 1);
   });
@@ -70,7 +74,10 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+Home");
     await page.keyboard.press("End");
-    const cursor = await waitForState(stateFile, (s) => s !== null && s.selections === undefined && s.selection === null && s.cursor?.line === 1 && s.cursor.character === 6);
+    const cursor = await waitForState(
+      stateFile,
+      (s) => s !== null && s.selections === undefined && s.selection === null && s.cursor?.line === 1 && s.cursor.character === 6,
+    );
     assert.deepEqual(cursor.state!.cursor, { line: 1, character: 6 });
     assert.equal(cursor.state!.selection, null);
   });
@@ -88,9 +95,9 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     const { state } = await waitForState(stateFile, (s) => s?.activeFile?.endsWith("broken.json") === true && s.diagnostics.length > 0, 30_000);
     const diagnostic = state!.diagnostics.find((entry) => /comma/i.test(entry.message));
     assert.ok(diagnostic, JSON.stringify(state!.diagnostics));
-    assert.equal(diagnostic!.line, 3);
-    assert.equal(diagnostic!.severity, "error");
-    assert.equal(diagnostic!.source, "json");
+    assert.equal(diagnostic.line, 3);
+    assert.equal(diagnostic.severity, "error");
+    assert.equal(diagnostic.source, "json");
   });
 
   it("keeps the editor's context while focus is in the Symposium panel, a terminal or the output view", async () => {
@@ -125,7 +132,7 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     await page.keyboard.press("Shift+ArrowDown");
     await runCommand(page, "Symposium: Show Editor Context");
     let text = "";
-    for (let i = 0; i < 40 && !/Selected text \(line 1\)/.test(text); i++) {
+    for (let i = 0; i < 40 && !text.includes("Selected text (line 1)"); i++) {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.editor");
     }
@@ -135,7 +142,7 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     await page.keyboard.press("Control+Home");
     await page.keyboard.press("Shift+ArrowDown");
     await page.keyboard.press("Shift+ArrowDown");
-    for (let i = 0; i < 40 && !/Selected text \(lines 1-2\)/.test(text); i++) {
+    for (let i = 0; i < 40 && !text.includes("Selected text (lines 1-2)"); i++) {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.editor");
     }

@@ -34,12 +34,18 @@ describe("unsaved documents in code-server", { skip, timeout: 600_000 }, () => {
     await openFile(page, DRAFT);
     await page.keyboard.press("Control+Home");
     await page.keyboard.type(text);
-    const { state } = await waitForState(stateFile, (s) => listed(s)?.snapshot != null && fs.existsSync(path.join(path.dirname(stateFile), listed(s)!.snapshot!)), 20_000);
+    const { state } = await waitForState(
+      stateFile,
+      (s) => listed(s)?.snapshot != null && fs.existsSync(path.join(path.dirname(stateFile), listed(s)!.snapshot!)),
+      20_000,
+    );
     const snapshot = path.join(path.dirname(stateFile), listed(state)!.snapshot!);
     try {
       await waitForStable(snapshot, text + onDisk);
     } catch (error) {
-      throw new Error(`${(error as Error).message}; ${DRAFT} on disk: ${JSON.stringify(fs.readFileSync(draft, "utf8"))}, expected ${JSON.stringify(onDisk)}`, { cause: error });
+      throw new Error(`${(error as Error).message}; ${DRAFT} on disk: ${JSON.stringify(fs.readFileSync(draft, "utf8"))}, expected ${JSON.stringify(onDisk)}`, {
+        cause: error,
+      });
     }
     return snapshot;
   }

@@ -45,7 +45,10 @@ export function adapterSetup(): { dir: string; prefix: string[] } | { missing: s
   if (home === null) return { missing: `no user ${AGENT_USER} to run the agents as (run scripts/install-agent-adapters.sh as root)` };
   const dir = process.env.SYMPOSIUM_ADAPTERS_DIR || (isRoot() ? path.join(home, ".cache", "symposium", "adapters") : path.join(symposiumCache(), "adapters"));
   const absent = ADAPTERS.filter((adapter) => !fs.existsSync(path.join(dir, "node_modules", ".bin", adapter.bin)));
-  if (absent.length > 0) return { missing: `${absent.map((adapter) => `${adapter.pkg}@${adapter.version}`).join(", ")} not installed in ${dir} (run scripts/install-agent-adapters.sh)` };
+  if (absent.length > 0)
+    return {
+      missing: `${absent.map((adapter) => `${adapter.pkg}@${adapter.version}`).join(", ")} not installed in ${dir} (run scripts/install-agent-adapters.sh)`,
+    };
   // No `env` on Windows: there the tests expect a machine without the variables.
   const env = process.platform === "win32" ? [] : ["env", ...CREDENTIAL_VARIABLES.flatMap((name) => ["-u", name]), `HOME=${home}`];
   return { dir, prefix: isRoot() ? ["runuser", "-u", AGENT_USER, "--", ...env] : env };

@@ -2,6 +2,7 @@
 // a user sees (events) and the prompts they send.
 
 import { WebSocket } from "ws";
+import { frameText } from "../../acp-wire/src/index.js";
 import type { ServerMessage, TranscriptEvent } from "../../webchat/page/protocol.js";
 import { eventually } from "../support/processes.js";
 import type { ChatServer } from "../support/webchat-server.js";
@@ -16,7 +17,7 @@ export class ChatSocket {
     url.searchParams.set("token", server.token);
     this.socket = new WebSocket(url, { headers: { origin: server.origin } });
     this.socket.on("message", (data) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
+      const message = JSON.parse(frameText(data)) as ServerMessage;
       this.messages.push(...(message.type === "batch" ? message.messages : [message]));
     });
     this.opened = new Promise((resolve, reject) => {
@@ -35,7 +36,9 @@ export class ChatSocket {
 
   /** Sign-in cards: the chat's answer to an agent's "authentication required". */
   signIns(): Array<{ message: string; methods: unknown[] }> {
-    return this.events().flatMap((event) => ((event as { kind: string }).kind === "signIn" ? [event as unknown as { message: string; methods: unknown[] }] : []));
+    return this.events().flatMap((event) =>
+      (event as { kind: string }).kind === "signIn" ? [event as unknown as { message: string; methods: unknown[] }] : [],
+    );
   }
 
   send(text: string): void {
@@ -50,7 +53,11 @@ export class ChatSocket {
 
   async ready(timeoutMs = 20_000): Promise<void> {
     await this.opened;
-    await eventually(() => this.messages.some((message) => message.type === "session" && message.session.state === "ready"), timeoutMs, "the session to be ready");
+    await eventually(
+      () => this.messages.some((message) => message.type === "session" && message.session.state === "ready"),
+      timeoutMs,
+      "the session to be ready",
+    );
   }
 
   /** Sends a prompt and waits for its turn to end or fail. */

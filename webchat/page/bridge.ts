@@ -7,20 +7,28 @@
 // a plain browser tab (no parent) nothing here does anything.
 
 import { h } from "./dom.js";
+import type { EditResult } from "./protocol.js";
 
 const REQUEST = "symposium/request";
 const CHORDS = "symposium/chords";
 const MENTION = "symposium/mention";
+const EDIT_RESULT = "symposium/editResult";
+const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen"];
 
 let parentOrigin: string | undefined;
 let chords = new Set<string>();
 let input: HTMLTextAreaElement | undefined;
 /** Sent again once the panel has spoken (the session may be reported before it does). */
 let lastAgent: Record<string, unknown> | undefined;
+/** Called once the panel has spoken: from then on the page is known to be in VS Code's panel. */
+let onPanelSpoke: (() => void) | undefined;
+/** Agents' writes sent to VS Code, by id, waiting for its answer. */
+const pendingEdits = new Map<string, (result: EditResult) => void>();
 
 /** Starts listening to the panel; `composer` receives mentions. */
-export function startBridge(composer: HTMLTextAreaElement): void {
+export function startBridge(composer: HTMLTextAreaElement, onPanel?: () => void): void {
   input = composer;
+  onPanelSpoke = onPanel;
   if (window.parent === window) return;
   window.addEventListener("message", onParentMessage);
   // Capture: the composer's own keys (Enter, arrows) never match a chord, and the chord must not also type.
@@ -56,6 +64,20 @@ export function locationLinks(locations: unknown): HTMLElement[] {
   });
 }
 
+/** Whether this page is in VS Code's panel (its parent has spoken): it can take agents' writes. */
+export function inEditor(): boolean {
+  return parentOrigin !== undefined;
+}
+
+/** Hands an agent's write to VS Code (agent-edits.ts there); outside VS Code's panel: "notOpen" (the server writes to disk). */
+export function applyEdit(id: string, path: string, content: string): Promise<EditResult> {
+  if (!parentOrigin || pendingEdits.has(id)) return Promise.resolve("notOpen");
+  return new Promise((resolve) => {
+    pendingEdits.set(id, resolve);
+    request({ kind: "applyEdit", id, path, content });
+  });
+}
+
 function request(body: Record<string, unknown>): void {
   if (parentOrigin) window.parent.postMessage({ type: REQUEST, request: body }, parentOrigin);
 }
@@ -66,11 +88,20 @@ function onParentMessage(event: MessageEvent): void {
   if (parentOrigin === undefined) {
     parentOrigin = event.origin;
     if (lastAgent) request(lastAgent);
+    onPanelSpoke?.();
   }
   if (event.origin !== parentOrigin) return;
   const data = event.data as { type?: unknown; chords?: unknown; text?: unknown } | null;
   if (data?.type === CHORDS && Array.isArray(data.chords)) chords = new Set(data.chords.filter((chord): chord is string => typeof chord === "string"));
   else if (data?.type === MENTION && typeof data.text === "string") insertMention(data.text.slice(0, 4096));
+  else if (data?.type === EDIT_RESULT) settleEdit(data as { id?: unknown; result?: unknown });
+}
+
+function settleEdit(data: { id?: unknown; result?: unknown }): void {
+  const settle = typeof data.id === "string" ? pendingEdits.get(data.id) : undefined;
+  if (!settle || !EDIT_RESULTS.includes(data.result as EditResult)) return;
+  pendingEdits.delete(data.id as string);
+  settle(data.result as EditResult);
 }
 
 function onKey(event: KeyboardEvent): void {

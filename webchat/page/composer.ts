@@ -2,13 +2,24 @@
 // the page, cancels the turn: main.ts); typing `/` offers the agent's slash commands (arrows to choose, Tab
 // or Enter to take one). A prompt over the server's message limit is kept
 // in the input with a notice instead of being sent (the server would close
-// the connection).
+// the connection). Typing `@` offers the project's files (mentions.ts), and
+// files dropped on the input become `@path` mentions.
 
 import { MAX_PAGE_MESSAGE_BYTES, type SlashCommand } from "./protocol.js";
 import { h } from "./dom.js";
+import { droppedPaths, matchFiles, mentionAt } from "./mentions.js";
 
 export interface ComposerHooks {
   send(text: string): boolean;
+  /** Asks the server for the project's files (the answer comes to setFiles). */
+  listFiles(): void;
+}
+
+/** One choice of the menu: a command or a file. */
+interface Choice {
+  label: string;
+  description: string;
+  take(): void;
 }
 
 export class Composer {
@@ -17,8 +28,11 @@ export class Composer {
   /** Why the last Enter did not send (the prompt is too large); main.ts places it above the input. */
   readonly notice = h("div", { id: "composer-notice", class: "error", role: "alert", hidden: "" });
   private commands: SlashCommand[] = [];
-  private matches: SlashCommand[] = [];
+  private matches: Choice[] = [];
   private selected = 0;
+  private files: string[] | null = null;
+  /** Where the chat's project is (from the server's hello): drops outside it are refused. */
+  projectDir = "";
 
   constructor(private readonly hooks: ComposerHooks) {
     this.input.addEventListener("keydown", (event) => this.onKey(event));
@@ -26,6 +40,16 @@ export class Composer {
       this.updateMenu();
       this.showNotice(null);
     });
+    this.input.addEventListener("dragover", (event) => {
+      if (hasFiles(event)) event.preventDefault(); // lets the drop happen
+    });
+    this.input.addEventListener("drop", (event) => this.onDrop(event));
+  }
+
+  /** The project's files (the server's answer to listFiles). */
+  setFiles(files: string[]): void {
+    this.files = files;
+    this.updateMenu();
   }
 
   setCommands(commands: SlashCommand[]): void {
@@ -53,9 +77,9 @@ export class Composer {
       event.preventDefault();
       this.selected = (this.selected + (event.key === "ArrowDown" ? 1 : this.matches.length - 1)) % this.matches.length;
       this.renderMenu();
-    } else if (menuOpen && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey && !this.input.value.includes(" ")))) {
+    } else if (menuOpen && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey && this.enterTakes()))) {
       event.preventDefault();
-      this.take(this.matches[this.selected]!);
+      this.matches[this.selected]!.take();
     } else if (event.key === "Enter" && !event.shiftKey) {
       event.preventDefault();
       this.submit();
@@ -71,10 +95,46 @@ export class Composer {
     this.input.toggleAttribute("aria-invalid", message !== null);
   }
 
+  /** Enter takes a file being mentioned, or a command while only its name is typed. */
+  private enterTakes(): boolean {
+    return this.mention() !== null || !this.input.value.includes(" ");
+  }
+
   private take(command: SlashCommand): void {
     this.input.value = `/${command.name} `;
     this.close();
     this.input.focus();
+  }
+
+  private mention(): { start: number; query: string } | null {
+    return this.input.selectionStart === this.input.selectionEnd ? mentionAt(this.input.value, this.input.selectionStart) : null;
+  }
+
+  /** Replaces the `@word` at the caret with `@file `. */
+  private takeFile(file: string, start: number): void {
+    const caret = this.input.selectionStart;
+    this.insertAt(start, caret, `@${file} `);
+    this.close();
+  }
+
+  private insertAt(from: number, to: number, text: string): void {
+    this.input.focus();
+    this.input.setRangeText(text, from, to, "end");
+    this.input.dispatchEvent(new Event("input"));
+  }
+
+  /** Files dropped on the input (VS Code's explorer: a uri-list) become mentions; files outside the project are refused. */
+  private onDrop(event: DragEvent): void {
+    const list = event.dataTransfer?.getData("text/uri-list") || event.dataTransfer?.getData("application/vnd.code.uri-list") || "";
+    if (list === "") return;
+    event.preventDefault();
+    const { paths, refused } = droppedPaths(list, this.projectDir);
+    if (paths.length > 0) {
+      const caret = this.input.selectionStart;
+      const before = caret > 0 && !/\s$/.test(this.input.value.slice(0, caret)) ? " " : "";
+      this.insertAt(caret, this.input.selectionEnd, `${before}${paths.map((each) => `@${each}`).join(" ")} `);
+    }
+    if (refused.length > 0) this.showNotice(`Not mentioned (only files inside the project, without spaces in their path, can be): ${refused.join(", ")}`);
   }
 
   private close(): void {
@@ -83,12 +143,28 @@ export class Composer {
   }
 
   private updateMenu(): void {
+    const mention = this.mention();
+    if (mention) return this.updateFileMenu(mention);
     const match = /^\/(\S*)$/.exec(this.input.value);
-    this.matches = match ? this.commands.filter((command) => command.name.startsWith(match[1]!)) : [];
+    this.matches = match
+      ? this.commands
+          .filter((command) => command.name.startsWith(match[1]!))
+          .map((command) => ({ label: `/${command.name}`, description: command.description, take: () => this.take(command) }))
+      : [];
     this.selected = 0;
     this.renderMenu();
     if (match && this.matches.length === 0)
       this.showNoCommand(this.commands.length === 0 ? "This agent offers no commands." : `No command starts with /${match[1]}.`);
+  }
+
+  /** The files matching the `@word` at the caret; the list is asked for when `@` is typed. */
+  private updateFileMenu(mention: { start: number; query: string }): void {
+    if (mention.query === "" || this.files === null) this.hooks.listFiles();
+    const files = matchFiles(this.files ?? [], mention.query);
+    this.matches = files.map((file) => ({ label: `@${file}`, description: "", take: () => this.takeFile(file, mention.start) }));
+    this.selected = 0;
+    this.renderMenu();
+    if (this.files !== null && files.length === 0) this.showNoCommand(`No file in the project matches ${mention.query || "that"}.`);
   }
 
   /** Why the menu has nothing to offer: "/" never shows nothing. */
@@ -100,17 +176,17 @@ export class Composer {
   private renderMenu(): void {
     this.menu.hidden = this.matches.length === 0;
     this.menu.replaceChildren(
-      ...this.matches.map((command, index) => {
+      ...this.matches.map((choice, index) => {
         const item = h(
           "li",
           { role: "option", class: index === this.selected ? "selected" : "", "aria-selected": String(index === this.selected) },
-          h("span", { class: "command-name" }, `/${command.name}`),
+          h("span", { class: "command-name" }, choice.label),
           " ",
-          h("span", { class: "command-description" }, command.description),
+          h("span", { class: "command-description" }, choice.description),
         );
         item.addEventListener("mousedown", (event) => {
           event.preventDefault();
-          this.take(command);
+          choice.take();
         });
         return item;
       }),
@@ -118,7 +194,12 @@ export class Composer {
   }
 }
 
-const PLACEHOLDER = "Ask the agent… (Enter sends, Shift+Enter new line)";
+const PLACEHOLDER = "Ask the agent… (Enter sends, Shift+Enter new line, @ for files)";
+
+function hasFiles(event: DragEvent): boolean {
+  const types = event.dataTransfer?.types ?? [];
+  return types.includes("text/uri-list") || types.includes("application/vnd.code.uri-list");
+}
 
 /** Room for the rest of the prompt message around its text (`{"type":"prompt","text":…,"skipContext":false}`). */
 const ENVELOPE_BYTES = 64;

@@ -21,7 +21,7 @@ import {
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
-import { reportAgent, startBridge } from "./bridge.js";
+import { applyEdit, inEditor, reportAgent, startBridge } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 
 const params = new URLSearchParams(location.search);
@@ -64,7 +64,7 @@ const history = new HistoryPanel(
   { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
   () => session.historyId,
 );
-const composer = new Composer({ send: sendPrompt });
+const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) });
 const agentPicker = new AgentPicker((agent) => {
   setStatus(`Switching to ${agent.name}…`);
   send({ type: "chooseAgent", id: agent.id });
@@ -110,7 +110,7 @@ window.addEventListener("message", (event) => {
   else if (data?.type === FOCUS_MESSAGE) composer.input.focus();
 });
 window.addEventListener("focus", () => composer.input.focus());
-startBridge(composer.input); // VS Code's chords, Open diff, mentions (bridge.ts)
+startBridge(composer.input, announceEditor); // VS Code's chords, Open diff, mentions, agents' writes (bridge.ts)
 // Escape cancels the turn wherever the focus is (a permission button, say).
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
@@ -127,6 +127,7 @@ function connect(): void {
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(url);
   socket = ws;
+  ws.addEventListener("open", announceEditor);
   ws.addEventListener("message", (event) => {
     // When the chat first heard from its server (wall clock): what bench/figures/panel-reload.ts times.
     document.body.dataset.firstMessageAt ??= String(Date.now());
@@ -172,6 +173,7 @@ function onMessage(message: ServerMessage): void {
     case "hello":
       named = message.named;
       document.title = message.title;
+      composer.projectDir = message.projectDir;
       return;
     case "replay":
       view.clear();
@@ -187,11 +189,16 @@ function onMessage(message: ServerMessage): void {
       return updateChip(message.chip);
     case "history":
       return history.show(message.entries);
+    case "files":
+      return composer.setFiles(message.files);
     case "agents":
       agentList = message;
       return agentPicker.show(message.agents, message.current, session.agentName);
     case "agentChoice":
       return agentChosen(message);
+    case "applyEdit":
+      void applyEdit(message.id, message.path, message.content).then((result) => send({ type: "editResult", id: message.id, result }));
+      return;
     case "batch":
       // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
       return message.messages.forEach(apply);
@@ -280,6 +287,11 @@ function sendPrompt(text: string): boolean {
   chipToggle.checked = true; // the skip is for one prompt only
   chipRow.classList.remove("skipped");
   return true;
+}
+
+/** Tells the server this page is in VS Code's panel: it offers agents' writes here (webchat/src/workspace-edits.ts). */
+function announceEditor(): void {
+  if (inEditor()) send({ type: "inEditor" });
 }
 
 function send(message: PageMessage): void {

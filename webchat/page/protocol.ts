@@ -111,12 +111,19 @@ export type ServerMessage =
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
   | { type: "history"; entries: HistoryEntry[] }
+  /** The answer to `listFiles`: the project's files (relative, `/`-separated), at most a few thousand. */
+  | { type: "files"; files: string[]; truncated: boolean }
   /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. */
   | { type: "agents"; agents: AgentChoice[]; current?: string }
   /** The answer to `chooseAgent`: saved (the page then starts a new conversation), or why not. */
   | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
-  | { type: "batch"; messages: ServerMessage[] };
+  | { type: "batch"; messages: ServerMessage[] }
+  /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */
+  | { type: "applyEdit"; id: string; path: string; content: string };
+
+/** What became of an `applyEdit`: applied in VS Code, rejected by the user, or not VS Code's (the server writes to disk). */
+export type EditResult = "applied" | "rejected" | "notOpen";
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }
@@ -126,11 +133,16 @@ export type PageMessage =
   | { type: "authenticate"; signInId: string; methodId: string }
   | { type: "setConfigOption"; configId: string; value: string }
   | { type: "listHistory" }
+  /** The project's files, for `@` in the composer. */
+  | { type: "listFiles" }
   | { type: "deleteHistory"; id: string }
   /** Saves the agent new conversations run (an id from the `agents` list). */
   | { type: "chooseAgent"; id: string }
   /** "New chat": end this conversation now rather than after the grace period. */
-  | { type: "end" };
+  | { type: "end" }
+  /** The page is in VS Code's panel (its bridge is up): agents' writes are offered to it (`applyEdit`). */
+  | { type: "inEditor" }
+  | { type: "editResult"; id: string; result: EditResult };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
 export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen", newAgent: "new-agent" } as const;

@@ -8,6 +8,7 @@ import { Readable, Writable } from "node:stream";
 import {
   client,
   ndJsonStream,
+  RequestError,
   type AuthMethod,
   type ClientConnection,
   type InitializeResponse,
@@ -18,9 +19,11 @@ import {
 } from "@agentclientprotocol/sdk";
 import { describeExit, describeSpawnError, packageVersion, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
-import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AuthMethodInfo, ConfigOptionInfo, EditResult, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
+import { editorPath } from "./workspace-edits.js";
+import { mentionBlocks } from "./project-index.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -48,6 +51,8 @@ export interface AgentSessionOptions {
   onSessionId?(agentSessionId: string): void;
   /** A transcript event the page shows but the transcript does not keep (a terminal's output as it grows). */
   onTransient?(event: TranscriptEvent): void;
+  /** Offers an agent's write (a path inside the project) to VS Code first (workspace-edits.ts); "notOpen": write to disk. */
+  offerEdit?(path: string, content: string): Promise<EditResult>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -66,6 +71,8 @@ export class AgentSession {
   private signInCount = 0;
   /** Reopened from the history by an agent that cannot load or resume: the kept transcript is shown read-only. */
   private readOnly = false;
+  /** The agent takes `resource` blocks (promptCapabilities.embeddedContext): mentions are sent with their text. */
+  private embeddedContext = false;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
@@ -107,7 +114,8 @@ export class AgentSession {
     try {
       const response = await this.connection.agent.request("session/prompt", {
         sessionId: this.sessionId,
-        prompt: [{ type: "text", text }],
+        // Mentions (`@src/main.rs:2-3`) follow the text; the editor-context block is put first downstream.
+        prompt: [{ type: "text", text }, ...(await mentionBlocks(text, this.options.projectDir, this.options.files, this.embeddedContext))],
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
@@ -169,6 +177,14 @@ export class AgentSession {
     }
   }
 
+  /** The agent's write: to the document open in VS Code when there is one (workspace-edits.ts), else to disk. */
+  private async write(requested: string, content: string): Promise<void> {
+    const offered = this.options.offerEdit && editorPath(this.options.files, this.options.projectDir, requested, content);
+    const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
+    if (result === "rejected") throw new RequestError(-32603, `the user rejected the edit to ${requested}`);
+    if (result === "notOpen") await this.options.files.write(requested, content);
+  }
+
   /** Ends the agent, its terminals, and everything they started (docs/webchat.md: conversations). */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -205,7 +221,7 @@ export class AgentSession {
       .onRequest("fs/read_text_file", ({ params }) =>
         files.read(params.path, params.line, params.limit).then((content) => ({ content }), refuseLogged("fs/read_text_file")),
       )
-      .onRequest("fs/write_text_file", ({ params }) => files.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")))
+      .onRequest("fs/write_text_file", ({ params }) => this.write(params.path, params.content).then(() => ({}), refuseLogged("fs/write_text_file")))
       .onRequest("terminal/create", ({ params }) => this.terminals.create(params))
       .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
       .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
@@ -234,6 +250,7 @@ export class AgentSession {
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
       this.authMethods = init.authMethods ?? [];
+      this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
       return this.failedToStart(error);

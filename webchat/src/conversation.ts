@@ -10,6 +10,7 @@
 // it: while a page has more than BACKLOG_HIGH_BYTES waiting, the agent's
 // stdout is not read, the pipe fills, and the agent's own writes wait.
 
+import { ProjectIndex } from "./project-index.js";
 import type { WebSocket } from "ws";
 import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
@@ -19,6 +20,7 @@ import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
+import { WorkspaceEdits } from "./workspace-edits.js";
 
 /** Reading the agent's output pauses while a page has this much (bytes) not yet taken. */
 export const BACKLOG_HIGH_BYTES = 1024 * 1024;
@@ -53,6 +55,7 @@ export class Conversation {
   private outboxChars = 0;
   private flushQueued = false;
   private readonly session: AgentSession;
+  private projectIndex: ProjectIndex | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
   private ending: Promise<void> | undefined;
   /** When the last page left (ms since the epoch); undefined while one is attached. */
@@ -60,6 +63,14 @@ export class Conversation {
   /** This conversation in the history (title from its first prompt). */
   private readonly kept: KeptConversation;
   private restoring = false;
+  /** The attached pages that said they are in VS Code's panel (`inEditor`): only they are offered agents' writes. */
+  private readonly editorLinks = new Set<PageLink>();
+  /** Agents' writes offered to VS Code through those pages (workspace-edits.ts). */
+  private readonly edits = new WorkspaceEdits((message) => {
+    const text = JSON.stringify(message satisfies ServerMessage);
+    for (const link of this.editorLinks) link.send(text);
+    return [...this.editorLinks];
+  });
 
   constructor(private readonly options: ConversationOptions) {
     const now = Date.now();
@@ -80,6 +91,7 @@ export class Conversation {
       },
       onSessionId: (id) => (this.kept.agentSessionId = id),
       onTransient: (event) => this.broadcast({ type: "event", event }),
+      offerEdit: (path, content) => this.edits.offer(path, content),
     });
     this.session.info.historyId = this.kept.id;
   }
@@ -194,7 +206,12 @@ export class Conversation {
   }
 
   private detach(socket: WebSocket): void {
+    const link = this.links.get(socket);
     this.links.delete(socket);
+    if (link) {
+      this.editorLinks.delete(link);
+      this.edits.pageLeft(link);
+    }
     if (this.links.size > 0 || this.ending) return;
     this.detachedAt = Date.now();
     if (!this.options.named) {
@@ -232,12 +249,19 @@ export class Conversation {
         return;
       case "listHistory":
         return this.sendHistory(link);
+      case "listFiles":
+        return this.sendFiles(link);
       case "deleteHistory":
         if (this.options.history?.delete(String(message.id))) this.options.log(`deleted history ${String(message.id)}`);
         return this.sendHistory(link);
       case "end":
         void this.end("the page started a new chat");
         return;
+      case "inEditor":
+        this.editorLinks.add(link);
+        return;
+      case "editResult":
+        return this.edits.answer(link, message.id, message.result);
       case "chooseAgent":
         if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
         return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));
@@ -263,6 +287,18 @@ export class Conversation {
     } finally {
       this.restoring = false;
     }
+  }
+
+  /** The project's files for `@` in the composer (project-index.ts); a failure sends an empty list. */
+  private sendFiles(link: PageLink): void {
+    this.projectIndex ??= new ProjectIndex(this.options.projectDir);
+    void this.projectIndex.list().then(
+      ({ files, truncated }) => link.send(JSON.stringify({ type: "files", files, truncated } satisfies ServerMessage)),
+      (error: Error) => {
+        this.options.log(`could not list the project's files: ${error.message}`);
+        link.send(JSON.stringify({ type: "files", files: [], truncated: false } satisfies ServerMessage));
+      },
+    );
   }
 
   private sendHistory(link: PageLink): void {

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import * as path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Logger } from "../../acp-wire/src/index.js";
-import { createLoopbackGuard, errorLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
+import { createLoopbackGuard, errorLine, refusalLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
 import { AgentCatalog, ourConductor } from "./agent-catalog.js";
 import { ContextChipWatcher } from "./context-chip.js";
@@ -108,7 +108,7 @@ export class ChatServer {
   private route(req: http.IncomingMessage, res: http.ServerResponse): void {
     const verdict = this.guard.checkHttp(req);
     if (!verdict.ok) {
-      this.options.log(`refused ${req.method} ${targetForLog(req)}: ${verdict.reason}`);
+      this.options.log(refusalLine(req, verdict.reason));
       res.writeHead(verdict.status, { "Content-Type": "text/plain; charset=utf-8" }).end(`${verdict.reason}\n`);
       return;
     }

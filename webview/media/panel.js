@@ -1,20 +1,68 @@
+// @ts-check
 // The panel page's only script: applies status messages from the extension
 // without reloading the chat's iframe, moves focus into the chat, passes the
 // theme on to the chat page, and sends the Retry (or Start) button's click back.
 // It is also the middle of the bridge: requests from the chat page (only from
 // the chat's own frame and origin, only the kinds below) go to the extension,
 // which checks them again (parseFromPanel); mentions go the other way.
-// Message shapes: webview/src/panel-messages.ts.
+// Message shapes: webview/src/panel-messages.ts. Type-checked (JSDoc) by
+// webview/media/tsconfig.json; every message is checked before it is used.
 (function () {
+  /** @typedef {import("../src/panel-messages.js").PanelStatus} PanelStatus */
+  /** @typedef {import("../src/panel-messages.js").FromPanel} FromPanel */
+
   const vscode = acquireVsCodeApi();
-  const frame = document.getElementById("chat");
-  const status = document.getElementById("status");
-  const message = document.getElementById("message");
-  const detail = document.getElementById("detail");
-  const retry = document.getElementById("retry");
+  /** @param {FromPanel} message */
+  const toExtension = (message) => vscode.postMessage(message);
+  const chatElement = document.getElementById("chat");
+  const frame = chatElement instanceof HTMLIFrameElement ? chatElement : null;
+  const status = element("status");
+  const message = element("message");
+  const detail = element("detail");
+  const retry = element("retry");
   const chatOrigin = frame ? new URL(frame.src).origin : null;
   /** VS Code's chords the chat hands back (panel-messages.ts: CHORD_COMMANDS). */
-  const CHORDS = (document.body.dataset.chords || "").split(" ").filter(Boolean);
+  const CHORDS = (document.body.dataset.chords ?? "").split(" ").filter(Boolean);
+
+  /**
+   * An element the panel's HTML always has (webview/src/panel-html.ts).
+   * @param {string} id
+   */
+  function element(id) {
+    const found = document.getElementById(id);
+    if (!found) throw new Error(`the panel page has no #${id}`);
+    return found;
+  }
+
+  /**
+   * @param {unknown} value
+   * @returns {value is Record<string, unknown>}
+   */
+  function isObject(value) {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+
+  /**
+   * A status from the extension, rebuilt from its known fields, or null when it is not one.
+   * @param {unknown} value
+   * @returns {PanelStatus | null}
+   */
+  function parseStatus(value) {
+    if (!isObject(value)) return null;
+    const text = (/** @type {unknown} */ field) => (typeof field === "string" ? field : undefined);
+    switch (value.kind) {
+      case "starting":
+        return { kind: "starting", message: text(value.message) ?? "", keepChat: value.keepChat === true };
+      case "ready":
+        return { kind: "ready", notice: text(value.notice) };
+      case "stopped":
+        return { kind: "stopped", message: text(value.message) ?? "" };
+      case "error":
+        return { kind: "error", message: text(value.message) ?? "", detail: text(value.detail), retry: value.retry === true };
+      default:
+        return null;
+    }
+  }
 
   function focusChat() {
     if (frame && !frame.hidden) {
@@ -28,6 +76,7 @@
   // The chat loads after it is shown: hand it the keys then, if the panel still has them.
   // Mentions that came before the chat page loaded wait for it.
   let chatLoaded = false;
+  /** @type {string[]} */
   const pendingMentions = [];
   if (frame)
     frame.addEventListener("load", () => {
@@ -37,15 +86,23 @@
       if (document.hasFocus()) focusChat();
     });
 
+  /** panel-messages.ts: ChatTheme and EditResult. */
+  const THEMES = ["light", "dark", "high-contrast"];
+  const EDIT_RESULTS = ["applied", "rejected", "notOpen"];
+
   let seq = Number(document.body.dataset.seq) || 0;
 
+  /**
+   * @param {PanelStatus} next
+   * @param {number} nextSeq
+   */
   function showStatus(next, nextSeq) {
     // VS Code may deliver a message posted before this page was rendered: ignore older statuses.
     if (nextSeq < seq) return;
     seq = nextSeq;
     // A restart keeps the old chat on screen under its message; a notice shows above the chat.
     const ready = next.kind === "ready" || (next.kind === "starting" && next.keepChat === true);
-    const line = next.kind === "ready" ? next.notice || "" : next.message;
+    const line = next.kind === "ready" ? (next.notice ?? "") : next.message;
     const wasReady = frame !== null && !frame.hidden;
     status.hidden = !line;
     status.dataset.state = next.kind;
@@ -60,53 +117,63 @@
     message.className = next.kind === "error" ? "error" : "";
     detail.textContent = next.kind === "error" && next.detail ? next.detail : "";
     detail.hidden = !detail.textContent;
-    retry.hidden = !((next.kind === "error" && next.retry) || next.kind === "stopped");
+    retry.hidden = !(next.kind === "stopped" || (next.kind === "error" && next.retry === true));
     retry.textContent = next.kind === "stopped" ? "Start" : "Retry";
     // The chat takes the keys when it appears only if the panel has them now: a
     // user who went back to the editor while it started keeps typing there.
     if (ready && !wasReady && document.hasFocus()) focusChat();
   }
 
-  window.addEventListener("message", (event) => {
+  window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = event.data;
     // The extension's messages come through VS Code's host; the chat frame's never count as the extension's.
     if (frame?.contentWindow && event.source === frame.contentWindow) return;
-    if (!data || typeof data.type !== "string") return;
-    if (data.type === "status") showStatus(data.status, Number(data.seq) || 0);
-    else if (data.type === "focus") focusChat();
-    else if (data.type === "theme") toChat({ type: "symposium/theme", theme: data.theme });
-    else if (data.type === "mention" && typeof data.text === "string") {
+    if (!isObject(data) || typeof data.type !== "string") return;
+    if (data.type === "status") {
+      const next = parseStatus(data.status);
+      if (next) showStatus(next, Number(data.seq) || 0);
+    } else if (data.type === "focus") focusChat();
+    else if (data.type === "theme" && typeof data.theme === "string" && THEMES.includes(data.theme)) toChat({ type: "symposium/theme", theme: data.theme });
+    else if (data.type === "editResult" && typeof data.id === "string" && typeof data.result === "string" && EDIT_RESULTS.includes(data.result)) {
+      toChat({ type: "symposium/editResult", id: data.id, result: data.result });
+    } else if (data.type === "mention" && typeof data.text === "string") {
       focusChat();
       if (chatLoaded) toChat({ type: "symposium/mention", text: data.text });
       else pendingMentions.push(data.text);
     }
   });
 
+  /** @param {Record<string, unknown>} message */
   function toChat(message) {
     if (frame?.contentWindow && chatOrigin) frame.contentWindow.postMessage(message, chatOrigin);
   }
 
-  /** Whether a message came from the chat page itself (its window and its origin), not from anything else. */
+  /**
+   * The message's data when it came from the chat page itself (its window and its origin) and is an object, else null.
+   * @param {MessageEvent<unknown>} event
+   */
   function fromChat(event) {
-    return frame !== null && event.source === frame.contentWindow && event.origin === chatOrigin && event.data !== null && typeof event.data === "object";
+    return frame !== null && event.source === frame.contentWindow && event.origin === chatOrigin && isObject(event.data) ? event.data : null;
   }
 
-  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent"];
-  window.addEventListener("message", (event) => {
-    if (!fromChat(event) || event.data.type !== "symposium/request") return;
-    const request = event.data.request;
-    if (!request || typeof request !== "object" || !REQUEST_KINDS.includes(request.kind)) return;
-    if (request.kind === "chord" && !CHORDS.includes(request.chord)) return;
+  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit"];
+  window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
+    const data = fromChat(event);
+    if (data?.type !== "symposium/request") return;
+    const request = data.request;
+    if (!isObject(request) || typeof request.kind !== "string" || !REQUEST_KINDS.includes(request.kind)) return;
+    if (request.kind === "chord" && (typeof request.chord !== "string" || !CHORDS.includes(request.chord))) return;
+    // The extension rebuilds the request from its known fields (parseBridgeRequest): passed on as it came.
     vscode.postMessage({ type: "request", request });
   });
   // The chat page names a new conversation ("New chat"): remember it for the next reload.
-  window.addEventListener("message", (event) => {
-    const data = event.data;
-    if (fromChat(event) && data.type === "symposium/conversation" && typeof data.conversation === "string") {
-      vscode.postMessage({ type: "conversation", conversation: data.conversation });
+  window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
+    const data = fromChat(event);
+    if (data?.type === "symposium/conversation" && typeof data.conversation === "string") {
+      toExtension({ type: "conversation", conversation: data.conversation });
     }
   });
-  retry.addEventListener("click", () => vscode.postMessage({ type: "retry" }));
+  retry.addEventListener("click", () => toExtension({ type: "retry" }));
   document.addEventListener("click", () => focusChat());
   window.addEventListener("focus", () => focusChat());
 })();

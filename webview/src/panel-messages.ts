@@ -22,7 +22,12 @@ export type ToPanel =
   | { type: "focus" }
   | { type: "theme"; theme: ChatTheme }
   /** Insert this mention ("Add Selection to Chat") into the chat's composer. */
-  | { type: "mention"; text: string };
+  | { type: "mention"; text: string }
+  /** The answer to an `applyEdit` request (agent-edits.ts), back to the chat page. */
+  | { type: "editResult"; id: string; result: EditResult };
+
+/** What became of an agent's write sent to VS Code: applied, rejected by the user, or not for VS Code (the server writes to disk). */
+export type EditResult = "applied" | "rejected" | "notOpen";
 
 const CHORDS: ReadonlyArray<readonly [string, string]> = [
   ["shift+p", "workbench.action.showCommands"],
@@ -63,7 +68,9 @@ export type BridgeRequest =
   /** A path in a tool call (its locations): opened at `line` (1-based) when inside the workspace. */
   | { kind: "openFile"; path: string; line?: number }
   /** The agent's name and the conversation's state, for the view's title. */
-  | { kind: "agent"; name: string; state: string };
+  | { kind: "agent"; name: string; state: string }
+  /** An agent's fs/write_text_file (`path` absolute): applied to the document when it is open in VS Code; `id` names the answer. */
+  | { kind: "applyEdit"; id: string; path: string; content: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -104,6 +111,8 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
       return Number.isSafeInteger(data.line) && (data.line as number) >= 1 ? { kind: "openFile", path: data.path, line: data.line as number } : null;
     case "agent":
       return isLabel(data.name) && isLabel(data.state) ? { kind: "agent", name: data.name, state: data.state } : null;
+    case "applyEdit":
+      return isEditId(data.id) && isPath(data.path) && isText(data.content) ? { kind: "applyEdit", id: data.id, path: data.path, content: data.content } : null;
     default:
       return null;
   }
@@ -124,6 +133,10 @@ function isPath(value: unknown): value is string {
 
 function isText(value: unknown): value is string {
   return typeof value === "string" && value.length <= MAX_BRIDGE_TEXT;
+}
+
+function isEditId(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value);
 }
 
 function isLabel(value: unknown): value is string {

@@ -1,0 +1,75 @@
+// An agent's write from the built-in chat to a document open in VS Code
+// (issue 23, item 4; the request came through the bridge: chat-bridge.ts):
+// applied as a workspace edit, so the editor shows it and Ctrl+Z undoes it,
+// then saved when the document had no unsaved changes (the agent's write means
+// "the file now holds this"; a dirty document keeps the user's unsaved work in
+// its undo history and stays unsaved). With `symposium.chat.agentEdits`
+// "review" the user sees the diff first and accepts or rejects it. A file not
+// open in VS Code is "notOpen": the chat server writes it to disk as before.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { EditResult } from "../../webview/src/panel-messages.js";
+import type { BeforeDocuments } from "./chat-bridge.js";
+import { readConfig } from "./config.js";
+import { insideFolders } from "./workspace-path.js";
+
+export const ACCEPT = "Accept";
+export const REJECT = "Reject";
+
+export interface AgentEditDeps {
+  documents: BeforeDocuments;
+  log: vscode.LogOutputChannel;
+}
+
+/** Applies (or, in review mode, offers) the agent's new `content` for `file`; what became of it. */
+export async function applyAgentEdit(file: string, content: string, deps: AgentEditDeps): Promise<EditResult> {
+  const document = openDocument(file);
+  if (!document) return "notOpen";
+  const mode = readConfig().chatAgentEdits;
+  deps.log.info(`the agent writes ${document.uri.fsPath}, open in VS Code: ${mode === "review" ? "asking the user" : "applying it"}`);
+  if (mode === "review" && !(await reviewed(document, content, deps.documents))) {
+    deps.log.info(`the user rejected the agent's edit to ${document.uri.fsPath}`);
+    return "rejected";
+  }
+  const wasDirty = document.isDirty;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), content);
+  if (!(await vscode.workspace.applyEdit(edit))) {
+    deps.log.warn(`VS Code did not apply the agent's edit to ${document.uri.fsPath}: the chat writes it to disk`);
+    return "notOpen";
+  }
+  if (!wasDirty) await document.save();
+  return "applied";
+}
+
+/** The open text document for `file` (a real path inside this window's workspace), or undefined. */
+function openDocument(file: string): vscode.TextDocument | undefined {
+  const inside = insideFolders(
+    file,
+    (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+  );
+  if (!inside) return undefined;
+  return vscode.workspace.textDocuments.find((document) => document.uri.scheme === "file" && !document.isClosed && realPath(document.uri.fsPath) === inside);
+}
+
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    return file;
+  }
+}
+
+/** Shows the change in the diff editor and asks; true when the user accepts (dismissing rejects). */
+async function reviewed(document: vscode.TextDocument, content: string, documents: BeforeDocuments): Promise<boolean> {
+  const name = path.basename(document.uri.fsPath);
+  const before = documents.add(document.uri.fsPath, document.getText(), "current");
+  const after = documents.add(document.uri.fsPath, content, "agent");
+  await vscode.commands.executeCommand("vscode.diff", before, after, `${name} (the agent's proposed edit)`, { preview: true });
+  const answer = await vscode.window.showInformationMessage(`The agent wants to change ${name}.`, ACCEPT, REJECT);
+  // The diff was only for the question: close it (it is the active editor unless the user moved on).
+  if (vscode.window.activeTextEditor?.document.uri.toString() === after.toString()) await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+  return answer === ACCEPT;
+}

@@ -1,0 +1,143 @@
+// The project's files for `@` in the composer (docs/webchat.md), and the
+// mentions of a prompt turned into ACP content blocks. The list is bounded:
+// `git ls-files` where the project is a git work tree (it honours
+// .gitignore), else a walk that skips node_modules and dot-folders.
+
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ProjectFiles } from "./project-files.js";
+
+/** The most files listed; a larger project lists its first ones (the page says so). */
+export const MAX_LISTED_FILES = 5000;
+/** The largest file embedded in a prompt; a larger one is sent as a link. */
+export const MAX_EMBEDDED_BYTES = 256 * 1024;
+/** A list is reused this long: typing `@` twice does not list twice. */
+const FRESH_MS = 5000;
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "target", "dist", "out"]);
+
+export interface FileList {
+  files: string[];
+  truncated: boolean;
+}
+
+export class ProjectIndex {
+  private cached: { at: number; list: Promise<FileList> } | undefined;
+
+  constructor(private readonly projectDir: string) {}
+
+  list(): Promise<FileList> {
+    if (!this.cached || Date.now() - this.cached.at > FRESH_MS) {
+      this.cached = {
+        at: Date.now(),
+        list: gitFiles(this.projectDir)
+          .then((files) => files ?? walk(this.projectDir))
+          .then(bounded),
+      };
+    }
+    return this.cached.list;
+  }
+}
+
+function bounded(files: string[]): FileList {
+  return { files: files.slice(0, MAX_LISTED_FILES), truncated: files.length > MAX_LISTED_FILES };
+}
+
+/** Tracked and untracked-but-not-ignored files, or null when git is missing or this is no work tree (no shell). */
+function gitFiles(cwd: string): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+      { cwd, maxBuffer: 16 * 1024 * 1024, timeout: 5000, windowsHide: true },
+      (error, stdout) => resolve(error ? null : [...new Set(stdout.split("\0").filter((name) => name !== ""))]),
+    );
+  });
+}
+
+/** Breadth-first, so a huge tree still lists its top folders; stops past the bound. */
+async function walk(root: string): Promise<string[]> {
+  const files: string[] = [];
+  const folders = [""];
+  while (folders.length > 0 && files.length <= MAX_LISTED_FILES) {
+    const folder = folders.shift()!;
+    const entries = await fs.promises.readdir(path.join(root, folder), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const name = folder === "" ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory() && !entry.name.startsWith(".") && !SKIPPED_FOLDERS.has(entry.name)) folders.push(name);
+      else if (entry.isFile()) files.push(name);
+    }
+  }
+  return files;
+}
+
+/** `@path` or `@path:10` or `@path:10-12`, after a space or at the start. */
+const MENTION = /(?<=^|\s)@([^\s:@]+)(?::(\d+)(?:-(\d+))?)?/g;
+
+export interface Mention {
+  path: string;
+  start?: number;
+  end?: number;
+}
+
+export function parseMentions(text: string): Mention[] {
+  const mentions: Mention[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const start = match[2] === undefined ? undefined : Number(match[2]);
+    mentions.push({ path: match[1]!, start, end: start === undefined ? undefined : Number(match[3] ?? match[2]) });
+  }
+  return mentions;
+}
+
+/**
+ * The blocks that follow the prompt's text: one per mention naming a file
+ * inside the project (others are left as text), a resource with the file's
+ * text (or the mentioned lines) when the agent takes embedded context and the
+ * text is small, else a resource_link.
+ */
+export async function mentionBlocks(text: string, projectDir: string, files: ProjectFiles, embed: boolean): Promise<ContentBlock[]> {
+  const blocks: ContentBlock[] = [];
+  const seen = new Set<string>();
+  for (const mention of parseMentions(text).slice(0, 50)) {
+    const key = `${mention.path}:${mention.start}-${mention.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const block = await mentionBlock(mention, projectDir, files, embed);
+    if (block) blocks.push(block);
+  }
+  return blocks;
+}
+
+async function mentionBlock(mention: Mention, projectDir: string, files: ProjectFiles, embed: boolean): Promise<ContentBlock | null> {
+  const absolute = insideProject(projectDir, mention.path);
+  if (!absolute) return null;
+  const stat = await fs.promises.stat(absolute).catch(() => null);
+  if (!stat?.isFile()) return null;
+  const uri = fileUri(absolute, mention);
+  const name = path.basename(absolute);
+  if (embed && (mention.start !== undefined || stat.size <= MAX_EMBEDDED_BYTES)) {
+    const limit = mention.start === undefined ? null : Math.max(1, (mention.end ?? mention.start) - mention.start + 1);
+    const content = await files.read(absolute, mention.start ?? null, limit).catch(() => null);
+    if (content !== null && Buffer.byteLength(content) <= MAX_EMBEDDED_BYTES && !content.includes("\0"))
+      return { type: "resource", resource: { uri, text: content, mimeType: "text/plain" } };
+  }
+  return { type: "resource_link", uri, name, size: stat.size };
+}
+
+/** The absolute path of `relative` when it names something inside the project, else null. */
+export function insideProject(projectDir: string, relative: string): string | null {
+  if (path.isAbsolute(relative) || relative.includes("\0")) return null;
+  const absolute = path.resolve(projectDir, relative);
+  const back = path.relative(projectDir, absolute);
+  return back === "" || back.startsWith("..") || path.isAbsolute(back) ? null : absolute;
+}
+
+/** A file: URI, with the line range as a fragment (`#L10-12`, as editors and GitHub write it). */
+function fileUri(absolute: string, mention: Mention): string {
+  const url = pathToFileURL(absolute);
+  if (mention.start !== undefined)
+    url.hash = mention.end !== undefined && mention.end !== mention.start ? `L${mention.start}-${mention.end}` : `L${mention.start}`;
+  return url.toString();
+}

@@ -1,0 +1,86 @@
+// An agent's fs/write_text_file, offered to VS Code first (issue 23, item 4):
+// the server asks the attached pages that said they are in VS Code's panel
+// (`inEditor`) with `applyEdit`; such a page hands it through the bridge to the
+// extension, which applies it to the open document as a workspace edit
+// (undoable) or lets the user review it. The first page to answer "applied" or
+// "rejected" decides; when every page says "notOpen" (or leaves, or none is in
+// VS Code, or none answers in time) the server writes to disk as before.
+
+import * as path from "node:path";
+import type { EditResult } from "../page/protocol.js";
+import type { ProjectFiles } from "./project-files.js";
+
+/** How long a page may take to answer before the write goes to disk (review mode waits for the user: long). */
+export const EDIT_ANSWER_MS = 10 * 60 * 1000;
+
+/** Posts the request to every attached page; returns those it went to (each answers for itself). */
+export type EditSender = (message: { type: "applyEdit"; id: string; path: string; content: string }) => object[];
+
+interface Pending {
+  /** The pages yet to answer. */
+  waiting: Set<object>;
+  settle(page: object, result: EditResult): void;
+}
+
+export class WorkspaceEdits {
+  private readonly pending = new Map<string, Pending>();
+  private count = 0;
+
+  constructor(
+    private readonly send: EditSender,
+    private readonly answerMs = EDIT_ANSWER_MS,
+  ) {}
+
+  /** What VS Code made of the write ("notOpen": write it to disk). */
+  offer(path: string, content: string): Promise<EditResult> {
+    const id = `edit-${++this.count}`;
+    const pages = this.send({ type: "applyEdit", id, path, content });
+    if (pages.length === 0) return Promise.resolve("notOpen");
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish("notOpen"), this.answerMs);
+      const finish = (result: EditResult) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        resolve(result);
+      };
+      this.pending.set(id, {
+        waiting: new Set(pages),
+        settle: (page, result) => {
+          const entry = this.pending.get(id);
+          if (!entry?.waiting.delete(page)) return;
+          if (result !== "notOpen") return finish(result);
+          if (entry.waiting.size === 0) finish("notOpen");
+        },
+      });
+    });
+  }
+
+  /** A page's answer (`editResult`); unknown ids and values are ignored. */
+  answer(page: object, id: unknown, result: unknown): void {
+    if (typeof id !== "string" || !["applied", "rejected", "notOpen"].includes(result as string)) return;
+    this.pending.get(id)?.settle(page, result as EditResult);
+  }
+
+  /** A page left: it answers nothing more (counted as "notOpen" for what it was asked). */
+  pageLeft(page: object): void {
+    for (const entry of [...this.pending.values()]) entry.settle(page, "notOpen");
+  }
+}
+
+/** The largest write offered to VS Code (the bridge's cap, panel-messages.ts MAX_BRIDGE_TEXT): a larger one goes to disk. */
+export const MAX_OFFERED_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The real absolute path to offer VS Code for an agent's write, or undefined
+ * (write to disk as before): its folder must exist inside the project (the
+ * same check as a terminal's working directory) and the text fit the bridge.
+ */
+export function editorPath(files: Pick<ProjectFiles, "directory">, projectDir: string, requested: string, content: string): string | undefined {
+  if (typeof requested !== "string" || typeof content !== "string" || content.length > MAX_OFFERED_CHARS) return undefined;
+  const absolute = path.resolve(projectDir, requested);
+  try {
+    return path.join(files.directory(path.dirname(absolute)), path.basename(absolute));
+  } catch {
+    return undefined; // refused or missing: ProjectFiles.write refuses it with its own message, or creates the folders
+  }
+}
