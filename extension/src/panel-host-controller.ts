@@ -23,6 +23,9 @@ import { currentTheme } from "./chat-view.js";
 import type { PersistentState } from "./persistent-state.js";
 import { readLastLines } from "../../panel-host/src/host-log.js";
 
+/** Shown once above Toad's page after a window reload. */
+export const TOAD_RELOAD_NOTICE = "Reconnected to Toad: it starts a new conversation for every page load, so this is a new one.";
+
 export type HostState = "stopped" | "starting" | "running" | "failed";
 export const STATE_CONTEXT_KEY = "symposium.chatState";
 
@@ -56,7 +59,8 @@ export class PanelHostController implements vscode.Disposable {
   /** After Stop, opening the panel does not start the chat again; Restart or Retry does. */
   private stoppedByUser = false;
   /** A restart replaced a chat that was on screen: the new one says it is a new conversation. */
-  private restarted = false;
+  /** Said once above the chat when it next shows as ready (a restart, or a reload with Toad). */
+  private pendingNotice: string | undefined;
   private readonly record: PanelRecord;
 
   constructor(private readonly deps: PanelHostDeps) {
@@ -87,7 +91,7 @@ export class PanelHostController implements vscode.Disposable {
       },
       keepChat ? { kind: "starting", message: "Restarting the chat… This conversation ends; a new one starts when the chat is ready.", keepChat } : undefined,
     );
-    this.restarted = keepChat;
+    this.pendingNotice = keepChat ? "The chat restarted: this is a new conversation." : undefined;
     return this.pending;
   }
 
@@ -172,6 +176,8 @@ export class PanelHostController implements vscode.Disposable {
       return undefined;
     }
     this.deps.log.info(`reconnected to the chat host (pid ${record.pid}, port ${record.port})`);
+    // Toad starts a new app for every page load: the page after a reload is a new conversation, and the user is told.
+    if (record.frontendKind === "toad") this.pendingNotice = TOAD_RELOAD_NOTICE;
     const wanted = this.wantedStateFile(readConfig());
     if (wanted && wanted !== record.stateFile) void this.offerRestart("The editor-context file");
     return this.connect(record, secret, await external);
@@ -208,7 +214,15 @@ export class PanelHostController implements vscode.Disposable {
     child.once("error", (error: NodeJS.ErrnoException) => {
       exitCode = error.code === "ENOENT" ? 127 : 126;
     });
-    const record: HostRecord = { pid: child.pid ?? -1, port, launchId: spec.launchId, conversation: crypto.randomUUID(), stateFile, logFile: spec.logFile };
+    const record: HostRecord = {
+      pid: child.pid ?? -1,
+      port,
+      launchId: spec.launchId,
+      conversation: crypto.randomUUID(),
+      stateFile,
+      logFile: spec.logFile,
+      frontendKind: plan.kind,
+    };
     await this.record.save(record, spec.secret);
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
@@ -274,8 +288,8 @@ export class PanelHostController implements vscode.Disposable {
     const frontend = identity.frontend;
     if (frontend.state === "running") {
       // After a restart, the new chat says once that its conversation is a new one.
-      this.show(this.restarted ? { kind: "ready", notice: "The chat restarted: this is a new conversation." } : { kind: "ready" }, connection.chatUrl);
-      this.restarted = false;
+      this.show(this.pendingNotice ? { kind: "ready", notice: this.pendingNotice } : { kind: "ready" }, connection.chatUrl);
+      this.pendingNotice = undefined;
       await this.setState("running");
     } else if (frontend.state === "failed") {
       this.show(

@@ -21,6 +21,8 @@ export class PanelError extends Error {
 
 export interface LaunchPlan {
   frontend: { program: string; args: string[] };
+  /** Toad starts a new app, and so a new conversation, for every page load; the built-in chat keeps its conversations. */
+  kind: "toad" | "builtin";
   cwd: string;
   /** For the log: what runs, in words. */
   describe: string;
@@ -59,6 +61,7 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
     // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
     // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
     cwd: frontend.kind === "toad" ? project : os.homedir(),
+    kind: frontend.kind,
     describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${run}`,
   };
 }

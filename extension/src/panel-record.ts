@@ -14,6 +14,8 @@ export interface HostRecord {
   /** The state file the host's frontend was started with. */
   stateFile: string | undefined;
   logFile: string;
+  /** Which frontend the host runs (absent in records from older versions: the built-in chat). */
+  frontendKind?: "toad" | "builtin";
 }
 
 export class PanelRecord {

@@ -13,7 +13,7 @@ import { e2eSkipReason, openFile, type CodeServer } from "../harness/code-server
 import { hostProcesses } from "../support/panel-host.js";
 import { descendants, eventually, isAlive, tempDir } from "../support/processes.js";
 import { RECORDING_AGENT, TOAD_LAUNCHER, realToadSkip } from "../support/toad.js";
-import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow } from "./panel-helpers.js";
+import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow, panelStatusFrame } from "./panel-helpers.js";
 
 const skip = e2eSkipReason() || realToadSkip();
 
@@ -192,6 +192,8 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     await command(page, "Developer: Reload Window");
     await page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
     await page.keyboard.press("Control+Alt+Y");
+    // Toad starts a new app per page load: the panel says the page is a new conversation.
+    await panelStatusFrame(page, /starts a new conversation for every page load/, 60_000);
     await chatFrame(page, "body.-first-byte", 60_000);
     assert.deepEqual(hostProcesses(workspace), [host], "the same host (and so the same Toad server)");
     await eventually(() => records().filter((entry) => entry.start).length > oldAgents.length, 30_000, "the new page's app to start its agent");
