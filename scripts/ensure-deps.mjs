@@ -1,11 +1,19 @@
-// Runs before `npm start` and `npm test`: on a fresh clone, installs the
-// locked dependencies first, so those two commands work with no setup.
-import { spawnSync } from "node:child_process";
+// Runs before `npm test`, and first in `npm start`: on a fresh clone, installs
+// the locked dependencies, so those two commands work with no setup. npm's
+// output (on Node 20, two EBADENGINE warnings: acpx, a test-only client, and
+// its commander declare Node ≥ 22) goes to the setup log, not the terminal.
 import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { NPM, REPO, startLog, step } from "./steps.mjs";
 
-if (!existsSync("node_modules/.package-lock.json")) {
-  console.error("Installing dependencies (npm ci)…");
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const result = spawnSync(npm, ["ci", "--no-audit", "--no-fund"], { stdio: "inherit", shell: process.platform === "win32" });
-  process.exit(result.status ?? 1);
+/** Installs the locked dependencies (`npm ci`) unless node_modules already holds them. */
+export async function ensureDependencies() {
+  if (existsSync(path.join(REPO, "node_modules", ".package-lock.json"))) return;
+  await step("Installing dependencies (npm ci)", NPM.command, ["ci", "--no-audit", "--no-fund"], { shell: NPM.shell });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  startLog();
+  await ensureDependencies();
 }

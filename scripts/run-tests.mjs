@@ -4,7 +4,9 @@
 // machine no browser test waits for a core behind another. Ends with one
 // line that counts both phases. (Given a folder, Node 20's runner would also
 // run every .js file under test/, fixtures too; shell globs are not portable
-// to Windows' cmd.)
+// to Windows' cmd.) Each end-to-end file is a run of its own; after each run,
+// whatever it left running (a chat host its code-server started detached) is
+// stopped and named on stderr. bench/'s own unit tests run with the unit phase.
 //
 // Under CI (`CI` set) the end-to-end phase must run and skip nothing: a run
 // that never opened the panel fails instead of passing.
@@ -12,16 +14,24 @@
 //   TEST_FILTER=webchat node scripts/run-tests.mjs   only files whose path contains "webchat"
 //   node scripts/run-tests.mjs --e2e                 only the end-to-end phase
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 
+// bench/ holds the unit tests of its own report writer (it may import test/, not the reverse).
 const root = join("out", "test");
-const files = readdirSync(root, { recursive: true })
-  .map(String)
-  .filter((file) => file.endsWith(".test.js"))
-  .filter((file) => !process.env.TEST_FILTER || file.includes(process.env.TEST_FILTER))
-  .map((file) => join(root, file))
+const files = [root, join("out", "bench")]
+  .filter((dir) => existsSync(dir))
+  .flatMap((dir) =>
+    readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith(".test.js"))
+      .filter((file) => !process.env.TEST_FILTER || file.includes(process.env.TEST_FILTER))
+      .map((file) => join(dir, file)),
+  )
   .sort();
+/** Set in each run's environment: what still carries it after the run, the run left behind. */
+const RUN_MARK = "SYMPOSIUM_TEST_RUN";
 const isEndToEnd = (file) => file.includes(`${sep}e2e${sep}`);
 const onlyEndToEnd = process.argv.includes("--e2e");
 const runnerArgs = process.argv.slice(2).filter((arg) => arg !== "--e2e");
@@ -39,11 +49,19 @@ if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
   problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
 let status = 0;
 for (const phase of phases) {
-  const args = ["--test", `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.timeoutMs}`, ...runnerArgs, ...phase.files];
-  const result = await runPhase(args);
-  status = Math.max(status, result.code);
-  if (phase.mustNotSkip && result.skips.length > 0) {
-    problems.push(`CI is set, and the ${phase.name} phase skipped ${result.skips.length} test(s):\n  ${result.skips.join("\n  ")}`);
+  // End-to-end files one run each, so that what one leaves running is stopped before the next starts.
+  const batches = phase.concurrency === 1 ? phase.files.map((file) => [file]) : [phase.files];
+  const skips = [];
+  for (const batch of batches) {
+    const args = ["--test", `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.timeoutMs}`, ...runnerArgs, ...batch];
+    const mark = randomUUID();
+    const result = await runPhase(args, { ...process.env, [RUN_MARK]: mark });
+    await stopLeftovers(mark, batch.length === 1 ? batch[0] : `the ${phase.name} phase`);
+    status = Math.max(status, result.code);
+    skips.push(...result.skips);
+  }
+  if (phase.mustNotSkip && skips.length > 0) {
+    problems.push(`CI is set, and the ${phase.name} phase skipped ${skips.length} test(s):\n  ${skips.join("\n  ")}`);
   }
 }
 const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(
@@ -59,10 +77,10 @@ function isCI(value) {
   return text !== undefined && text !== "" && text !== "false" && text !== "0";
 }
 
-/** Runs one phase, passing its output through; adds its closing counts to the totals and returns its skipped tests. */
-function runPhase(args) {
+/** Runs one phase (or one file of it), passing its output through; adds its closing counts to the totals and returns its skipped tests. */
+function runPhase(args, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env });
     const skips = [];
     let pending = "";
     const read = (line) => {
@@ -87,4 +105,37 @@ function runPhase(args) {
 function countLine(line) {
   const match = /^# (pass|fail|skipped|todo|cancelled) (\d+)$/.exec(line.trim());
   if (match) totals[match[1]] += Number(match[2]);
+}
+
+/**
+ * Stops what a run left running: every process that inherited its mark (Linux: /proc) and is
+ * still there 2 s after the run, such as a chat host a test's code-server started detached.
+ * Says so on stderr; elsewhere the harness's own cleanup (CodeServer.stop) is all there is.
+ */
+async function stopLeftovers(mark, what) {
+  if (process.platform !== "linux") return;
+  if (marked(mark).length === 0) return;
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const left = marked(mark);
+  if (left.length === 0) return;
+  console.error(
+    `run-tests: ${what} left ${left.length} process(es) running; stopping them:\n  ${left.map(({ pid, command }) => `${pid} ${command}`).join("\n  ")}`,
+  );
+  const { stopProcessTree } = await import("../out/acp-wire/src/processes.js");
+  await Promise.all(left.map(({ pid }) => stopProcessTree(pid)));
+}
+
+/** Processes whose environment carries RUN_MARK=mark, with their command lines. */
+function marked(mark) {
+  const wanted = `${RUN_MARK}=${mark}`;
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .flatMap((pid) => {
+      try {
+        if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(wanted)) return [];
+        return [{ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim().slice(0, 160) }];
+      } catch {
+        return []; // gone meanwhile, or not ours to read
+      }
+    });
 }

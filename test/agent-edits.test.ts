@@ -1,16 +1,22 @@
 // An agent's write offered to VS Code (issue 23, item 4), without VS Code: the
 // bridge's check of the `applyEdit` request (parseFromPanel), the chat server's
-// bookkeeping of the pages' answers (WorkspaceEdits), and which paths it offers
-// at all (editorPath: inside the project, within the bridge's size cap).
+// bookkeeping of the pages' answers (WorkspaceEdits), which paths it offers at
+// all (editorPath: inside the project, within the bridge's size cap), and a
+// review left unanswered (mock timers): refused, never written to disk.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "../extension/src/review-deadline.js";
+import type { SessionInfo, TranscriptEvent } from "../webchat/page/protocol.js";
+import { AgentSession } from "../webchat/src/agent-session.js";
 import { MAX_BRIDGE_TEXT, parseFromPanel } from "../webview/src/panel-messages.js";
 import { ProjectFiles } from "../webchat/src/project-files.js";
-import { editorPath, MAX_OFFERED_CHARS, WorkspaceEdits } from "../webchat/src/workspace-edits.js";
-import { tempDir } from "./support/processes.js";
+import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, WorkspaceEdits } from "../webchat/src/workspace-edits.js";
+import { OUT_DIR, tempDir } from "./support/processes.js";
+
+const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
 
 const request = (body: unknown) => parseFromPanel({ type: "request", request: body });
 
@@ -58,16 +64,116 @@ describe("WorkspaceEdits (the chat server's side)", () => {
     assert.equal(await result, "rejected");
   });
 
-  it("answers notOpen when every page says so or leaves, and when none answers in time", async () => {
+  it("answers notOpen when every page says so or leaves", async () => {
     const edits = new WorkspaceEdits(() => [pageA, pageB]);
     const left = edits.offer("/w/a", "x");
     edits.answer(pageA, "edit-1", "notOpen");
     edits.pageLeft(pageA); // already answered: does not count twice
     edits.pageLeft(pageB);
     assert.equal(await left, "notOpen");
-    assert.equal(await new WorkspaceEdits(() => [pageA], 20).offer("/w/a", "x"), "notOpen");
+  });
+
+  it("answers unanswered, never notOpen (a disk write), when no page answers in time; a late answer changes nothing", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const edits = new WorkspaceEdits(() => [pageA]);
+    let result: string | undefined;
+    void edits.offer("/w/a", "x").then((value) => (result = value));
+    t.mock.timers.tick(EDIT_ANSWER_MS - 1);
+    await settled();
+    assert.equal(result, undefined, "still waiting for the user");
+    t.mock.timers.tick(1);
+    await settled();
+    assert.equal(result, "unanswered");
+    edits.answer(pageA, "edit-1", "applied");
+    await settled();
+    assert.equal(result, "unanswered");
+  });
+
+  it("takes a page's own unanswered (the extension's review timed out) as the answer", async () => {
+    const edits = new WorkspaceEdits(() => [pageA, pageB]);
+    const result = edits.offer("/w/a", "x");
+    edits.answer(pageA, "edit-1", "unanswered");
+    assert.equal(await result, "unanswered");
   });
 });
+
+describe("a review left open (extension/src/review-deadline.ts)", () => {
+  it("gives the user 10 minutes, then answers UNANSWERED; a click after that is dropped", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    let click: (answer: string) => void = () => {};
+    let answer: string | symbol | undefined;
+    void answerWithin(new Promise<string>((resolve) => (click = resolve))).then((value) => (answer = value));
+    t.mock.timers.tick(REVIEW_ANSWER_MS - 1);
+    await settled();
+    assert.equal(answer, undefined);
+    t.mock.timers.tick(1);
+    await settled();
+    assert.equal(answer, UNANSWERED);
+    click("Accept");
+    await settled();
+    assert.equal(answer, UNANSWERED);
+  });
+
+  it("passes the user's answer given in time", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const answer = answerWithin(Promise.resolve("Reject"));
+    await settled();
+    t.mock.timers.tick(REVIEW_ANSWER_MS);
+    assert.equal(await answer, "Reject");
+  });
+
+  it("times out before the chat server does, so the agent hears the extension's unanswered", () => {
+    assert.ok(REVIEW_ANSWER_MS + 30_000 <= EDIT_ANSWER_MS, `${REVIEW_ANSWER_MS} ms, then ${EDIT_ANSWER_MS} ms`);
+  });
+});
+
+describe("an agent's write while the review stays open (the chat server, a real agent)", () => {
+  it("is refused once the time is up: the agent gets 'did not answer', the file on disk is untouched", async (t) => {
+    const project = fs.realpathSync(tempDir("symposium-edits-"));
+    const notes = path.join(project, "notes.txt");
+    fs.writeFileSync(notes, "the user's text\n");
+    let offered: () => void = () => {};
+    const offeredOnce = new Promise<void>((resolve) => (offered = resolve));
+    // A page in VS Code that is asked and never answers: the review stays open.
+    const edits = new WorkspaceEdits(() => (offered(), [{}]));
+    const events: TranscriptEvent[] = [];
+    let ready: () => void = () => {};
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    const session = new AgentSession({
+      command: `"${process.execPath}" "${EDIT_AGENT}"`,
+      projectDir: project,
+      env: process.env,
+      files: await ProjectFiles.open(project),
+      log: () => {},
+      onEvent: (event) => events.push(event),
+      onSession: (info: SessionInfo) => info.state === "ready" && ready(),
+      offerEdit: (file, content) => edits.offer(file, content),
+    });
+    try {
+      await isReady;
+      t.mock.timers.enable({ apis: ["setTimeout"] });
+      const turn = session.prompt("write notes.txt the agent's text", true);
+      await offeredOnce;
+      t.mock.timers.tick(EDIT_ANSWER_MS);
+      await turn;
+      t.mock.timers.reset();
+      const said = events.flatMap((event) =>
+        event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? [(event.update.content as { text?: string }).text ?? ""] : [],
+      );
+      assert.equal(said.length, 1, JSON.stringify(events));
+      assert.match(said[0]!, /^write failed: .*the user did not answer the review of the edit to .*notes\.txt in time; nothing was written/);
+      assert.equal(fs.readFileSync(notes, "utf8"), "the user's text\n");
+    } finally {
+      t.mock.timers.reset();
+      await session.stop();
+    }
+  });
+});
+
+/** Lets promise callbacks run (mock timers leave the microtask queue alone). */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
 
 describe("editorPath (what the chat server offers VS Code)", () => {
   it("offers a path whose folder is inside the project (real path), nothing outside it or too large", async () => {

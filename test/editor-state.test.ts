@@ -8,7 +8,8 @@ import {
   buildStateFile,
   parseEditorState,
   selectionEndLine,
-  stateContentKey,
+  editorTargetLabel,
+  serializeStateFile,
   stateFileWriterPid,
   type DiagnosticFacts,
   type EditorFacts,
@@ -171,7 +172,27 @@ describe("state file builder", () => {
     const editor = editorOn(SOURCE, [[0, 2]]);
     const first = buildStateFile(facts(editor));
     const later = buildStateFile({ ...facts(editor), now: new Date() });
-    assert.equal(stateContentKey(first), stateContentKey(later));
-    assert.notEqual(stateContentKey(first), stateContentKey(buildStateFile(facts(editorOn(SOURCE, [[0, 3]])))));
+    assert.equal(serializeStateFile(first).key, serializeStateFile(later).key);
+    assert.notEqual(serializeStateFile(first).key, serializeStateFile(buildStateFile(facts(editorOn(SOURCE, [[0, 3]])))).key);
+    assert.deepEqual(JSON.parse(serializeStateFile(later).text), later, "the text is the whole file, time stamp included");
+  });
+
+  it("names what the context points at: file and lines, the cursor's line, or a document's label", () => {
+    const label = (editor: EditorFacts | null): string => editorTargetLabel(parseEditorState(buildStateFile(facts(editor)))!);
+    assert.equal(label(editorOn(SOURCE, [[0, SOURCE.indexOf("    println")]])), "main.rs:1-2");
+    assert.equal(label(editorOn(SOURCE, [[0, 2]])), "main.rs:1");
+    assert.equal(
+      label(
+        editorOn(SOURCE, [
+          [0, 2],
+          [SOURCE.indexOf("println"), SOURCE.indexOf("println") + 7],
+        ]),
+      ),
+      "main.rs:1 +1",
+    );
+    assert.equal(label(editorOn(SOURCE, [[SOURCE.indexOf("let"), SOURCE.indexOf("let")]])), "main.rs:2");
+    const windowsPath = parseEditorState({ activeFile: "C:\\work\\src\\lib.rs", selections: [] })!;
+    assert.equal(editorTargetLabel(windowsPath), "lib.rs");
+    assert.equal(editorTargetLabel(parseEditorState({ document: { uri: "untitled:Untitled-1", label: "Untitled-1" } })!), "Untitled-1");
   });
 });

@@ -10,6 +10,7 @@ import type { Browser } from "playwright-core";
 import { MAX_PAGE_MESSAGE_BYTES } from "../webchat/page/protocol.js";
 import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { openChatPage } from "./support/chat-browser.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 15_000 };
@@ -25,9 +26,7 @@ describe("hostile input: the composer", { skip }, () => {
   });
 
   it("refuses a prompt over the limit before sending, says the limit, and keeps the chat working", async () => {
-    const page = await browser.newPage();
-    await page.goto(server.url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    const page = await openChatPage(browser, server, {}, TIMEOUT.timeout);
     const size = MAX_PAGE_MESSAGE_BYTES + 1024 * 1024;
     // As a paste would: the whole text lands in the input at once.
     await page.evaluate((length) => {

@@ -13,6 +13,7 @@ import { quote } from "shell-quote";
 import {
   type AgentCalls,
   CLIENT_ANSWERS,
+  CLIENT_METHODS,
   clientAnswersReported,
   expectCancellationReachesAgent,
   openSession,
@@ -138,16 +139,7 @@ for (const peer of PEERS) {
       assert.deepEqual(clientAnswersReported(peerClient.updates), CLIENT_ANSWERS);
       assert.deepEqual(
         peerClient.agentRequests.map(([method]) => method),
-        [
-          "fs/read_text_file",
-          "fs/write_text_file",
-          "session/request_permission",
-          "terminal/create",
-          "terminal/output",
-          "terminal/wait_for_exit",
-          "terminal/kill",
-          "terminal/release",
-        ],
+        CLIENT_METHODS,
       );
       const kinds = peerClient.updates.map(({ update }) => update.sessionUpdate);
       for (const update of ALL_UPDATES)

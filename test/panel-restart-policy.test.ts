@@ -20,11 +20,4 @@ describe("frontend restart policy", () => {
     policy.onCrash(30_000);
     assert.deepEqual(policy.onCrash(70_000), { action: "restart", delayMs: 1_000, crashes: 2 });
   });
-
-  it("starts afresh after a user's retry", () => {
-    const policy = new RestartPolicy(options);
-    for (let i = 0; i < 3; i++) policy.onCrash(i);
-    policy.reset();
-    assert.deepEqual(policy.onCrash(10), { action: "restart", delayMs: 500, crashes: 1 });
-  });
 });

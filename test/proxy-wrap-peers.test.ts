@@ -7,7 +7,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import {
+  CLIENT_ANSWERS,
+  CLIENT_METHODS,
+  clientAnswersReported,
+  expectCancellationReachesAgent,
+  openSession,
+  receivedPrompt,
+  testClient,
+} from "./support/acp-client.js";
 import { PROXY_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
 import { SEED_STATE, ageFile, writeStateFile } from "./support/state-files.js";
 import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
@@ -106,16 +114,7 @@ describe("wrap mode with the SDK's client and a real agent", () => {
     });
     assert.deepEqual(
       peer.agentRequests.map(([method]) => method),
-      [
-        "fs/read_text_file",
-        "fs/write_text_file",
-        "session/request_permission",
-        "terminal/create",
-        "terminal/output",
-        "terminal/wait_for_exit",
-        "terminal/kill",
-        "terminal/release",
-      ],
+      CLIENT_METHODS,
     );
     assert.deepEqual(clientAnswersReported(peer.updates), CLIENT_ANSWERS);
     assert.ok(

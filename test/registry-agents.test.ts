@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { platformKey } from "../conductor-hooks/src/registry-format.js";
 import { openSession, testClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
+import { CONDUCTOR_CLI, REPORTING_AGENT, eventually, startNode, streamTo, tempDir } from "./support/processes.js";
 import {
   recordingNpmPackage,
   recordingScript,
@@ -69,14 +69,19 @@ async function converse(env: NodeJS.ProcessEnv, text = "hello"): Promise<{ reply
   return { reply: replies[0]!, stderr, code };
 }
 
-/** `run`, one session, each text a prompt in turn: the reply to each. */
-async function conversation(env: NodeJS.ProcessEnv, texts: string[]): Promise<{ replies: string[]; stderr: string; code: number }> {
+/** `run`, one session, each text a prompt in turn: the reply to each. `whileOpen` runs once the session is open. */
+async function conversation(
+  env: NodeJS.ProcessEnv,
+  texts: string[],
+  whileOpen?: () => Promise<void>,
+): Promise<{ replies: string[]; stderr: string; code: number }> {
   const proc = startNode(CONDUCTOR_CLI, ["run"], env);
   const peer = testClient(streamTo(proc.child));
   const replies: string[] = [];
   await peer
     .run(async (agent) => {
       const sessionId = await openSession(agent);
+      await whileOpen?.();
       for (const text of texts) {
         peer.updates.length = 0;
         await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
@@ -219,7 +224,7 @@ describe("choosing an agent, then running it", () => {
     assert.match(written, /"id": "my-agent"/);
   });
 
-  it("a registry agent is kept up to date on run: the new version is installed and the old removed; custom entries are untouched", async () => {
+  it("a registry agent is kept up to date on run: checked beside the session, the next run installs the new version and removes the old; custom entries are untouched", async () => {
     const first = await recordingTarball("binary");
     const second = await recordingTarball("binary");
     server.files.set("/sync-1.tar.gz", first.bytes);
@@ -234,15 +239,40 @@ describe("choosing an agent, then running it", () => {
     assert.deepEqual(fs.readdirSync(cache), ["1.0.0"]);
 
     serveRegistry([binaryEntry("rec-sync", "1.1.0", "/sync-2.tar.gz"), registryNamesake]);
+    const updatedInFile = (): boolean => fs.readFileSync(config, "utf8").includes('"version": "1.1.0"');
+    const checking = await conversation(env, ["during the check"], () => eventually(updatedInFile, 10_000, "the registry check to rewrite the entry"));
+    assert.equal(checking.code, 0, checking.stderr);
+    assert.match(checking.stderr, /updated rec-sync from the registry: version 1\.0\.0 → 1\.1\.0/);
+    assert.match(checking.replies[0]!, /during the check/);
+    assert.deepEqual(fs.readdirSync(cache), ["1.0.0"], "the run that found the update ran the version it started with");
     const run = await converse(env, "after the update");
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /updated rec-sync from the registry: version 1\.0\.0 → 1\.1\.0/);
     assert.match(run.reply, /after the update/);
-    assert.deepEqual(fs.readdirSync(cache), ["1.1.0"], "the old version is removed");
+    assert.deepEqual(fs.readdirSync(cache), ["1.1.0"], "the next run installed the new version and removed the old");
     const written = fs.readFileSync(config, "utf8");
     assert.match(written, /"version": "1.1.0"/);
     assert.match(written, /"_source": "registry"/);
     assert.match(written, /"description": "custom, from the config"/, "a custom entry is never updated");
+  });
+
+  it("a registry that never answers does not hold up the run: the session is answered before the registry's timeout", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/silent-1.tar.gz", tarball.bytes);
+    serveRegistry([binaryEntry("rec-silent", "1.0.0", "/silent-1.tar.gz")]);
+    const { env } = home();
+    assert.equal((await cli(["registry", "use", "rec-silent"], env)).code, 0);
+    const asked = server.requests.length;
+    server.silent.add("/registry.json");
+    try {
+      const run = await converse(env, "while the registry says nothing");
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.reply, /while the registry says nothing/);
+      assert.ok(server.requests.slice(asked).includes("/registry.json"), "the run asked the registry");
+      // The check gives up, and says so, only at its fetch timeout (5 s): the whole session was over before.
+      assert.doesNotMatch(run.stderr, /cannot be reached/, run.stderr);
+    } finally {
+      server.silent.delete("/registry.json");
+    }
   });
 
   it("a zip archive is unpacked with its modes, and runs", async () => {

@@ -1,7 +1,8 @@
-// The conductor's router and the chained proxy route a line laid out as
-// JSON.stringify writes it from its bytes, and parse any other layout
+// The conductor's router reads a line laid out as JSON.stringify writes it
+// from its bytes (a lazy view, acp-wire/src/line-view.ts) and parses any other
+// layout; the chained proxy keeps a byte route beside its parsed one
 // (conductor-hooks/src/router.ts, editor-context-proxy/src/chained-proxy.ts).
-// Both routes must make the same decisions: the same messages, the same ids,
+// Either way a line must meet the same decisions: the same messages, the same ids,
 // the same envelopes reach every connection. Two routers get the same
 // conversation, one in the canonical layout and one with the members in
 // another order, and what each connection receives is compared.
@@ -111,7 +112,7 @@ async function conversation(c: Chain, samples: JsonSamples, round: number): Prom
   return seen;
 }
 
-describe("the router's two routes", () => {
+describe("the router's route, from a line's bytes or parsed", () => {
   it("deliver the same messages, ids and envelopes whether a line is routed from its bytes or parsed", async () => {
     const byBytes = chain(canonical);
     const parsed = chain(reordered);

@@ -11,6 +11,7 @@ import WebSocket from "ws";
 import { launchBrowser } from "./harness/code-server.js";
 import { eventually, isAlive } from "./support/processes.js";
 import { appsAndAgents, realToadSkip, startToadHost, treeCommands, writeSelection, type ToadHost } from "./support/toad.js";
+import { typeInto, watchTerminalOutput } from "./support/toad-page.js";
 
 const skip = realToadSkip();
 
@@ -38,36 +39,6 @@ function tryWebsocket(url: string, headers: Record<string, string> = {}): Promis
     socket.once("unexpected-response", (_req, res) => resolve(`status ${res.statusCode}`));
     socket.once("error", (error) => resolve(`error ${error.message}`));
   });
-}
-
-/** In the page: notes when Toad's app last sent terminal output (its screen is drawn on a canvas, not in the DOM). */
-const watchTerminalOutput = {
-  content: `window.lastOutput = Date.now();
-    window.WebSocket = class extends window.WebSocket {
-      constructor(url, protocols) {
-        super(url, protocols);
-        this.addEventListener("message", () => (window.lastOutput = Date.now()));
-      }
-    };`,
-};
-
-/** Waits until Toad's screen has not changed for 300 ms (its cursor blinks every 500 ms): it takes keys once drawn. */
-async function settled(page: import("playwright-core").Page): Promise<void> {
-  await page.waitForFunction("Date.now() - window.lastOutput > 300", undefined, { timeout: 30_000, polling: 100 });
-}
-
-/**
- * Types into Toad's prompt like a user, key by key, and sends it once Toad has
- * drawn it (an Enter that overtakes the keys sends what arrived so far). Keys go
- * to xterm's own input: a click would also move Toad's focus to whatever it hits.
- */
-async function typeInto(page: import("playwright-core").Page, text: string): Promise<void> {
-  await settled(page);
-  await page.locator(".xterm-helper-textarea").focus();
-  const typedAt = await page.evaluate<number>("Date.now()");
-  await page.keyboard.type(text, { delay: 20 });
-  await page.waitForFunction(`window.lastOutput > ${typedAt} && Date.now() - window.lastOutput > 300`, undefined, { timeout: 30_000, polling: 100 });
-  await page.keyboard.press("Enter");
 }
 
 function promptText(prompt: Array<{ type: string; text?: string }> | undefined): string[] {

@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { loadChat, typePrompt } from "./support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "./support/processes.js";
 import { CHAT_AGENT_COMMAND, startChatServer, type ChatServer } from "./support/webchat-server.js";
 import { ourConductor } from "../webchat/src/agent-catalog.js";
@@ -75,17 +76,10 @@ describe("webchat agent picker (issue 24)", { skip }, () => {
   async function openChat(server: ChatServer): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 900, height: 560 });
-    const url = new URL(server.url);
-    url.searchParams.set("conversation", "first");
-    await page.goto(url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
-    return page;
+    return loadChat(page, server, { conversation: "first" }, TIMEOUT.timeout);
   }
 
-  async function ask(page: Page, text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.keyboard.press("Enter");
-  }
+  const ask = typePrompt;
 
   async function answered(page: Page, text: string): Promise<void> {
     await page

@@ -16,10 +16,12 @@ import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
 import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
 import { allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
 import { HISTORY_LIMITS, HistoryStore, historyDir } from "../webchat/src/history.js";
+import { openChatInFrame } from "./support/chat-in-frame.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 10_000 };
 const FEATURE_AGENT = path.join(OUT_DIR, "test", "fixtures", "feature-agent.js");
+const OPTIONS_AGENT = path.join(OUT_DIR, "test", "fixtures", "options-agent.js");
 const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
 
 function agentCommand(...flags: string[]): string {
@@ -144,6 +146,97 @@ describe("webchat features (issue 22)", { skip }, () => {
     const plain = await openChat(await serve([]));
     assert.equal(await plain.locator("select.config-option").count(), 0);
     await plain.close();
+  });
+
+  /** A server running the options agent (test/fixtures/options-agent.ts) in a project with src/main.rs. */
+  async function serveOptions(): Promise<ChatServer> {
+    const projectDir = tempDir("webchat-options-");
+    fs.mkdirSync(path.join(projectDir, "src"));
+    fs.writeFileSync(path.join(projectDir, "src", "main.rs"), "fn main() {}\n");
+    const server = await startChatServer({ command: quote([process.execPath, OPTIONS_AGENT]), projectDir });
+    servers.push(server);
+    return server;
+  }
+
+  it("boolean config options: toggles beside the model picker; a toggle sends a boolean set_config_option and shows the agent's answer", async () => {
+    const page = await openChat(await serveOptions());
+    await page.setViewportSize({ width: 820, height: 400 });
+    const thinking = page.locator(".config-toggle[data-config-id=thinking] input");
+    const locked = page.locator(".config-toggle[data-config-id=locked] input");
+    const model = page.locator("select.config-option[data-category=model]");
+    assert.equal(await page.locator(".config-toggle[data-config-id=thinking]").innerText(), "Thinking");
+    assert.equal(await page.locator(".config-toggle[data-config-id=thinking]").getAttribute("title"), "Think before answering");
+    assert.equal(await thinking.getAttribute("role"), "switch");
+    assert.equal(await thinking.isChecked(), false);
+    assert.equal(await model.inputValue(), "fast");
+    // Turning it on: the agent answers with the whole list, where it also moved the model.
+    await thinking.click();
+    await page.waitForFunction(() => document.querySelector<HTMLSelectElement>("select.config-option")?.value === "deep", undefined, TIMEOUT);
+    assert.equal(await thinking.isChecked(), true);
+    await ask(page, "one");
+    await answered(page, /model deep thinking true received one; set thinking=true\(boolean\)\s*$/);
+    // A change the agent refuses: said, and the toggle shows the agent's value again.
+    await locked.click();
+    await page.waitForSelector("#transcript .error:has-text('The agent refused the setting Locked')", TIMEOUT);
+    await page.waitForFunction(() => !document.querySelector<HTMLInputElement>(".config-toggle[data-config-id=locked] input")!.checked, undefined, TIMEOUT);
+    // The agent changes it on its own (config_option_update).
+    await ask(page, "flip");
+    await answered(page, /model deep thinking false received flip/);
+    assert.equal(await thinking.isChecked(), false);
+    await thinking.click();
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>(".config-toggle[data-config-id=thinking] input")!.checked, undefined, TIMEOUT);
+    await page.locator("#transcript .error").evaluate((element) => element.remove()); // the pictures show the toolbar, not the refusal
+    await screenshots(page, "toggles");
+    // In a narrow side bar the toolbar wraps: every control stays in sight.
+    await page.setViewportSize({ width: 360, height: 400 });
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("header select, header button, header .config-toggle")]
+        .filter((control) => !control.hidden && control.getBoundingClientRect().right > window.innerWidth)
+        .map((control) => control.textContent),
+    );
+    assert.deepEqual(outside, []);
+    await page.close();
+  });
+
+  it("tool call locations show relative to the project, the full path in the tooltip; clicking one asks VS Code to open it at the line", async () => {
+    const server = await serveOptions();
+    const { page, frame, requests, close } = await openChatInFrame(browser, server.url.toString());
+    await page.setViewportSize({ width: 820, height: 400 });
+    await frame.fill("#input", "locate");
+    await frame.press("#input", "Enter");
+    await frame.waitForSelector(".tool-call .tool-location", TIMEOUT);
+    const main = path.join(server.projectDir, "src", "main.rs");
+    const elsewhere = path.join(path.dirname(server.projectDir), "elsewhere.rs");
+    const links = frame.locator(".tool-location");
+    assert.deepEqual(await links.allInnerTexts(), ["src/main.rs:2", elsewhere], "inside the project: relative; outside: as given");
+    assert.equal(await links.first().getAttribute("title"), `${main}:2 (open in VS Code)`);
+    assert.equal(
+      await frame
+        .locator(".diff-file")
+        .first()
+        .evaluate((head) => head.firstChild?.textContent),
+      "src/main.rs",
+    );
+    assert.equal(await frame.locator(".diff-file").first().getAttribute("title"), main);
+    await links.first().click();
+    await page.waitForFunction(
+      () => (window as unknown as { requests: Array<{ kind: string }> }).requests.some((each) => each.kind === "openFile"),
+      undefined,
+      TIMEOUT,
+    );
+    assert.deepEqual(
+      (await requests()).filter((each) => each.kind === "openFile"),
+      [{ kind: "openFile", path: main, line: 2 }],
+    );
+    if (SCREENSHOTS) {
+      await frame.locator(".tool-location").first().hover();
+      for (const theme of ["light", "dark"]) {
+        await page.evaluate((chosen) => document.querySelector("iframe")!.contentWindow!.postMessage({ type: "symposium/theme", theme: chosen }, "*"), theme);
+        await frame.waitForFunction((chosen) => document.body.dataset.theme === chosen, theme, TIMEOUT);
+        await page.screenshot({ path: path.join(SCREENSHOTS, `webchat-locations-${theme}.png`) });
+      }
+    }
+    await close();
   });
 
   it("terminals: output in the tool call, outputByteLimit cut at a character boundary, kill and release, cwd confined", async () => {

@@ -9,7 +9,7 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
@@ -17,11 +17,19 @@ import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
 import { OUT_DIR, eventually, tempDir } from "./support/processes.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
 import { MAX_LISTED_FILES, ProjectIndex } from "../webchat/src/project-index.js";
+import { mentionText, parseMentions } from "../webchat/page/mention-syntax.js";
+import { openChatInFrame } from "./support/chat-in-frame.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 10_000 };
 const MENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "mention-agent.js");
 const MAIN_RS = 'fn main() {\n    let a = 1;\n    println!("{a}");\n}\n';
+const NOTES = "one\ntwo\nthree\n";
+/** Odd characters a file name may hold on Linux, macOS and Windows alike. */
+const ODD = "50% [draft] #1 é;&=+,.txt";
+const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
+/** What RFC 3986 allows in a file: URI's path: anything else must be percent-encoded. */
+const URI_PATH = /^file:\/\/\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*(#L\d+(-\d+)?)?$/;
 
 interface Block {
   type: string;
@@ -50,6 +58,9 @@ describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
     fs.writeFileSync(path.join(projectDir, "src", "main.rs"), MAIN_RS);
     fs.writeFileSync(path.join(projectDir, "src", "lib.rs"), "pub fn lib() {}\n");
     fs.writeFileSync(path.join(projectDir, "README.md"), "# project\n");
+    fs.mkdirSync(path.join(projectDir, "docs"));
+    fs.writeFileSync(path.join(projectDir, "docs", "my notes.md"), NOTES);
+    fs.writeFileSync(path.join(projectDir, "docs", ODD), "odd\n");
     fs.writeFileSync(path.join(projectDir, "node_modules", "dep", "main.js"), "skipped\n");
     fs.writeFileSync(path.join(parent, "secret.txt"), "outside\n");
     const out = path.join(parent, "prompts.jsonl");
@@ -138,6 +149,115 @@ describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
     assert.equal(prompt[1]!.resource?.text, "pub fn lib() {}\n");
     assert.ok(!JSON.stringify(prompt).includes("outside\\n"), "the file outside the project is not sent");
     await page.close();
+  });
+
+  it("completes, sends and shows paths with spaces and odd characters: quoted mentions, percent-encoded file: URIs", async () => {
+    const { server, prompts } = await serve();
+    const page = await openChat(server);
+    await page.setViewportSize({ width: 820, height: 420 });
+    await page.click("#input");
+    await page.keyboard.type("compare @notes");
+    await page.waitForSelector(`#slash-menu li.selected:has-text('@"docs/my notes.md"')`, TIMEOUT);
+    await page.keyboard.press("Enter"); // takes the file, quoted
+    assert.equal(await page.inputValue("#input"), 'compare @"docs/my notes.md" ');
+    // Typing the quote by hand completes too: the query is what follows it, spaces included.
+    await page.keyboard.type('with @"50% [dr');
+    await page.waitForSelector(`#slash-menu li.selected:has-text('${ODD}')`, TIMEOUT);
+    if (SCREENSHOTS) await screenshots(page, "mentions-menu");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.inputValue("#input"), `compare @"docs/my notes.md" with @"docs/${ODD}" `);
+    await page.keyboard.press("Enter"); // sends
+    const prompt = await lastPrompt(prompts, 1);
+    assert.equal(prompt.length, 3, JSON.stringify(prompt));
+    const files = [path.join(server.projectDir, "docs", "my notes.md"), path.join(server.projectDir, "docs", ODD)];
+    prompt.slice(1).forEach((block, index) => {
+      assert.equal(block.type, "resource_link");
+      assert.equal(block.uri, pathToFileURL(files[index]!).href);
+      assert.match(block.uri, URI_PATH, "every character outside RFC 3986's path set is percent-encoded");
+      assert.equal(fileURLToPath(block.uri), files[index], "the URI names the file exactly");
+      assert.equal(block.name, path.basename(files[index]!));
+    });
+    assert.match(prompt[1]!.uri!, /my%20notes\.md$/);
+    // Shown in the user's message as mentions, the path in the tooltip.
+    await page.waitForSelector(".message.user:not(.pending)", TIMEOUT);
+    assert.deepEqual(await page.locator(".message.user .mention").allInnerTexts(), ['@"docs/my notes.md"', `@"docs/${ODD}"`]);
+    assert.equal(await page.locator(".message.user .mention").first().getAttribute("title"), "docs/my notes.md");
+    if (SCREENSHOTS) await screenshots(page, "mentions");
+    await page.close();
+  });
+
+  it("drops and the panel's Add Selection mention paths with spaces quoted, lines included", async () => {
+    const { server, prompts } = await serve(["--embedded"]);
+    const { page, frame, post, close } = await openChatInFrame(browser, server.url.toString());
+    const notes = path.join(server.projectDir, "docs", "my notes.md");
+    await frame.evaluate(
+      ([list]) => {
+        const data = new DataTransfer();
+        data.setData("text/uri-list", list!);
+        document.querySelector("#input")!.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      },
+      [pathToFileURL(notes).href],
+    );
+    assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md" ');
+    assert.equal(await frame.locator("#composer-notice").isHidden(), true, "nothing refused");
+    await frame.fill("#input", "");
+    // The panel sends `@path:N-M` (extension/src/selection-mention.ts): the page quotes the path.
+    await post({ type: "symposium/mention", text: "@docs/my notes.md:2-3" });
+    await frame.waitForFunction(() => (document.getElementById("input") as HTMLTextAreaElement).value !== "", undefined, TIMEOUT);
+    assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md":2-3 ');
+    await frame.press("#input", "Escape"); // the mention opened the file menu
+    await frame.click("#send");
+    const prompt = await lastPrompt(prompts, 1);
+    assert.deepEqual(prompt.slice(1), [
+      { type: "resource", resource: { uri: `${pathToFileURL(notes).href}#L2-3`, text: "two\nthree", mimeType: "text/plain" } },
+    ]);
+    await page.waitForTimeout(0);
+    await close();
+  });
+
+  /** Light and dark pictures of the page, for docs/. */
+  async function screenshots(page: Page, name: string): Promise<void> {
+    for (const theme of ["light", "dark"]) {
+      await page.evaluate((chosen) => window.postMessage({ type: "symposium/theme", theme: chosen }, "*"), theme);
+      await page.waitForFunction((chosen) => document.body.dataset.theme === chosen, theme, TIMEOUT);
+      await page.screenshot({ path: path.join(SCREENSHOTS!, `webchat-${name}-${theme}.png`) });
+    }
+  }
+});
+
+describe("mention syntax (webchat/page/mention-syntax.ts)", () => {
+  it("reads back every path it writes, quoting only when needed", () => {
+    const paths = ["src/main.rs", "docs/my notes.md", "a:b.txt", "x@y/z", 'say "hi".md', "back\\slash dir\\f", "tab\there", "ends.", "f(1)", ODD, "é/ü ö.rs"];
+    for (const file of paths) {
+      for (const [start, end] of [
+        [undefined, undefined],
+        [3, 3],
+        [2, 9],
+      ] as const) {
+        const text = `see ${mentionText(file, start, end)}, then`;
+        const [mention, ...rest] = parseMentions(text);
+        assert.deepEqual(rest, [], text);
+        assert.equal(mention?.path, file, text);
+        assert.equal(mention?.start, start, text);
+        assert.equal(mention?.end, end, text);
+        assert.equal(text.slice(mention.index, mention.index + mention.length), mentionText(file, start, end));
+      }
+    }
+    assert.equal(mentionText("src/main.rs", 2, 3), "@src/main.rs:2-3", "plain paths stay as before");
+    assert.equal(mentionText("docs/my notes.md"), '@"docs/my notes.md"');
+    assert.deepEqual(
+      parseMentions("see @src/main.rs. And @src/lib.rs:2-3, (@README.md)").map(({ path: file, start }) => [file, start]),
+      [
+        ["src/main.rs", undefined],
+        ["src/lib.rs", 2],
+      ],
+      "sentence punctuation after a plain mention is the sentence's",
+    );
+    assert.deepEqual(
+      parseMentions('mail a@b.c, @"unterminated and @src/x.rs').map((each) => each.path),
+      ["src/x.rs"],
+      "an @ inside a word and an unterminated quote are no mentions",
+    );
   });
 });
 

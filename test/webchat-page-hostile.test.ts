@@ -14,6 +14,7 @@ import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
 import { hostilePayloads } from "./fixtures/hostile-markdown.js";
 import { OUT_DIR } from "./support/processes.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { loadChat, typePrompt } from "./support/chat-browser.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 15_000 };
@@ -79,15 +80,11 @@ describe("webchat page against a hostile agent", { skip }, () => {
         );
       } as typeof WebSocket.prototype.addEventListener;
     });
-    await page.goto(server.url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    await loadChat(page, server, {}, TIMEOUT.timeout);
     return { page, frames };
   }
 
-  async function ask(page: Page, text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.keyboard.press("Enter");
-  }
+  const ask = typePrompt;
 
   it("opens every link the agent writes outside the frame, or not at all (SVG href and xlink:href included)", async () => {
     const { page } = await openChat();

@@ -11,6 +11,7 @@ import { marked } from "marked";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { openChatPage, typePrompt } from "./support/chat-browser.js";
 import { CONDUCTOR_CLI, REPO_DIR } from "./support/processes.js";
 import { markdownChunks } from "./fixtures/markdown-answer.js";
 import { writeStateFile } from "./support/state-files.js";
@@ -29,19 +30,8 @@ describe("webchat page", { skip }, () => {
     await Promise.all([browser?.close(), server?.stop()]);
   });
 
-  async function openChat(query: Record<string, string> = {}, srv = server): Promise<Page> {
-    const page = await browser.newPage();
-    const url = new URL(srv.url);
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    await page.goto(url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
-    return page;
-  }
-
-  async function ask(page: Page, text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.keyboard.press("Enter");
-  }
+  const openChat = (query: Record<string, string> = {}, srv = server): Promise<Page> => openChatPage(browser, srv, query);
+  const ask = typePrompt;
 
   it("loads with a nonce CSP, only its own assets, and streams an answer", async () => {
     const page = await browser.newPage();

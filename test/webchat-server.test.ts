@@ -8,65 +8,9 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { WebSocket } from "ws";
-import type { ServerMessage, TranscriptEvent } from "../webchat/page/protocol.js";
+import { ChatPage } from "./support/chat-page.js";
 import { eventually, startNode, tempDir } from "./support/processes.js";
 import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
-import { frameText } from "../acp-wire/src/index.js";
-
-/** A page's websocket, from Node: collects what the server sends. */
-class PageSocket {
-  readonly messages: ServerMessage[] = [];
-  /** Websocket frames received (a batch is one frame holding several messages). */
-  frames = 0;
-  readonly socket: WebSocket;
-  readonly opened: Promise<void>;
-
-  constructor(server: ChatServer, conversation?: string, headers: Record<string, string> = { origin: server.origin }) {
-    const url = new URL(`ws://${server.url.host}/ws`);
-    url.searchParams.set("token", server.token);
-    if (conversation) url.searchParams.set("conversation", conversation);
-    this.socket = new WebSocket(url, { headers });
-    this.socket.on("message", (data) => {
-      this.frames++;
-      const message = JSON.parse(frameText(data)) as ServerMessage;
-      this.messages.push(...(message.type === "batch" ? message.messages : [message]));
-    });
-    this.opened = new Promise((resolve, reject) => {
-      this.socket.once("open", () => resolve());
-      this.socket.once("error", reject);
-    });
-  }
-
-  events(): TranscriptEvent[] {
-    return this.messages.flatMap((message) => (message.type === "event" ? [message.event] : message.type === "replay" ? message.events : []));
-  }
-
-  agentText(): string {
-    return this.events()
-      .map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : ""))
-      .join("");
-  }
-
-  async ready(): Promise<void> {
-    await this.opened;
-    await eventually(() => this.messages.some((message) => message.type === "session" && message.session.state === "ready"), 10_000, "the session to be ready");
-  }
-
-  /** Sends a prompt and waits for the end of its turn; returns the agent's text for it. */
-  async ask(text: string): Promise<string> {
-    const before = this.agentText().length;
-    const turns = this.events().filter((event) => event.kind === "turnEnd").length;
-    this.socket.send(JSON.stringify({ type: "prompt", text, skipContext: false }));
-    await eventually(() => this.events().filter((event) => event.kind === "turnEnd").length > turns, 10_000, `the answer to '${text}'`);
-    return this.agentText().slice(before);
-  }
-
-  close(): Promise<void> {
-    this.socket.close();
-    return new Promise((resolve) => (this.socket.readyState === WebSocket.CLOSED ? resolve() : this.socket.once("close", () => resolve())));
-  }
-}
 
 async function httpStatus(server: ChatServer, pathAndQuery: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -164,7 +108,7 @@ describe("symposium-webchat gate and agents", () => {
     fs.writeFileSync(path.join(outside, "secret.txt"), "do not read");
     fs.writeFileSync(path.join(server.projectDir, "notes.txt"), "line one\nline two");
     fs.symlinkSync(outside, path.join(server.projectDir, "escape"));
-    const page = new PageSocket(server, "files");
+    const page = new ChatPage(server, "files");
     await page.ready();
     assert.match(await page.ask(`read ${path.join(server.projectDir, "notes.txt")}`), /read ok: line one\nline two/);
     assert.match(await page.ask(`read ${path.join(outside, "secret.txt")}`), /read refused \(-32602\): .*outside the project directory/);
@@ -180,11 +124,11 @@ describe("symposium-webchat gate and agents", () => {
 
   it("runs one agent per conversation and ends it after the grace period", async () => {
     const known = new Set(server.agentPids());
-    const first = new PageSocket(server, "shared");
+    const first = new ChatPage(server, "shared");
     await first.ready();
-    const second = new PageSocket(server, "shared");
+    const second = new ChatPage(server, "shared");
     await second.ready();
-    const other = new PageSocket(server, "other");
+    const other = new ChatPage(server, "other");
     await other.ready();
     const started = server.agentPids().filter((pid) => !known.has(pid));
     assert.equal(started.length, 2, "two conversations, two agents");
@@ -194,7 +138,7 @@ describe("symposium-webchat gate and agents", () => {
   });
 
   it("sends a burst of agent updates in fewer frames, every update once and in order", async () => {
-    const page = new PageSocket(server, "burst");
+    const page = new ChatPage(server, "burst");
     await page.ready();
     const framesBefore = page.frames;
     const messagesBefore = page.messages.length;
@@ -208,7 +152,7 @@ describe("symposium-webchat gate and agents", () => {
       "a batch holds messages, never another batch",
     );
     // A page attaching now gets all of it in its replay, and nothing twice.
-    const again = new PageSocket(server, "burst");
+    const again = new ChatPage(server, "burst");
     await again.opened;
     await eventually(() => again.messages.some((message) => message.type === "replay"), 5_000, "the replay");
     assert.equal(again.agentText().split("burst-300 ").length, 2);
@@ -218,7 +162,7 @@ describe("symposium-webchat gate and agents", () => {
 
   it("ends an unnamed conversation's agent with its page, as Toad does", async () => {
     const known = new Set(server.agentPids());
-    const page = new PageSocket(server);
+    const page = new ChatPage(server);
     await page.ready();
     const [pid] = server.agentPids().filter((each) => !known.has(each));
     assert.ok(pid);
@@ -230,7 +174,7 @@ describe("symposium-webchat gate and agents", () => {
 describe("symposium-webchat stopping", () => {
   it("leaves no agent process within 3 s of the server's stop", async () => {
     const server = await startChatServer();
-    const pages = [new PageSocket(server, "one"), new PageSocket(server, "two")];
+    const pages = [new ChatPage(server, "one"), new ChatPage(server, "two")];
     await Promise.all(pages.map((page) => page.ready()));
     const pids = server.agentPids();
     assert.equal(pids.length, 2);

@@ -3,16 +3,19 @@
 // over bytes in this repository (proxy, conductor, chat server, panel host,
 // benchmarks) takes these from here; nothing here knows about editor context.
 
-export { LineSplitter, type LineHandler } from "./line-splitter.js";
+export { LineSplitter, NEWLINE, type LineHandler, type LinesHandler } from "./line-splitter.js";
 export { LineWriter, readLines } from "./ndjson-streams.js";
 export * from "./jsonrpc.js";
 export { canonicalHead, openEnvelopeLine, type CanonicalHead } from "./canonical-line.js";
+export { readLine, hasMethod, changedView, LineView, type MessageView, type MethodView, type LineError } from "./line-view.js";
 export * from "./acp-constants.js";
 export * from "./splice.js";
 export * from "./envelope.js";
 export * from "./proxy-dialect.js";
 export * from "./processes.js";
-export { printLine, runCli, describeError } from "./cli-run.js";
+export { printLine, runCli, describeError, UsageError, parseCommandLine, onStopSignal, stopSignal, STOP_SIGNALS } from "./cli-run.js";
+export { StderrTail, followStderr } from "./stderr-tail.js";
+export { runForOutput, type RunForOutputOptions } from "./run-for-output.js";
 export { stderrLogger, debugLogger, type Logger } from "./log.js";
 export { packageVersion } from "./version.js";
 export { frameText } from "./ws-frame.js";

@@ -14,9 +14,34 @@ export type WireMessage = Record<string, unknown>;
 
 export type MessageKind = "request" | "notification" | "response";
 
+// The three kinds, as type guards that narrow (vscode-jsonrpc's Message.isRequest and siblings): a
+// method and an id make a request, a method alone a notification, and anything without a method is
+// taken for an answer (its id, result and error are checked where they are used). An id is any
+// JSON value here, as it came; exactId reads it exactly.
+
+/** A request: a method and an id. */
+export type RequestMessage = WireMessage & { method: string; id: unknown; params?: unknown };
+
+/** A notification: a method and no id. */
+export type NotificationMessage = WireMessage & { method: string; id?: undefined; params?: unknown };
+
+/** An answer: no string method; an id, and a result or an error when it is well formed. */
+export type ResponseMessage = WireMessage & { id?: unknown; result?: unknown; error?: unknown };
+
+export function isRequest(message: WireMessage): message is RequestMessage {
+  return typeof message.method === "string" && "id" in message;
+}
+
+export function isNotification(message: WireMessage): message is NotificationMessage {
+  return typeof message.method === "string" && !("id" in message);
+}
+
+export function isResponse(message: WireMessage): message is ResponseMessage {
+  return typeof message.method !== "string";
+}
+
 export function messageKind(message: WireMessage): MessageKind {
-  if (typeof message.method === "string") return "id" in message ? "request" : "notification";
-  return "response";
+  return isRequest(message) ? "request" : isNotification(message) ? "notification" : "response";
 }
 
 export type ParsedLine = { ok: true; message: WireMessage } | { ok: false; error: ErrorResponse; id: IdLike };
@@ -51,7 +76,7 @@ export function parseLine(line: Buffer | string): ParsedLine {
   if (value === null || typeof value !== "object") return { ok: false, error: rpcError("invalidRequest", "a message must be a JSON object"), id: null };
   const message = value as WireMessage;
   if (message.jsonrpc !== "2.0") {
-    const id = messageKind(message) === "request" ? exactId(typeof line === "string" ? Buffer.from(line) : line, message) : null;
+    const id = isRequest(message) ? exactId(typeof line === "string" ? Buffer.from(line) : line, message) : null;
     return { ok: false, error: rpcError("invalidRequest", 'a message needs "jsonrpc": "2.0"'), id };
   }
   return { ok: true, message };

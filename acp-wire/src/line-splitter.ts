@@ -9,7 +9,20 @@
 
 export const NEWLINE = 0x0a;
 
-export interface LineHandler {
+/** What every framing handler is told besides the lines. */
+interface FramingEvents {
+  /** A line longer than the limit was discarded; `byteLength` is what was dropped. */
+  onOversizedLine(byteLength: number): void;
+  /**
+   * The input ended in the middle of a line. Without this handler that last
+   * line is passed on as a line; with it, the line is given here instead (a
+   * relay never passes on half a message).
+   */
+  onUnterminatedLine?(byteLength: number): void;
+}
+
+/** Lines one at a time (blank lines skipped). */
+export interface LineHandler extends FramingEvents {
   /**
    * A complete line, without its trailing newline. `framed` is the same line
    * with its newline, as a view into the input chunk, when the line did not
@@ -17,14 +30,16 @@ export interface LineHandler {
    * forwarding `framed` costs no copy.
    */
   onLine(line: Buffer, framed: Buffer | null): void;
-  /** A line longer than the limit was discarded; `byteLength` is what was dropped. */
-  onOversizedLine(byteLength: number): void;
-  /**
-   * The input ended in the middle of a line. Without this handler that last
-   * line is passed to onLine; with it, the line is given here instead (a
-   * relay never passes on half a message).
-   */
-  onUnterminatedLine?(byteLength: number): void;
+}
+
+/**
+ * Whole lines in runs, for a relay that passes lines on as they came: the
+ * lines a chunk completes, each with its newline, in one buffer (a view into
+ * the chunk when none straddled chunks), and no work per line unless a line
+ * could be over the limit.
+ */
+export interface LinesHandler extends FramingEvents {
+  onLines(lines: Buffer): void;
 }
 
 /**
@@ -35,31 +50,36 @@ export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
+  /** One of the two, by the handler's kind. */
+  private readonly runs: LinesHandler | null;
+  private readonly single: LineHandler | null;
 
   constructor(
     private readonly maxLineBytes: number,
-    private readonly handler: LineHandler,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    let newline = chunk.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      this.finishLine(chunk.subarray(start, newline), chunk.subarray(start, newline + 1));
-      start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
-    }
-    if (start < chunk.length) this.keep(chunk.subarray(start));
+    private readonly handler: LineHandler | LinesHandler,
+  ) {
+    this.runs = isLinesHandler(handler) ? handler : null;
+    this.single = isLinesHandler(handler) ? null : handler;
   }
 
-  /** End of input: a final line without a newline still counts. */
+  push(chunk: Buffer): void {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) return this.keep(chunk);
+    const start = this.pendingBytes > 0 ? chunk.indexOf(NEWLINE) + 1 : 0;
+    if (start > 0) this.finishHeld(chunk.subarray(0, start));
+    if (start <= last) this.completeRun(chunk.subarray(start, last + 1));
+    if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
+  }
+
+  /** End of input: a final line without a newline still counts, unless onUnterminatedLine is there to hear of it. */
   end(): void {
-    if (this.pendingBytes > 0 && !this.discarding && this.handler.onUnterminatedLine) {
+    if (this.pendingBytes === 0) return;
+    if (!this.discarding && this.handler.onUnterminatedLine) {
       const bytes = this.pendingBytes;
       this.reset();
       this.handler.onUnterminatedLine(bytes);
-    } else if (this.pendingBytes > 0 || this.discarding) {
-      this.finishLine(Buffer.alloc(0), null);
+    } else {
+      this.finishHeld(NEWLINE_BYTE);
     }
   }
 
@@ -75,17 +95,40 @@ export class LineSplitter {
     this.pending.push(Buffer.from(part));
   }
 
-  private finishLine(tail: Buffer, framed: Buffer | null): void {
-    const total = this.pendingBytes + tail.length;
-    if (this.discarding || total > this.maxLineBytes) {
-      this.reset();
-      this.handler.onOversizedLine(total);
-      return;
-    }
-    const whole = this.pending.length === 0;
-    const line = whole ? tail : Buffer.concat([...this.pending, tail], total);
+  /** The line begun in earlier chunks, ended by `end` (through its newline). */
+  private finishHeld(end: Buffer): void {
+    const total = this.pendingBytes + end.length - 1;
+    const held = this.pending;
+    const oversized = this.discarding || total > this.maxLineBytes;
     this.reset();
-    if (!isBlank(line)) this.handler.onLine(line, whole ? framed : null);
+    if (oversized) return this.handler.onOversizedLine(total);
+    const framed = Buffer.concat([...held, end], total + 1);
+    if (this.runs !== null) this.runs.onLines(framed);
+    else this.lineOut(framed.subarray(0, total), null);
+  }
+
+  /** Whole lines within one chunk, each with its newline. */
+  private completeRun(run: Buffer): void {
+    // No line in a run this short can be over the limit: a relay's run leaves in one piece.
+    if (this.runs !== null && run.length <= this.maxLineBytes) return this.runs.onLines(run);
+    let kept = 0;
+    for (let start = 0; start < run.length;) {
+      const newline = run.indexOf(NEWLINE, start);
+      const length = newline - start;
+      if (length > this.maxLineBytes) {
+        if (this.runs !== null && kept < start) this.runs.onLines(run.subarray(kept, start));
+        kept = newline + 1;
+        this.handler.onOversizedLine(length);
+      } else if (this.runs === null) {
+        this.lineOut(run.subarray(start, newline), run.subarray(start, newline + 1));
+      }
+      start = newline + 1;
+    }
+    if (this.runs !== null && kept < run.length) this.runs.onLines(run.subarray(kept));
+  }
+
+  private lineOut(line: Buffer, framed: Buffer | null): void {
+    if (!isBlank(line)) this.single?.onLine(line, framed);
   }
 
   private reset(): void {
@@ -94,6 +137,12 @@ export class LineSplitter {
     this.discarding = false;
   }
 }
+
+function isLinesHandler(handler: LineHandler | LinesHandler): handler is LinesHandler {
+  return typeof (handler as Partial<LinesHandler>).onLines === "function";
+}
+
+const NEWLINE_BYTE = Buffer.from([NEWLINE]);
 
 function isBlank(line: Buffer): boolean {
   for (const byte of line) {

@@ -3,10 +3,10 @@
 // bytes to one Writable without ever splitting a message.
 
 import type { Readable, Writable } from "node:stream";
-import { LineSplitter, type LineHandler } from "./line-splitter.js";
+import { LineSplitter, type LineHandler, type LinesHandler } from "./line-splitter.js";
 
-/** Feeds a readable stream into a LineSplitter; resolves when the stream ends. */
-export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler): Promise<void> {
+/** Feeds a readable stream into a LineSplitter (lines one by one, or in runs); resolves when the stream ends. */
+export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler | LinesHandler): Promise<void> {
   const splitter = new LineSplitter(maxLineBytes, handler);
   return new Promise((resolve) => {
     input.on("data", (chunk: Buffer) => splitter.push(chunk));

@@ -5,11 +5,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { OUT, REPO, node } from "./common.js";
 
-export const CHROMIUM = "/usr/bin/chromium";
+// The tests' Chromium (CHROMIUM_PATH, else Debian's), launched with the same flags.
+export { CHROMIUM, launchBrowser } from "../../test/harness/code-server.js";
+
 export const CHAT_AGENT = [node, path.join(OUT, "bench", "programs", "chat-agent.js")];
 /** BENCH_DIST: another bundle folder (a copy of an older dist/) to compare builds back to back. */
 const DIST = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : path.join(REPO, "dist");
@@ -53,21 +55,6 @@ export async function startChatServer(command: string[], projectDir: string, env
       await exited;
     },
   };
-}
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
 }
 
 /** A new page on the chat (a new conversation and agent), ready for a prompt. */

@@ -3,48 +3,15 @@
 // to try. One text for the JSON-RPC error's `data` and for the log, with a
 // one-line `message` for clients that show only that.
 
-import * as readline from "node:readline";
 import type { Readable } from "node:stream";
-import { describeExit, describeSpawnError } from "../../acp-wire/src/index.js";
+import { StderrTail, describeExit, describeSpawnError, followStderr } from "../../acp-wire/src/index.js";
 
-/** The last lines a process wrote to stderr, bounded in count and length. */
-export class StderrTail {
-  private readonly kept: string[] = [];
-  /** Lines pushed so far, kept or not: a mark for since(). */
-  total = 0;
-
-  constructor(
-    private readonly maxLines = 20,
-    private readonly maxLineChars = 500,
-  ) {}
-
-  push(line: string): void {
-    this.total++;
-    this.kept.push(line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}…` : line);
-    if (this.kept.length > this.maxLines) this.kept.shift();
-  }
-
-  lines(): string[] {
-    return [...this.kept];
-  }
-
-  /** The kept lines pushed after `mark` (a value of `total`). */
-  since(mark: number): string[] {
-    return this.kept.slice(Math.max(0, this.kept.length - (this.total - mark)));
-  }
-}
+// The tail lives in acp-wire (the chat keeps one too); this chain's modules take it from here.
+export { StderrTail };
 
 /** Copies a child's stderr to ours, each line prefixed with its name, keeping the tail; resolves when it ends. */
 export function relayStderr(stream: Readable, prefix: string, tail: StderrTail): Promise<void> {
-  return new Promise((resolve) => {
-    readline
-      .createInterface({ input: stream, crlfDelay: Infinity })
-      .on("line", (line) => {
-        tail.push(line);
-        process.stderr.write(`${prefix}${line}\n`);
-      })
-      .on("close", () => resolve());
-  });
+  return followStderr(stream, tail, (line) => process.stderr.write(`${prefix}${line}\n`));
 }
 
 export type AgentEnd =

@@ -3,11 +3,13 @@
 // editor-context proxy first whenever SYMPOSIUM_EDITOR_STATE_FILE is set.
 
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import {
   DEFAULT_PROXY_DIALECT,
+  UsageError,
   debugLogger,
   describeError,
+  onStopSignal,
+  parseCommandLine,
   printLine,
   runCli,
   packageVersion,
@@ -56,8 +58,6 @@ interface ChainOptions {
   agentChoice?: string;
   positional: string[];
 }
-
-class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -125,10 +125,10 @@ async function runChain(mode: ChainMode, options: ChainOptions, components: (opt
   });
 }
 
-/** Aborted, with the signal's name as the reason, on SIGTERM, SIGINT or SIGHUP. */
+/** Aborted, with the signal's name as the reason, on a stop signal (SIGTERM, SIGINT, SIGHUP; SIGBREAK on Windows). */
 function stopOnSignals(): AbortSignal {
   const stop = new AbortController();
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => stop.abort(signal));
+  onStopSignal((signal) => stop.abort(signal));
   return stop.signal;
 }
 
@@ -155,10 +155,15 @@ async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpe
   }
   if (config.agentConfig === undefined) return chainFromConfig(config, configPath);
   const { syncFromRegistry, configuredAgent, resolveAgent } = await import("./registry.js");
-  const context = registryContext(configPath, await syncFromRegistry(config, registryContext(configPath, config, []), configPath), []);
-  const spawn = await resolveAgent(await configuredAgent(context.config!.agentConfig, context), context);
+  const context = registryContext(configPath, config, []);
+  // The registry check runs beside this session, never before it (a registry that does not answer would hold it up
+  // to the fetch timeout): what it updates in the file, the next run starts.
+  void syncFromRegistry(config, context, configPath).catch((error: unknown) =>
+    log(`the configured agents could not be brought up to date: ${describeError(error)}`),
+  );
+  const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
   log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
-  return chainFromConfig(context.config!, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
+  return chainFromConfig(config, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
 }
 
 function registryContext(configPath: string, config: SymposiumConfig | null, extraAgents: RegistryContext["extraAgents"]): RegistryContext {
@@ -199,7 +204,7 @@ async function registryCommand(args: string[]): Promise<number> {
 }
 
 function parseRegistryArgs(args: string[]) {
-  return parseArgs({ args, allowPositionals: true, strict: true, options: { config: { type: "string" }, agents: { type: "string" } } });
+  return parseCommandLine({ args, allowPositionals: true, options: { config: { type: "string" }, agents: { type: "string" } } });
 }
 
 /** With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent: its file is written as the menu would. */
@@ -222,28 +227,25 @@ function hintOnTerminal(command: string): void {
 }
 
 function parseChainOptions(args: string[]): ChainOptions {
-  const options: ChainOptions = { dialect: DEFAULT_PROXY_DIALECT, positional: [] };
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    const value = (): string => {
-      const next = args[++index];
-      if (next === undefined) throw new UsageError(`${arg} needs a value`);
-      return next;
-    };
-    if (arg === "--proxy-dialect") {
-      const dialect = parseDialect(value());
-      if (dialect === null) throw new UsageError("--proxy-dialect is _proxy or proxy");
-      options.dialect = dialect;
-    } else if (arg === "--trace") options.tracePath = value();
-    else if (arg === "--config") options.configPath = value();
-    else if (arg === "--agent-choice") options.agentChoice = value();
-    else if (arg === "--") {
-      options.positional.push(...args.slice(index + 1));
-      index = args.length;
-    } else if (arg.startsWith("--")) throw new UsageError(`unknown option '${arg}'`);
-    else options.positional.push(arg);
-  }
-  return options;
+  const { values, positionals } = parseCommandLine({
+    args,
+    allowPositionals: true,
+    options: {
+      "proxy-dialect": { type: "string" },
+      trace: { type: "string" },
+      config: { type: "string" },
+      "agent-choice": { type: "string" },
+    },
+  });
+  const dialect = values["proxy-dialect"] === undefined ? DEFAULT_PROXY_DIALECT : parseDialect(values["proxy-dialect"]);
+  if (dialect === null) throw new UsageError("--proxy-dialect is _proxy or proxy");
+  return {
+    dialect,
+    positional: positionals,
+    ...(values.trace !== undefined ? { tracePath: values.trace } : {}),
+    ...(values.config !== undefined ? { configPath: values.config } : {}),
+    ...(values["agent-choice"] !== undefined ? { agentChoice: values["agent-choice"] } : {}),
+  };
 }
 
 /** "node /long/path/cli.js --flag" → "node cli.js --flag", for names in logs and errors. */

@@ -10,7 +10,7 @@
 // knows by the setup agent's name and the agent by its own.
 
 import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock } from "@agentclientprotocol/sdk";
-import { isObject, type Logger } from "../../acp-wire/src/index.js";
+import { exitStatus, isObject, onStopSignal, type Logger } from "../../acp-wire/src/index.js";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig, type KnownAgent } from "./agent-choices.js";
 import { ChosenAgent } from "./chosen-agent.js";
 import * as fs from "node:fs";
@@ -406,7 +406,7 @@ export function configurationAgent(options: ConfigurationAgentOptions): { app: A
 /** Serves the setup agent on stdio; ends the chosen agent (and what it started) when the client leaves. */
 export async function runConfigurationAgent(options: ConfigurationAgentOptions): Promise<void> {
   const { app, stop } = configurationAgent(options);
-  process.once("SIGTERM", () => void stop().then(() => process.exit(143)));
+  onStopSignal((signal) => void stop().then(() => process.exit(exitStatus(null, signal))));
   await serveOnStdio(app);
   await stop();
 }

@@ -238,7 +238,8 @@ export async function useAgent(id: string, context: RegistryContext): Promise<Ag
  * in "agents") up to date with a live registry; custom entries are never
  * touched, and entries the registry no longer has are left as they are. A
  * registry that cannot be reached or is refused changes nothing. Returns the
- * config as it is now.
+ * config as it is now. `run` calls it beside the session it starts, so an
+ * update takes effect from the next run.
  */
 export async function syncFromRegistry(config: SymposiumConfig, context: RegistryContext, configPath: string): Promise<SymposiumConfig> {
   const imported: Array<{ key: Array<string | number>; entry: unknown }> = [

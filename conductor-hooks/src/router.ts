@@ -1,8 +1,9 @@
 // Routes messages along the chain: client ⇄ component 0 ⇄ … ⇄ agent
-// (the Proxy Chains rules in docs/proxy.md). A line laid out as JSON.stringify writes messages is
-// routed from its first bytes and spliced (acp-wire's canonical-line.ts and splice.ts), never parsed,
-// unless it must be read whole: initialize, $/cancel_request, a message an in-process component may
-// rewrite. Any other line is parsed once. A plain notification passes on as the bytes that came in.
+// (the Proxy Chains rules in docs/proxy.md). One route, over a lazy view of each line (acp-wire's
+// line-view.ts): a line laid out as JSON.stringify writes messages is routed from its first bytes
+// and spliced (splice.ts), and parsed only when a decision needs the message: initialize,
+// $/cancel_request, a message an in-process component may rewrite or answer, an agent's error.
+// A line in any other layout is parsed once. A plain notification passes on as the bytes that came in.
 //
 // Encodings by receiver: a proxy gets messages from its predecessor plain
 // (`initialize` becomes `<dialect>/initialize`) and messages from its
@@ -11,36 +12,31 @@
 // conductor, reached through envelopes on our own stdio.
 //
 // Request ids are remapped per connection (request-table.ts);
-// $/cancel_request is hop-local and follows the remapping one hop. About 300
-// lines: the parsed route and the unparsed one stay side by side, so that they
-// visibly make the same decisions (test/router-routes.test.ts checks that they do).
+// $/cancel_request is hop-local and follows the remapping one hop.
 
 import {
   CANCEL_REQUEST,
-  canonicalHead,
-  envelopeFromBody,
-  openEnvelopeLine,
-  plainFromBody,
-  RawId,
-  mayFollowId,
-  MALFORMED_ENVELOPE,
-  openEnvelope,
-  encodeMessage,
-  envelopeInnerBody,
-  messageBody,
   INITIALIZE,
   ERROR,
   dialectMethods,
-  type ErrorResponse,
-  type IdLike,
+  encodeMessage,
+  envelopeFromBody,
   errorResponse,
-  exactId,
+  idJson,
   isObject,
-  messageKind,
+  mayFollowId,
   oversizedLineError,
-  parseLine,
+  plainFromBody,
   plainInitialize,
   proxyMethodRole,
+  readLine,
+  changedView,
+  hasMethod,
+  type MethodView,
+  type ErrorResponse,
+  type IdLike,
+  type LineView,
+  type MessageView,
   type ProxyDialect,
   type WireMessage,
 } from "../../acp-wire/src/index.js";
@@ -71,10 +67,16 @@ type Direction = "down" | "up";
 interface Hop {
   to: Connection;
   components: InProcessComponent[];
+  /** The methods the components on the way may rewrite, or answer: what needs reading (the others pass unparsed). */
+  rewrites: ReadonlySet<string>;
+  answers: ReadonlySet<string>;
 }
 
-/** The line a routed message came from, while its bytes may still be reused (see splice.ts). */
-type Source = { raw: Buffer; message: WireMessage; enveloped: boolean } | null;
+/** Where a message sets off from: a chain position (-1: the client's side), and which way it goes. */
+interface Place {
+  position: number;
+  direction: Direction;
+}
 
 export interface RouterOptions {
   nodes: ChainNode[];
@@ -103,34 +105,13 @@ export class Router {
 
   /** A line from our stdio. */
   fromUpstream(line: Buffer): void {
-    if (this.routeUnparsed(this.upstream, line, -1, "down")) return;
-    const message = this.receive(this.upstream, line);
-    if (message === null) return;
-    if (this.options.mode === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
-      this.routeInner(this.upstream, message, line, this.nodes.length, "up");
-      return;
-    }
-    const initialize = plainInitialize(message);
-    if (initialize !== null) {
-      this.upstreamDialect = initialize.dialect;
-      this.route(this.upstream, initialize.message, { raw: line, message, enveloped: false }, -1, "down", false);
-      return;
-    }
-    this.route(this.upstream, message, { raw: line, message, enveloped: false }, -1, "down");
+    this.receive(this.upstream, line, this.place(-1, "down"));
   }
 
   /** A line from the process at chain position `index`. */
   fromComponent(index: number, line: Buffer): void {
     const node = this.nodes[index];
-    if (node?.kind !== "process") return;
-    if (this.routeUnparsed(node.connection, line, index, "up")) return;
-    const message = this.receive(node.connection, line);
-    if (message === null) return;
-    if (node.connection.role === "proxy" && proxyMethodRole(message.method)?.role === "successor") {
-      this.routeInner(node.connection, message, line, index, "down");
-      return;
-    }
-    this.route(node.connection, message, { raw: line, message, enveloped: false }, index, "up");
+    if (node?.kind === "process") this.receive(node.connection, line, this.place(index, "up"));
   }
 
   /** The sender of an oversized line is told; the line is dropped. */
@@ -147,63 +128,67 @@ export class Router {
     return this.nodes.flatMap((node) => (node.kind === "process" ? [node.connection] : []));
   }
 
-  /** Parses a line, answers malformed ones, and routes responses and cancellations. */
-  private receive(from: Connection, line: Buffer): WireMessage | null {
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
+  /** Answers an unreadable line; routes the others by kind and method. `place` is that of a plain message from `from`. */
+  private receive(from: Connection, line: Buffer, place: Place): void {
+    const view = readLine(line);
+    if (!view.ok) {
       this.options.trace?.record(from.name, "in", JSON.stringify(line.toString()));
-      from.send(errorResponse(parsed.id, parsed.error));
-      return null;
-    }
-    this.options.trace?.record(from.name, "in", line);
-    const message = parsed.message;
-    if (messageKind(message) === "response") {
-      this.routeResponse(from, message, line);
-      return null;
-    }
-    if (message.method === CANCEL_REQUEST) {
-      this.routeCancel(from, message);
-      return null;
-    }
-    return message;
-  }
-
-  private routeInner(from: Connection, envelope: WireMessage, raw: Buffer, position: number, direction: Direction): void {
-    const message = openEnvelope(envelope);
-    if (message === null) {
-      if ("id" in envelope) from.send(errorResponse(exactId(raw, envelope), MALFORMED_ENVELOPE));
+      from.send(errorResponse(view.id, view.error));
       return;
     }
-    this.route(from, message, { raw, message: envelope, enveloped: true }, position, direction);
+    this.options.trace?.record(from.name, "in", line);
+    if (!hasMethod(view)) return this.routeResponse(from, view);
+    if (view.method === CANCEL_REQUEST) return this.routeCancel(from, view);
+    const role = proxyMethodRole(view.method);
+    if (role?.role === "successor" && this.acceptsEnvelopes(from)) return this.routeInner(from, view, place);
+    if (role?.role === "initialize" && from === this.upstream) return this.routeInitialize(view, place);
+    this.route(from, view, place);
   }
 
   /**
-   * Moves `message` from chain position `position` one process further in
-   * `direction`, through any in-process components on the way (which may
-   * rewrite it going down). `reusable` is false when `message` differs from
-   * its source's bytes.
+   * An envelope from `from` (whose plain messages go from `place`): its
+   * message goes the other way, toward the agent from a proxy, toward the
+   * client from the outer conductor.
    */
-  private route(from: Connection, message: WireMessage, source: Source, position: number, direction: Direction, reusable = true): void {
-    let current = message;
-    const hop = this.nextHop(position, direction);
-    if (direction === "up" && this.answeredOnTheWay(from, message, source, hop)) return;
-    for (const component of hop.components) {
-      const rewritten = direction === "down" ? component.rewriteDownstream(current) : null;
-      if (rewritten !== null) {
-        current = rewritten;
-        reusable = false;
-      }
+  private routeInner(from: Connection, envelope: LineView, place: Place): void {
+    const opened = envelope.open();
+    if (!opened.ok) {
+      if (opened.id !== undefined) from.send(errorResponse(opened.id, opened.error));
+      return;
     }
-    this.deliver(from, hop.to, current, source, reusable, this.successorMethod(hop.to, direction) !== null);
+    const inner = from === this.upstream ? this.place(this.nodes.length, "up") : this.place(place.position, "down");
+    this.route(from, opened.view, inner);
+  }
+
+  /** `<dialect>/initialize` from the outer conductor: the plain `initialize` it stands for, and the dialect to answer in. */
+  private routeInitialize(view: LineView, place: Place): void {
+    const message = this.parsedOrAnswered(this.upstream, view);
+    const initialize = message === null ? null : plainInitialize(message);
+    if (initialize === null) return;
+    this.upstreamDialect = initialize.dialect;
+    this.route(this.upstream, changedView(view, initialize.message, INITIALIZE), place);
+  }
+
+  /**
+   * Moves a message from `place` one process further, through any in-process
+   * components on the way (which may answer it going up, or rewrite it going down).
+   */
+  private route(from: Connection, view: MethodView, place: Place): void {
+    const hop = this.nextHop(place);
+    if (place.direction === "up" && this.answeredOnTheWay(from, view, hop)) return;
+    const rewritten = place.direction === "down" ? this.rewritten(from, view, hop) : view;
+    const successor = this.successorMethod(hop.to, place.direction);
+    const outgoing = rewritten === null ? null : this.renamedForProxy(from, rewritten, hop.to, successor);
+    if (outgoing !== null) this.deliver(from, hop.to, outgoing, successor);
   }
 
   /** A request going up that an in-process component answers (the editor's unsaved files): the answer goes back to `from`. */
-  private answeredOnTheWay(from: Connection, message: WireMessage, source: Source, hop: Hop): boolean {
-    if (!("id" in message) || typeof message.method !== "string" || !hop.components.some((component) => component.answers?.has(message.method as string)))
-      return false;
-    const id = source === null ? (message.id as IdLike) : exactId(source.raw, source.message);
+  private answeredOnTheWay(from: Connection, view: MethodView, hop: Hop): boolean {
+    if (view.kind !== "request" || !hop.answers.has(view.method)) return false;
+    const message = this.parsedOrAnswered(from, view);
+    if (message === null) return true;
     for (const component of hop.components) {
-      const answer = component.answerUpstream?.(message, id) ?? null;
+      const answer = component.answerUpstream?.(message, view.id ?? null) ?? null;
       if (answer === null) continue;
       this.send(from, from, answer);
       return true;
@@ -211,11 +196,67 @@ export class Router {
     return false;
   }
 
-  /** The next process from chain position `position` in `direction`, and the in-process components on the way. */
-  private nextHop(position: number, direction: Direction): Hop {
+  /** The message as the in-process components on the way down leave it; null when it had to be read and could not be (answered). */
+  private rewritten(from: Connection, view: MethodView, hop: Hop): MethodView | null {
+    if (!hop.rewrites.has(view.method)) return view;
+    const message = this.parsedOrAnswered(from, view);
+    if (message === null) return null;
+    let current: WireMessage | null = null;
+    for (const component of hop.components) current = component.rewriteDownstream(current ?? message) ?? current;
+    return current === null ? view : changedView(view, current, view.method);
+  }
+
+  /** A proxy receives `initialize` plain from its predecessor as `<dialect>/initialize`; null when it had to be read and could not be (answered). */
+  private renamedForProxy(from: Connection, view: MethodView, to: Connection, successor: string | null): MethodView | null {
+    if (view.method !== INITIALIZE || to.role !== "proxy" || successor !== null) return view;
+    const message = this.parsedOrAnswered(from, view);
+    const method = dialectMethods(this.options.dialect).initialize;
+    return message === null ? null : changedView(view, { ...message, method }, method);
+  }
+
+  /**
+   * Sends a message from `from` on to `to`, in a `successor` envelope when
+   * there is one (a proxy receives its successor's messages, and the outer
+   * conductor ours in proxy mode, that way). Its bytes: the line as it came
+   * when nothing changes (a plain notification), its body spliced when only
+   * the outside does, serialised otherwise (parsed first if it was not). A
+   * request gets a fresh id on `to`, remembered for its answer. A full
+   * receiver holds the sender back until it drains.
+   */
+  private deliver(from: Connection, to: Connection, view: MessageView, successor: string | null): void {
+    if (view.line !== null && successor === null && view.kind === "notification") return this.send(from, to, view.line);
+    const content = this.spliceable(view, successor) ?? this.parsedOrAnswered(from, view);
+    if (content === null) return;
+    const id = view.kind === "request" ? this.requests.remember(from, to, view.id ?? null) : undefined;
+    this.send(from, to, Buffer.isBuffer(content) ? encodeBody(content, id, successor) : encodeMessage(content, id, successor, null));
+  }
+
+  /** The view's body, when it can go into an envelope or follow the id written before it (splice.ts). */
+  private spliceable(view: MessageView, successor: string | null): Buffer | null {
+    const body = view.body;
+    return body !== null && (successor !== null || view.kind === "notification" || mayFollowId(body)) ? body : null;
+  }
+
+  /** The line's message; null after answering its sender why it cannot be read. */
+  private parsedOrAnswered(from: Connection, view: MessageView): WireMessage | null {
+    const parsed = view.parse();
+    if (parsed.ok) return parsed.message;
+    from.send(errorResponse(parsed.id, parsed.error));
+    return null;
+  }
+
+  /** The next process from `place`, and the in-process components on the way. */
+  private nextHop({ position, direction }: Place): Hop {
     const hops = this.hops[direction];
     return (hops[position + 1] ??= this.findHop(position, direction));
   }
+
+  /** The place at `position` going `direction`: one object each, not one per line. */
+  private place(position: number, direction: Direction): Place {
+    return (this.places[direction][position + 1] ??= { position, direction });
+  }
+
+  private readonly places: Record<Direction, Place[]> = { down: [], up: [] };
 
   /** nextHop's answers by direction and position + 1: the chain does not change. */
   private readonly hops: Record<Direction, Hop[]> = { down: [], up: [] };
@@ -223,12 +264,17 @@ export class Router {
   private findHop(position: number, direction: Direction): Hop {
     const step = direction === "down" ? 1 : -1;
     const components: InProcessComponent[] = [];
+    let to = this.upstream;
     for (let target = position + step; target >= 0 && target < this.nodes.length; target += step) {
       const node = this.nodes[target]!;
-      if (node.kind === "process") return { to: node.connection, components };
+      if (node.kind === "process") {
+        to = node.connection;
+        break;
+      }
       components.push(node.component);
     }
-    return { to: this.upstream, components };
+    const methods = (sets: Array<Iterable<string>>) => new Set(sets.flatMap((set) => [...set]));
+    return { to, components, rewrites: methods(components.map((c) => c.rewrites)), answers: methods(components.map((c) => c.answers ?? [])) };
   }
 
   /** The envelope method `to` receives messages going `direction` in, or null when they go plain. */
@@ -238,103 +284,51 @@ export class Router {
     return null;
   }
 
-  /**
-   * The unparsed route (see the header): false when the line must be parsed.
-   * `position` and `direction` are those of a plain message from `from`; an
-   * envelope goes the other way.
-   */
-  private routeUnparsed(from: Connection, line: Buffer, position: number, direction: Direction): boolean {
-    const head = canonicalHead(line);
-    if (head === null) return false;
-    if (head.kind === "response")
-      return !this.mustReadAgentAnswer(from, line, head.bodyStart) && this.forwardResponse(from, head.id, line.subarray(head.bodyStart), line);
-    let method = head.method;
-    let body = line.subarray(head.bodyStart);
-    let role = method === null ? null : proxyMethodRole(method);
-    const enveloped = role?.role === "successor" && this.acceptsEnvelopes(from);
-    if (enveloped) {
-      const inner = openEnvelopeLine(line, head);
-      if (inner === null) return false;
-      ({ method, body } = inner);
-      role = proxyMethodRole(method);
-      [position, direction] = from === this.upstream ? [this.nodes.length, "up"] : [position, "down"];
-    }
-    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || role !== null) return false;
-    const hop = this.nextHop(position, direction);
-    if (direction === "down" && hop.components.some((component) => component.rewrites.has(method))) return false;
-    if (direction === "up" && hop.components.some((component) => component.answers?.has(method))) return false;
-    const successor = this.successorMethod(hop.to, direction);
-    if (!enveloped && successor === null && head.kind === "notification") {
-      this.options.trace?.record(from.name, "in", line);
-      this.send(from, hop.to, line);
-      return true;
-    }
-    if (successor === null && head.kind === "request" && !mayFollowId(body)) return false;
-    this.options.trace?.record(from.name, "in", line);
-    const id = head.kind === "request" ? this.requests.remember(from, hop.to, head.id) : undefined;
-    this.send(from, hop.to, successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor));
-    return true;
-  }
-
   private acceptsEnvelopes(from: Connection): boolean {
     return from.role === "proxy" || (from === this.upstream && this.options.mode === "proxy");
-  }
-
-  /**
-   * Sends `message` from `from` to `to`, deciding, in order:
-   * 1. its method: a proxy receives `initialize` as `<dialect>/initialize`;
-   * 2. its id: a request gets a fresh id on `to`, remembered for its answer;
-   * 3. its envelope: a proxy receives its successor's messages, and the outer
-   *    conductor ours (proxy mode), in a `<dialect>/successor` envelope;
-   * 4. its bytes: the source's bytes as they came when nothing changed (a
-   *    plain notification), its body spliced when only the outside changed,
-   *    serialised otherwise.
-   * A full receiver holds `from` back until it drains.
-   */
-  private deliver(from: Connection, to: Connection, message: WireMessage, source: Source, reusable: boolean, enveloped: boolean): void {
-    let outgoing = message;
-    if (!enveloped && to.role === "proxy" && message.method === INITIALIZE) {
-      outgoing = { ...message, method: dialectMethods(this.options.dialect).initialize };
-      reusable = false;
-    }
-    const id = "id" in message ? this.requests.remember(from, to, source !== null ? exactId(source.raw, source.message) : (message.id as IdLike)) : undefined;
-    const successor = enveloped ? this.successorMethod(to, to.role === "upstream" ? "down" : "up") : null;
-    let line: string | Buffer;
-    if (source !== null && reusable && !source.enveloped && successor === null && id === undefined) {
-      line = source.raw; // a plain notification, passing on as it came
-    } else {
-      const body =
-        source === null || !reusable ? null : source.enveloped ? envelopeInnerBody(source.raw, source.message) : messageBody(source.raw, source.message);
-      line = encodeMessage(outgoing, id, successor, body);
-    }
-    this.send(from, to, line);
   }
 
   private send(from: Connection, to: Connection, line: string | Buffer): void {
     if (!to.send(line)) from.holdUntilDrained(to);
   }
 
-  private routeResponse(from: Connection, response: WireMessage, raw: Buffer): void {
-    const request = this.requests.take(from, typeof response.id === "number" ? response.id : Number.NaN);
-    if (request === undefined) this.options.log(`${from.name} answered unknown request id ${JSON.stringify(response.id)}; dropped`);
-    else {
-      const explained = from.role === "agent" ? this.explainAgentAnswer(from, response) : null;
-      this.noteAnswered(from);
-      if (explained !== null) this.send(from, request.origin, errorResponse(request.originId, explained));
-      else this.send(from, request.origin, encodeMessage(response, request.originId, null, messageBody(raw, response)));
+  /**
+   * An answer goes back to where its request came from, with the id it had
+   * there. The agent's answers are read when they may need explaining (see
+   * mustReadAgentAnswer); an answer to no request we sent is logged and dropped.
+   */
+  private routeResponse(from: Connection, view: LineView): void {
+    const key = view.numericId;
+    if (!this.requests.isWaiting(from, key)) {
+      if (this.parsedOrAnswered(from, view) !== null) this.options.log(`${from.name} answered unknown request id ${idJson(view.id ?? null)}; dropped`);
+      return;
     }
+    const body = this.spliceable(view, null);
+    const mustRead = body === null || (from.role === "agent" && this.mustReadAgentAnswer(view));
+    const message = mustRead ? this.parsedOrAnswered(from, view) : null;
+    const content = body ?? message;
+    if ((mustRead && message === null) || content === null) return;
+    const request = this.requests.take(from, key)!;
+    const explained = from.role === "agent" && message !== null ? this.explainAgentAnswer(from, message) : null;
+    this.noteAnswered(from);
+    if (explained !== null) this.send(from, request.origin, errorResponse(request.originId, explained));
+    else
+      this.send(
+        from,
+        request.origin,
+        Buffer.isBuffer(content) ? plainFromBody(content, request.originId) : encodeMessage(content, request.originId, null, null),
+      );
   }
 
   /**
-   * The agent's answers the unparsed route must leave to routeResponse: its
-   * initialize answer (until seen) and its errors. Two byte checks per answer.
+   * Which of the agent's answers must be read: every one already parsed; of
+   * the others, its errors and its initialize answer (until seen). Two byte
+   * checks per answer.
    */
-  private mustReadAgentAnswer(from: Connection, line: Buffer, bodyStart: number): boolean {
-    if (from.role !== "agent") return false;
-    return (
-      line.subarray(bodyStart, bodyStart + ERROR_MEMBER.length).equals(ERROR_MEMBER) ||
-      (this.agentNotes.waiting && line.includes(AUTH_METHODS_MEMBER, bodyStart))
-    );
+  private mustReadAgentAnswer(view: LineView): boolean {
+    if (view.isParsed) return true;
+    const body = view.body;
+    return body === null || body.subarray(0, ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && body.includes(AUTH_METHODS_MEMBER));
   }
 
   /** Notes the agent's initialize answer; an "Authentication required" gets which agent and what to do. Null: pass it on as it came. */
@@ -373,17 +367,6 @@ export class Router {
     return explained;
   }
 
-  /** routeResponse from the line's bytes; false when it must be parsed (an unknown id is logged there). */
-  private forwardResponse(from: Connection, id: RawId, body: Buffer, raw: Buffer): boolean {
-    const key = Number(id.json);
-    if (!mayFollowId(body) || !this.requests.isWaiting(from, key)) return false;
-    this.options.trace?.record(from.name, "in", raw);
-    const request = this.requests.take(from, key)!;
-    this.noteAnswered(from);
-    this.send(from, request.origin, plainFromBody(body, request.originId));
-    return true;
-  }
-
   /** Where the agent's stderr stood at its last answer: an error is explained by what it wrote since. */
   private agentStderrMark = 0;
 
@@ -391,7 +374,9 @@ export class Router {
     if (from.role === "agent") this.agentStderrMark = (from as Connection & { stderrTail?: StderrTail }).stderrTail?.total ?? 0;
   }
 
-  private routeCancel(from: Connection, message: WireMessage): void {
+  private routeCancel(from: Connection, view: LineView): void {
+    const message = this.parsedOrAnswered(from, view);
+    if (message === null) return;
     const params = isObject(message.params) ? message.params : {};
     const forwarded = this.requests.whereForwarded(from, params.requestId);
     if (forwarded === undefined) return; // already answered: nothing to cancel
@@ -401,3 +386,8 @@ export class Router {
 
 const ERROR_MEMBER = Buffer.from('"error":');
 const AUTH_METHODS_MEMBER = Buffer.from('"authMethods":');
+
+/** A body (splice.ts) behind `id`, plain or in a `successor` envelope. */
+function encodeBody(body: Buffer, id: IdLike | undefined, successor: string | null): Buffer {
+  return successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor);
+}

@@ -16,7 +16,8 @@ import {
   encodeMessage,
   errorResponse,
   exactId,
-  messageKind,
+  isRequest,
+  isResponse,
   oversizedLineError,
   parseLine,
   plainInitialize,
@@ -91,8 +92,7 @@ export class ChainedProxyRouter {
       return;
     }
     const message = parsed.message;
-    const kind = messageKind(message);
-    if (kind === "response" || message.method === CANCEL_REQUEST) {
+    if (isResponse(message) || message.method === CANCEL_REQUEST) {
       this.send(line);
       return;
     }
@@ -102,7 +102,7 @@ export class ChainedProxyRouter {
       this.toSuccessor(message, line, initialize.message, null);
     } else if (proxyMethodRole(message.method)?.role === "successor") {
       this.fromSuccessor(message, line);
-    } else if (message.method === INITIALIZE && kind === "request") {
+    } else if (isRequest(message) && message.method === INITIALIZE) {
       this.send(errorResponse(exactId(line, message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
       this.log(NO_SUCCESSOR_HELP);
     } else {
@@ -138,14 +138,14 @@ export class ChainedProxyRouter {
    * unchanged, for splicing.
    */
   private toSuccessor(outer: WireMessage, outerLine: Buffer, inner: WireMessage, raw: Buffer | null): void {
-    const id = "id" in outer ? exactId(outerLine, outer) : undefined;
+    const id = isRequest(outer) ? exactId(outerLine, outer) : undefined;
     const body = raw === null ? null : messageBody(raw, inner);
     this.send(encodeMessage(inner, id, dialectMethods(this.dialect).successor, body));
   }
 
   private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
     const message = openEnvelope(envelope);
-    const id = "id" in envelope ? exactId(raw, envelope) : undefined;
+    const id = isRequest(envelope) ? exactId(raw, envelope) : undefined;
     const answer = message !== null && id !== undefined ? this.injector.unsavedFiles.answer(message) : null;
     if (answer !== null) this.send(answerLine(id!, answer));
     else if (message !== null) this.send(encodeMessage(message, id, null, envelopeInnerBody(raw, envelope)));

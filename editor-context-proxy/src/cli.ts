@@ -3,7 +3,19 @@
 
 import { runChainedProxy } from "./chained-proxy.js";
 import { EditorContextInjector } from "./injector.js";
-import { debugLogger, describeError, exitStatus, printLine, runCli, stderrLogger, packageVersion } from "../../acp-wire/src/index.js";
+import { parseArgs } from "node:util";
+import {
+  UsageError,
+  debugLogger,
+  describeError,
+  exitStatus,
+  onStopSignal,
+  printLine,
+  runCli,
+  stderrLogger,
+  stopSignal,
+  packageVersion,
+} from "../../acp-wire/src/index.js";
 import { describeCurrentContext, watchCurrentContext } from "./show.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { runWrapped } from "./wrap-mode.js";
@@ -22,59 +34,81 @@ changes in the editor is answered from the editor's text, its fs/write_text_file
 to one refused. Every other message passes unchanged.
 Logs go to stderr; set SYMPOSIUM_LOG=debug to see why a prompt got no context.`;
 
-export async function main(argv: string[]): Promise<number> {
+type Invocation = { kind: "help" | "version" | "proxy" } | { kind: "show"; watch: boolean } | { kind: "wrap"; command: string[] };
+
+/**
+ * What the arguments ask for. Everything after `--` is the agent's command,
+ * passed on untouched; before it, only show [--watch], --help, --version.
+ */
+function parseInvocation(argv: string[]): Invocation {
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false, // an unknown option is reported below, with the hint about --
+    tokens: true,
+    options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "V" }, watch: { type: "boolean" } },
+  });
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  const terminator = tokens.findIndex((token) => token.kind === "option-terminator");
+  const before = terminator === -1 ? tokens : tokens.slice(0, terminator);
+  const words = before.flatMap((token) => (token.kind === "positional" ? [token.value] : []));
+  const options = before.flatMap((token) => (token.kind === "option" && token.name !== "watch" ? [token.rawName] : []));
+  const unknown = options[0] ?? words.find((word, index) => word !== "show" || index > 0);
+  if (unknown !== undefined) throw new UsageError(`unknown argument '${unknown}' (to wrap an agent, put -- before its command)`);
+  const show = words.length > 0;
+  if (terminator !== -1) {
+    if (show || values.watch) throw new UsageError("-- comes first: everything after it is the agent's command");
+    const command = positionals.slice(positionals.length - (tokens.length - terminator - 1));
+    if (command.length === 0) throw new UsageError("-- must be followed by the agent's command");
+    return { kind: "wrap", command };
+  }
+  if (show) return { kind: "show", watch: values.watch === true };
+  if (values.watch) throw new UsageError("--watch goes with show: show --watch");
+  return { kind: "proxy" };
+}
+
+async function main(argv: string[]): Promise<number> {
   const log = stderrLogger(NAME);
+  let invocation: Invocation;
+  try {
+    invocation = parseInvocation(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    log(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  if (invocation.kind === "help") return printLine(USAGE);
+  if (invocation.kind === "version") return printLine(packageVersion());
   const debug = debugLogger(NAME);
   const injector = new EditorContextInjector({
     onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`),
     onUnsavedNote: (note) => debug(note),
   });
-  const [first, ...rest] = argv;
-
-  if (first === "--help" || first === "-h") return printLine(USAGE);
-  if (first === "--version" || first === "-V") return printLine(packageVersion());
-  if (first === "show") return show(injector, rest);
-  if (first === "--") return wrap(injector, rest, log);
-  if (first === undefined) {
-    await runChainedProxy({ injector, input: process.stdin, output: process.stdout, log });
-    return 0;
-  }
-  log(`unknown argument '${first}' (to wrap an agent, put -- before its command)\n${USAGE}`);
-  return 2;
+  if (invocation.kind === "show") return show(injector, invocation.watch);
+  if (invocation.kind === "wrap") return wrap(injector, invocation.command, log);
+  await runChainedProxy({ injector, input: process.stdin, output: process.stdout, log });
+  return 0;
 }
 
-async function wrap(injector: EditorContextInjector, command: string[], log: (message: string) => void): Promise<number> {
-  const [program, ...args] = command;
-  if (program === undefined) {
-    log(`-- must be followed by the agent's command\n${USAGE}`);
-    return 2;
-  }
+async function wrap(injector: EditorContextInjector, [program, ...args]: string[], log: (message: string) => void): Promise<number> {
   const stop = new AbortController();
   let received: NodeJS.Signals | null = null;
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      received ??= signal;
-      stop.abort();
-    });
-  }
-  const status = await runWrapped({ command: program, args, injector, input: process.stdin, output: process.stdout, log, signal: stop.signal });
+  onStopSignal((signal) => {
+    received = signal;
+    stop.abort();
+  });
+  const status = await runWrapped({ command: program!, args, injector, input: process.stdin, output: process.stdout, log, signal: stop.signal });
   // Stopped by a signal: exit as the shell says a program ended by it does, whatever the agent did.
   return received === null ? status : exitStatus(null, received);
 }
 
-async function show(injector: EditorContextInjector, args: string[]): Promise<number> {
-  if (args.length === 0) return printLine(describeCurrentContext(injector));
-  if (args.length === 1 && args[0] === "--watch") {
-    const close = await watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", resolve);
-      process.once("SIGTERM", resolve);
-    });
-    await close();
-    return 0;
-  }
-  stderrLogger(NAME)(`show takes only --watch\n${USAGE}`);
-  return 2;
+async function show(injector: EditorContextInjector, watch: boolean): Promise<number> {
+  if (!watch) return printLine(describeCurrentContext(injector));
+  const close = await watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
+  await stopSignal();
+  await close();
+  return 0;
 }
 
 // stdin may still hold the event loop open (wrap mode after the agent exits): runCli exits once stdout is flushed.

@@ -2,7 +2,7 @@
 // message, return it with a fresh <editor-context> block in front of its
 // prompt, or return null to forward it unchanged.
 
-import { SESSION_PROMPT, isObject, type WireMessage } from "../../acp-wire/src/index.js";
+import { SESSION_PROMPT, isObject, isRequest, type WireMessage } from "../../acp-wire/src/index.js";
 import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-block.js";
 import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
@@ -60,7 +60,7 @@ export class EditorContextInjector {
 
   /** A copy of `message` with the block prepended, or null when it is not a prompt or there is no context. */
   rewrite(message: WireMessage): WireMessage | null {
-    if (message.method !== SESSION_PROMPT || !("id" in message)) return null;
+    if (!isRequest(message) || message.method !== SESSION_PROMPT) return null;
     const params = message.params;
     if (!isObject(params) || !Array.isArray(params.prompt)) return null;
     if (isObject(params._meta) && params._meta[EDITOR_CONTEXT_META_KEY] === false) {

@@ -7,7 +7,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { errorResponse, idJson, isObject, rpcError, type ErrorResponse, type IdLike, type WireMessage } from "../../acp-wire/src/index.js";
+import { errorResponse, idJson, isObject, isRequest, rpcError, type ErrorResponse, type IdLike, type WireMessage } from "../../acp-wire/src/index.js";
 import { MAX_SNAPSHOT_BYTES, isSnapshotName, type UnsavedDocumentState } from "../../editor-state/src/index.js";
 import type { StateReadResult } from "./state-file.js";
 
@@ -40,7 +40,7 @@ export class UnsavedFiles {
 
   /** The answer to an agent→client request, or null to forward it to the client unchanged. */
   answer(message: WireMessage): FileAnswer | null {
-    if (typeof message.method !== "string" || !FILE_METHODS.has(message.method) || !("id" in message) || !this.stateFile) return null;
+    if (!isRequest(message) || !FILE_METHODS.has(message.method) || !this.stateFile) return null;
     const params = message.params;
     if (!isObject(params) || typeof params.path !== "string" || params.path === "") return null;
     const read = this.readState();

@@ -15,6 +15,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import {
   MAX_MESSAGE_BYTES,
+  NEWLINE,
   LineWriter,
   canonicalHead,
   describeExit,
@@ -24,6 +25,8 @@ import {
   exactId,
   exitStatus,
   idJson,
+  isRequest,
+  isResponse,
   oversizedLineError,
   parseLine,
   readLines,
@@ -131,7 +134,7 @@ class WrappedAgent {
     const verdict = screenClientLine(line);
     if (verdict.kind === "error") return (this.toClient.writeLine(errorResponse(verdict.id, verdict.error)), true);
     if (verdict.kind === "parsed") {
-      const id = "id" in verdict.message && typeof verdict.message.method === "string" ? exactId(line, verdict.message) : undefined;
+      const id = isRequest(verdict.message) ? exactId(line, verdict.message) : undefined;
       if (id !== undefined) this.inFlight.add(idJson(id));
       const rewritten = this.options.injector.rewrite(verdict.message);
       if (rewritten !== null) return this.toAgent.writeLine(encodeMessage(rewritten, id, null, null));
@@ -144,57 +147,23 @@ class WrappedAgent {
   /**
    * Agent→client: each chunk's whole lines leave in one write, as the bytes
    * they came in (the hot path: no per-line work unless requests are in
-   * flight); the unterminated rest waits for its newline, so half a line is
-   * never passed on, and is dropped once it grows past the limit.
+   * flight), framed by acp-wire's LineSplitter in runs: half a line is never
+   * passed on, and a line over the limit is dropped and the agent told.
    */
   private readAgent(): Promise<void> {
     const output = this.agent.stdout!;
-    let held: Buffer[] = [];
-    let heldBytes = 0;
-    let oversized = false;
-    const hold = (part: Buffer): void => {
-      heldBytes += part.length;
-      if (oversized || part.length === 0) return;
-      if (heldBytes > this.maxBytes) {
-        oversized = true;
-        held = [];
-      } else held.push(Buffer.from(part)); // the stream may reuse the chunk's memory
-    };
-    const finishHeld = (end: Buffer): void => {
-      if (oversized || heldBytes + end.length > this.maxBytes) this.agentLineTooLong(heldBytes + end.length - 1);
-      else this.toClientLines(Buffer.concat([...held, end]), output);
-      held = [];
-      heldBytes = 0;
-      oversized = false;
-    };
-    return new Promise((resolve) => {
-      output.on("data", (chunk: Buffer) => {
-        const last = chunk.lastIndexOf(NEWLINE);
-        if (last === -1) return hold(chunk);
-        let start = 0;
-        if (heldBytes > 0) {
-          start = chunk.indexOf(NEWLINE) + 1;
-          finishHeld(chunk.subarray(0, start));
-        }
-        if (start <= last) this.toClientLines(chunk.subarray(start, last + 1), output);
-        hold(chunk.subarray(last + 1));
-      });
-      const finish = (): void => {
-        if (heldBytes > 0) this.options.log(`the agent's output ended in the middle of a line; ${heldBytes} bytes dropped`);
-        resolve();
-      };
-      output.once("end", finish);
-      output.once("error", finish);
+    return readLines(output, this.maxBytes, {
+      onLines: (lines) => this.toClientLines(lines, output),
+      onOversizedLine: (bytes) => this.agentLineTooLong(bytes),
+      onUnterminatedLine: (bytes) => this.options.log(`the agent's output ended in the middle of a line; ${bytes} bytes dropped`),
     });
   }
 
   /** Whole lines (newlines included) from the agent, to the client; pauses the agent while the client is full. */
-  private toClientLines(lines: Buffer, output: Readable): void {
+  private toClientLines(run: Buffer, output: Readable): void {
     // One scan of the chunk, only with a state file: the agent's file requests name a method "fs/…".
-    if (this.options.injector.stateFile && lines.includes(FILE_METHOD_MARK)) {
-      lines = this.answerFileRequests(lines, output);
-      if (lines.length === 0) return;
-    }
+    const lines = this.options.injector.stateFile && run.includes(FILE_METHOD_MARK) ? this.answerFileRequests(run, output) : run;
+    if (lines.length === 0) return;
     // One scan of the chunk: every answer carries an "id"; a flood of notifications carries none.
     if (this.inFlight.size > 0 && lines.includes(ID_MEMBER)) {
       for (let start = 0; start < lines.length;) {
@@ -237,7 +206,7 @@ class WrappedAgent {
     const head = canonicalHead(line);
     if (head !== null && (head.kind !== "request" || (head.method !== null && !FILE_METHODS.has(head.method)))) return null;
     const parsed = parseLine(line);
-    if (!parsed.ok || !("id" in parsed.message)) return null;
+    if (!parsed.ok || !isRequest(parsed.message)) return null;
     const answer = this.options.injector.unsavedFiles.answer(parsed.message);
     return answer === null ? null : answerLine(exactId(line, parsed.message), answer);
   }
@@ -257,7 +226,7 @@ class WrappedAgent {
     }
     if (!line.includes(RESULT) && !line.includes(ERROR_MEMBER)) return;
     const parsed = parseLine(line);
-    if (parsed.ok && typeof parsed.message.method !== "string" && "id" in parsed.message) this.inFlight.delete(idJson(exactId(line, parsed.message)));
+    if (parsed.ok && isResponse(parsed.message) && parsed.message.id !== undefined) this.inFlight.delete(idJson(exactId(line, parsed.message)));
   }
 
   private answerInFlight(why: string): void {
@@ -267,7 +236,6 @@ class WrappedAgent {
   }
 }
 
-const NEWLINE = 0x0a;
 const ID_MEMBER = Buffer.from('"id"');
 const RESULT = Buffer.from('"result"');
 const ERROR_MEMBER = Buffer.from('"error"');

@@ -136,9 +136,14 @@ export function buildStateFile(facts: StateFacts, limits: StateLimits = DEFAULT_
   };
 }
 
-/** The file's content apart from its time stamp: equal keys mean nothing worth a write changed. */
-export function stateContentKey(file: StateFile): string {
-  return JSON.stringify({ ...file, updatedAt: undefined });
+/**
+ * The file's JSON text, and its content apart from the time stamp as `key`
+ * (equal keys: nothing worth a write changed); one stringify of the 64 KiB
+ * selection serves both.
+ */
+export function serializeStateFile(file: StateFile): { key: string; text: string } {
+  const key = JSON.stringify({ ...file, updatedAt: undefined });
+  return { key, text: `${key.slice(0, -1)},"updatedAt":${JSON.stringify(file.updatedAt)}}` };
 }
 
 /**

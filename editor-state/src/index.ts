@@ -231,3 +231,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export * from "./build.js";
+export * from "./label.js";

@@ -4,8 +4,10 @@
 // then saved when the document had no unsaved changes (the agent's write means
 // "the file now holds this"; a dirty document keeps the user's unsaved work in
 // its undo history and stays unsaved). With `symposium.chat.agentEdits`
-// "review" the user sees the diff first and accepts or rejects it. A file not
-// open in VS Code is "notOpen": the chat server writes it to disk as before.
+// "review" the user sees the diff first and accepts or rejects it; with no
+// answer in 10 minutes the edit is dropped ("unanswered": nothing is written,
+// a later click changes nothing). A file not open in VS Code is "notOpen": the
+// chat server writes it to disk as before.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -13,6 +15,7 @@ import * as vscode from "vscode";
 import type { EditResult } from "../../webview/src/panel-messages.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
+import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "./review-deadline.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const ACCEPT = "Accept";
@@ -29,10 +32,8 @@ export async function applyAgentEdit(file: string, content: string, deps: AgentE
   if (!document) return "notOpen";
   const mode = readConfig().chatAgentEdits;
   deps.log.info(`the agent writes ${document.uri.fsPath}, open in VS Code: ${mode === "review" ? "asking the user" : "applying it"}`);
-  if (mode === "review" && !(await reviewed(document, content, deps.documents))) {
-    deps.log.info(`the user rejected the agent's edit to ${document.uri.fsPath}`);
-    return "rejected";
-  }
+  const review = mode === "review" ? await reviewed(document, content, deps.documents) : ACCEPT;
+  if (review !== ACCEPT) return notApplied(review === UNANSWERED ? "unanswered" : "rejected", document.uri.fsPath, deps.log);
   const wasDirty = document.isDirty;
   const edit = new vscode.WorkspaceEdit();
   edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), content);
@@ -42,6 +43,18 @@ export async function applyAgentEdit(file: string, content: string, deps: AgentE
   }
   if (!wasDirty) await document.save();
   return "applied";
+}
+
+/** Says why the agent's edit was not applied: the log, and a notice when the review timed out (its question may still be on screen). */
+function notApplied(result: "rejected" | "unanswered", file: string, log: vscode.LogOutputChannel): EditResult {
+  if (result === "rejected") {
+    log.info(`the user rejected the agent's edit to ${file}`);
+    return result;
+  }
+  const minutes = REVIEW_ANSWER_MS / 60_000;
+  log.info(`the user did not answer the review of the agent's edit to ${file} in ${minutes} minutes: dropped, nothing written`);
+  void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was dropped: no answer in ${minutes} minutes.`);
+  return result;
 }
 
 /** The open text document for `file` (a real path inside this window's workspace), or undefined. */
@@ -62,14 +75,14 @@ function realPath(file: string): string {
   }
 }
 
-/** Shows the change in the diff editor and asks; true when the user accepts (dismissing rejects). */
-async function reviewed(document: vscode.TextDocument, content: string, documents: BeforeDocuments): Promise<boolean> {
+/** Shows the change in the diff editor and asks: ACCEPT, anything else (dismissing) rejects; UNANSWERED after REVIEW_ANSWER_MS. */
+async function reviewed(document: vscode.TextDocument, content: string, documents: BeforeDocuments): Promise<string | undefined | typeof UNANSWERED> {
   const name = path.basename(document.uri.fsPath);
   const before = documents.add(document.uri.fsPath, document.getText(), "current");
   const after = documents.add(document.uri.fsPath, content, "agent");
   await vscode.commands.executeCommand("vscode.diff", before, after, `${name} (the agent's proposed edit)`, { preview: true });
-  const answer = await vscode.window.showInformationMessage(`The agent wants to change ${name}.`, ACCEPT, REJECT);
+  const answer = await answerWithin(vscode.window.showInformationMessage(`The agent wants to change ${name}.`, ACCEPT, REJECT), REVIEW_ANSWER_MS);
   // The diff was only for the question: close it (it is the active editor unless the user moved on).
   if (vscode.window.activeTextEditor?.document.uri.toString() === after.toString()) await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
-  return answer === ACCEPT;
+  return answer;
 }

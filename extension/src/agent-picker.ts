@@ -5,9 +5,9 @@
 // and the chat restarts so the next conversation runs that agent. The
 // conductor owns the format, the registry and the file: this module only asks it.
 
-import { execFile } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { runForOutput } from "../../acp-wire/src/run-for-output.js";
 import { readCustomAgents } from "./config.js";
 import { hostRuntime } from "./panel-host-client.js";
 
@@ -64,21 +64,5 @@ function runConductor(args: string[]): Promise<string> {
   if (extension === undefined) return Promise.reject(new Error(`the extension ${EXTENSION_ID} is not installed`));
   const runtime = hostRuntime(extension.extensionUri);
   const script = path.join(path.dirname(runtime.script), "symposium-conductor.mjs");
-  return new Promise((resolve, reject) => {
-    execFile(
-      runtime.program,
-      [script, ...args],
-      { env: { ...process.env, ...runtime.env }, maxBuffer: 8 * 1024 * 1024, timeout: 10 * 60_000 },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout);
-        const said = stderr
-          .trim()
-          .split("\n")
-          .slice(-3)
-          .join(" ")
-          .replace(/^\[symposium-conductor\] /, "");
-        reject(new Error(said || error.message));
-      },
-    );
-  });
+  return runForOutput(runtime.program, [script, ...args], { env: { ...process.env, ...runtime.env }, timeoutMs: 10 * 60_000 });
 }

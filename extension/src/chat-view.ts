@@ -75,6 +75,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.log.info("chat panel opened");
+    // Asked first: after a window reload the first render already says "reconnecting" and
+    // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
+    this.events.opened();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
     view.onDidDispose(() => {
       this.view = undefined;
@@ -85,8 +89,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.post(surface, { type: "focus" });
     });
     this.updateTitle();
-    this.log.info("chat panel opened");
-    this.events.opened();
   }
 
   /** "Open Chat in Editor": an editor tab with the same chat (one; a second call reveals it). */

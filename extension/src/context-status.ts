@@ -2,10 +2,9 @@
 // (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
 // and a click turns sharing on or off (the command is registered in commands.ts).
 
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
-import { parseEditorState, type StateFile } from "../../editor-state/src/index.js";
+import { editorTargetLabel, parseEditorState, type StateFile } from "../../editor-state/src/index.js";
 import { COMMANDS } from "./commands.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 
@@ -33,23 +32,10 @@ function render(item: vscode.StatusBarItem, enabled: boolean, state: StateFile |
     item.tooltip = "Symposium shares your editor context with the agent; no editor is open now. Click to turn it off.";
     return;
   }
-  item.text = `$(eye) ${describeTarget(state)}`;
+  item.text = `$(eye) ${editorTargetLabel(parsed)}`;
   const block = formatEditorContext(parsed).split("\n");
   const shown = block.slice(0, TOOLTIP_LINES).join("\n") + (block.length > TOOLTIP_LINES ? "\n…" : "");
   const tooltip = new vscode.MarkdownString("Symposium sends this with every prompt (click to turn it off):\n\n");
   tooltip.appendCodeblock(shown, "text");
   item.tooltip = tooltip;
-}
-
-/** `main.rs:10-12`, `main.rs:7` (cursor), `Untitled-1`. */
-export function describeTarget(state: StateFile): string {
-  const name = state.activeFile ? path.basename(state.activeFile) : (state.document?.label ?? state.document?.uri ?? "");
-  const selection = state.selection;
-  if (selection) {
-    const count = state.selections?.length ?? 1;
-    const more = count > 1 ? ` +${count - 1}` : "";
-    const lines = selection.startLine === selection.endLine ? `${selection.startLine}` : `${selection.startLine}-${selection.endLine}`;
-    return `${name}:${lines}${more}`;
-  }
-  return state.cursor ? `${name}:${state.cursor.line}` : name;
 }

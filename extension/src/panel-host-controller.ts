@@ -29,6 +29,9 @@ export const TOAD_RELOAD_NOTICE = "Reconnected to Toad: it starts a new conversa
 export type HostState = "stopped" | "starting" | "running" | "failed";
 export const STATE_CONTEXT_KEY = "symposium.chatState";
 
+const STARTING: PanelStatus = { kind: "starting", message: "Starting the chat…" };
+/** The chat stays on screen (the panel's kept copy of it) while the remembered host is checked. */
+const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
 const HEARTBEAT_MS = 5_000;
 const READY_TIMEOUT_MS = 20_000;
 
@@ -75,7 +78,18 @@ export class PanelHostController implements vscode.Disposable {
   /** Reconnects to this workspace's host or starts one; concurrent calls share one attempt. */
   ensureStarted(): Promise<void> {
     if (this.stoppedByUser || this.state === "running" || this.state === "starting") return this.pending ?? Promise.resolve();
-    this.pending = this.run(async () => (await this.reconnect()) ?? (await this.start()));
+    // A remembered host is most likely still there (a window reload): the panel keeps showing
+    // the conversation while it is checked, and says "starting" only if a new one starts.
+    const remembered = this.record.remembered();
+    this.pending = this.run(
+      async () => {
+        const connection = await this.reconnect();
+        if (connection) return connection;
+        if (remembered) this.show(STARTING);
+        return this.start();
+      },
+      remembered ? RECONNECTING : STARTING,
+    );
     return this.pending;
   }
 
@@ -146,7 +160,7 @@ export class PanelHostController implements vscode.Disposable {
     clearInterval(this.heartbeat);
   }
 
-  private async run(connect: () => Promise<Connection>, starting: PanelStatus = { kind: "starting", message: "Starting the chat…" }): Promise<void> {
+  private async run(connect: () => Promise<Connection>, starting: PanelStatus = STARTING): Promise<void> {
     void this.setState("starting"); // the context key follows; the work need not wait for the round trip to the window
     this.show(starting);
     try {

@@ -29,6 +29,11 @@ export class PanelRecord {
     return secret ? { record, secret } : undefined;
   }
 
+  /** Whether a record is there at all (no secret read): a reconnect is likely. */
+  remembered(): boolean {
+    return isHostRecord(this.state.panelHost);
+  }
+
   async save(record: HostRecord, secret: string): Promise<void> {
     await this.state.setHostSecret(record.launchId, secret);
     await this.state.setPanelHost(record);

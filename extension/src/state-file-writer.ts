@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import debounce from "lodash.debounce";
 import writeFileAtomic from "write-file-atomic";
-import { buildStateFile, type EditorFacts, type StateFile, type UnsavedDocumentState } from "../../editor-state/src/index.js";
+import { buildStateFile, serializeStateFile, type EditorFacts, type StateFile, type UnsavedDocumentState } from "../../editor-state/src/index.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
 const DEBOUNCE_MS = 100;
@@ -77,7 +77,7 @@ export class StateFileWriter {
         writerPid: process.pid,
         now: new Date(),
       });
-      const { key, text } = serialize(state);
+      const { key, text } = serializeStateFile(state);
       if (key === this.writtenKey) return;
       this.write(state, key, text);
     } catch (error) {
@@ -142,13 +142,4 @@ export class StateFileWriter {
     this.failing = true;
     this.options.log.error(`cannot write the editor state file ${this.path}: ${(error as Error).message} (retrying on the next change)`);
   }
-}
-
-/**
- * The file's JSON without its time stamp (equal keys: nothing worth a write
- * changed), and the file's JSON: one stringify of the 64 KiB selection for both.
- */
-function serialize(state: StateFile): { key: string; text: string } {
-  const key = JSON.stringify({ ...state, updatedAt: undefined });
-  return { key, text: `${key.slice(0, -1)},"updatedAt":${JSON.stringify(state.updatedAt)}}` };
 }

@@ -1,8 +1,9 @@
 // `symposium-panel-host`: the detached process between a VS Code window and
 // the chat frontend. Started by the extension with its launch spec in the
 // environment; runs the gate and the frontend until told to stop, until
-// SIGTERM/SIGINT/SIGHUP, or until no window has attached for the idle timeout.
+// a stop signal (SIGTERM/SIGINT/SIGHUP; SIGBREAK on Windows), or until no window has attached for the idle timeout.
 
+import { onStopSignal } from "../../acp-wire/src/index.js";
 import { FrontendSupervisor } from "./frontend.js";
 import { Gate } from "./gate.js";
 import { HostLog } from "./host-log.js";
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     process.exit(busy ? EXIT_PORT_BUSY : 1);
   }
   log.line(`host ${process.pid} (launch ${spec.launchId}) serving the panel on 127.0.0.1:${spec.port}; idle timeout ${spec.idleTimeoutMs} ms`);
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
+  onStopSignal((signal) => void stop(signal));
   const idleCheck = setInterval(
     () => {
       if (gate.openSockets === 0 && Date.now() - gate.lastAttach > spec.idleTimeoutMs)

@@ -28,9 +28,4 @@ export class RestartPolicy {
     const delayMs = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (crashes - 1));
     return { action: "restart", delayMs, crashes };
   }
-
-  /** A user's explicit retry starts counting afresh. */
-  reset(): void {
-    this.crashes = [];
-  }
 }

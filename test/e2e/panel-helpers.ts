@@ -5,9 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Browser, Frame, Page } from "playwright-core";
-import { launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, REPO_DIR, tempDir } from "../support/processes.js";
-import { hostProcesses } from "../support/panel-host.js";
+import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
+import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
   workspace: string;
@@ -22,21 +21,34 @@ export interface DemoWindow {
  */
 export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}): Promise<DemoWindow> {
   const root = tempDir("symposium-panel-");
-  const workspace = path.join(root, "workspace");
-  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  const workspace = copySampleWorkspace(path.join(root, "workspace"));
   const config = path.join(root, "config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(CONDUCTOR_CLI)} demo-agent`, proxies: [] }));
   Object.assign(process.env, env, { SYMPOSIUM_CONFIG: config });
   const server = await startCodeServer(workspace);
-  setUserSettings(server, settings);
-  const browser = await launchBrowser();
-  return { workspace, server, browser, page: await openWorkbench(browser, server) };
+  let browser: Browser | undefined;
+  try {
+    setUserSettings(server, settings);
+    browser = await launchBrowser();
+    return { workspace, server, browser, page: await openWorkbench(browser, server) };
+  } catch (error) {
+    // The caller never gets the window to close: stop what was started here.
+    await closeDemoWindow(browser, server);
+    throw error;
+  }
 }
 
-export async function closeDemoWindow(browser: Browser | undefined, server: CodeServer | undefined, workspace: string | undefined): Promise<void> {
-  await browser?.close();
-  await server?.stop();
-  if (workspace) for (const pid of hostProcesses(workspace)) process.kill(pid, "SIGTERM");
+/**
+ * Closes the browser and stops code-server with everything it started (the chat hosts and
+ * what runs under them), even when closing the browser fails. `_workspace` is no longer
+ * needed (CodeServer.stop finds the hosts); callers still pass it.
+ */
+export async function closeDemoWindow(browser: Browser | undefined, server: CodeServer | undefined, _workspace?: string): Promise<void> {
+  try {
+    await browser?.close();
+  } finally {
+    await server?.stop();
+  }
 }
 
 /** The chat's frame: the one loaded from the gate (its URL carries the secret). */

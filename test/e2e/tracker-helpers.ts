@@ -5,8 +5,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { StateFile } from "../../editor-state/src/index.js";
-import { launchBrowser, openWorkbench, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { REPO_DIR, tempDir } from "../support/processes.js";
+import { copySampleWorkspace, launchBrowser, openWorkbench, startCodeServer, type CodeServer } from "../harness/code-server.js";
+import { tempDir } from "../support/processes.js";
 
 export const STATUS_ITEM = '[id="symposium-dev.symposium-vscode.symposium.editorContext"]';
 
@@ -84,20 +84,29 @@ export interface TrackedWindow {
   knownLogs: Set<string>;
 }
 
-/** A copy of the fixture workspace plus `files`, served by code-server, with one window open on it. */
+/** A copy of the fixture workspace plus `files` (paths relative to it), served by code-server, with one window open on it. */
 export async function openTrackedWindow(files: Record<string, string> = {}): Promise<TrackedWindow> {
-  const workspace = path.join(tempDir("symposium-ws-"), "workspace");
-  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(workspace, name), text);
+  const workspace = copySampleWorkspace(path.join(tempDir("symposium-ws-"), "workspace"), files);
   const server = await startCodeServer(workspace);
-  const browser = await launchBrowser();
-  const page = await openWorkbench(browser, server);
-  const knownLogs = new Set<string>();
-  const stateFile = await newWindowStatePath(server.userDataDir, knownLogs);
-  return { server, browser, page, stateFile, knownLogs };
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await openWorkbench(browser, server);
+    const knownLogs = new Set<string>();
+    const stateFile = await newWindowStatePath(server.userDataDir, knownLogs);
+    return { server, browser, page, stateFile, knownLogs };
+  } catch (error) {
+    // The caller never gets the window to close: stop what was started here.
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    throw error;
+  }
 }
 
 export async function closeTrackedWindow(window: TrackedWindow | undefined): Promise<void> {
-  await window?.browser.close();
-  await window?.server.stop();
+  try {
+    await window?.browser.close();
+  } finally {
+    await window?.server.stop();
+  }
 }

@@ -9,9 +9,8 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import type { StateFile } from "../../editor-state/src/index.js";
-import { e2eSkipReason, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { REPO_DIR, tempDir } from "../support/processes.js";
-import { closeTrackedWindow, newWindowStatePath, openFile, readState, waitForState, type TrackedWindow } from "./tracker-helpers.js";
+import { e2eSkipReason, runCommand, type CodeServer } from "../harness/code-server.js";
+import { closeTrackedWindow, openFile, openTrackedWindow, readState, waitForState, type TrackedWindow } from "./tracker-helpers.js";
 
 const skip = e2eSkipReason();
 const POSIX = process.platform !== "win32";
@@ -106,17 +105,7 @@ describe("unsaved documents in code-server", { skip, timeout: 600_000 }, () => {
  * and these buffers must stay unsaved until the test saves them.
  */
 async function openWindowWithoutAutoSave(): Promise<TrackedWindow> {
-  const workspace = path.join(tempDir("symposium-ws-"), "workspace");
-  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
-  fs.writeFileSync(path.join(workspace, DRAFT), FIRST_TEXT);
-  fs.mkdirSync(path.join(workspace, ".vscode"));
-  fs.writeFileSync(path.join(workspace, ".vscode", "settings.json"), JSON.stringify({ "files.autoSave": "off" }));
-  const server = await startCodeServer(workspace);
-  const browser = await launchBrowser();
-  const page = await openWorkbench(browser, server);
-  const knownLogs = new Set<string>();
-  const stateFile = await newWindowStatePath(server.userDataDir, knownLogs);
-  return { server, browser, page, stateFile, knownLogs };
+  return openTrackedWindow({ [DRAFT]: FIRST_TEXT, ".vscode/settings.json": JSON.stringify({ "files.autoSave": "off" }) });
 }
 
 /** Waits until the file holds `text` (the tracker writes within ~100 ms of the last key). */

@@ -9,6 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
+import { hostProcesses } from "../support/panel-host.js";
 import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const CODE_SERVER_VERSION = "4.99.4";
@@ -48,6 +50,16 @@ export function isCI(): boolean {
   return value !== undefined && value !== "" && value !== "false" && value !== "0";
 }
 
+/** Copies the sample workspace (test/fixtures/workspace) to `workspace`, adding `files` (paths relative to it). */
+export function copySampleWorkspace(workspace: string, files: Record<string, string> = {}): string {
+  fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, name), text);
+  }
+  return workspace;
+}
+
 export interface CodeServer {
   url: string;
   /** code-server's login password (it never runs without authentication). */
@@ -55,6 +67,7 @@ export interface CodeServer {
   workspace: string;
   userDataDir: string;
   log(): string;
+  /** Stops code-server and everything its extensions started: the chat hosts (detached), their chats, conductors, agents. */
   stop(): Promise<void>;
 }
 
@@ -74,7 +87,15 @@ export interface StartOptions {
   port?: number;
   /** Install the packaged .vsix (default); false when a test loads the extension from the repository instead. */
   installVsix?: boolean;
+  /**
+   * How long a chat host waits with no window attached before it stops (SYMPOSIUM_PANEL_IDLE_MS),
+   * unless the environment sets it; null: the extension's own default (15 min). Tests: 2 min, so
+   * a host that outlives a test run killed before its cleanup does not wait a quarter of an hour.
+   */
+  panelIdleMs?: number | null;
 }
+
+const TEST_PANEL_IDLE_MS = 120_000;
 
 /**
  * Installs the .vsix into a profile and serves `workspace` on a loopback
@@ -88,7 +109,9 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
   const password = crypto.randomBytes(18).toString("base64url");
-  const env = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share"), PASSWORD: password };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share"), PASSWORD: password };
+  const idleMs = options.panelIdleMs === undefined ? TEST_PANEL_IDLE_MS : options.panelIdleMs;
+  if (idleMs !== null && !env.SYMPOSIUM_PANEL_IDLE_MS) env.SYMPOSIUM_PANEL_IDLE_MS = String(idleMs);
   const common = ["--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
   if (options.installVsix !== false) {
     execFileSync(process.execPath, [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
@@ -122,11 +145,21 @@ export async function startCodeServer(workspace: string, options: StartOptions =
     workspace,
     userDataDir,
     log: () => log,
-    stop: async () => {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
-    },
+    stop: () => stopServer(server, workspace),
   };
+}
+
+/**
+ * Stops code-server, then what its extensions started. The chat hosts run detached, so they
+ * outlive it: they are listed first, while code-server is still their ancestor, and (Linux) by
+ * the workspace their launch spec names, for hosts a window reload left without a parent.
+ */
+async function stopServer(server: ChildProcess, workspace: string): Promise<void> {
+  const started = server.exitCode === null ? await descendantsOf([server.pid!]).catch(() => []) : [];
+  const hosts = process.platform === "linux" && fs.existsSync(workspace) ? hostProcesses(workspace) : [];
+  server.kill("SIGTERM");
+  await new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve(null) : server.once("exit", resolve)));
+  await Promise.all([...new Set([...hosts, ...started])].filter(isAlive).map((pid) => stopProcessTree(pid)));
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {

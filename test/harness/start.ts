@@ -1,14 +1,13 @@
 // `npm start`: a real VS Code (code-server) with this extension installed, a
 // sample workspace and built-in defaults; prints the address to open.
 
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
-import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { REPO_DIR } from "../support/processes.js";
-import { codeServerEntry, startCodeServer } from "./code-server.js";
+import { codeServerEntry, copySampleWorkspace, startCodeServer } from "./code-server.js";
 
 const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
 
@@ -17,8 +16,16 @@ if (!fs.existsSync(codeServerEntry())) {
     console.error(`code-server is not installed at ${codeServerEntry()}; scripts/install-code-server.sh supports Debian-like Linux only.`);
     process.exit(1);
   }
-  console.error("Installing code-server (once; a few minutes)…");
-  execFileSync("bash", [path.join(REPO_DIR, "scripts", "install-code-server.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+  // One line; the installer's output (npm, apt-get) goes to the setup log (scripts/steps.mjs).
+  const install = [path.join(REPO_DIR, "scripts", "install-code-server.sh")];
+  const step = spawnSync(
+    process.execPath,
+    [path.join(REPO_DIR, "scripts", "steps.mjs"), "Installing code-server and Chromium (once; a few minutes)", "bash", ...install],
+    {
+      stdio: "inherit",
+    },
+  );
+  if (step.status !== 0) process.exit(1);
 }
 
 // The demo works with no configuration: the conductor runs the offline demo agent,
@@ -34,9 +41,13 @@ if (!process.env.SYMPOSIUM_CONFIG) {
 }
 
 const workspace = path.join(cache, "demo-workspace");
-if (!fs.existsSync(workspace)) fs.cpSync(path.join(REPO_DIR, "test", "fixtures", "workspace"), workspace, { recursive: true });
+if (!fs.existsSync(workspace)) copySampleWorkspace(workspace);
 const port = process.env.PORT ? Number(process.env.PORT) : await getPort({ host: "127.0.0.1", port: 8080 });
-const server = await startCodeServer(workspace, { root: path.join(cache, "demo-profile"), port });
+process.stderr.write("Starting code-server… ");
+const started = Date.now();
+const server = await startCodeServer(workspace, { root: path.join(cache, "demo-profile"), port, panelIdleMs: null });
+
+process.stderr.write(`done (${Math.round((Date.now() - started) / 1000)} s)\n`);
 
 console.log(`
 Symposium for VS Code is running in code-server.
@@ -49,18 +60,15 @@ and ask about it: the demo agent's answer shows the <editor-context> block it re
 "Symposium: Show Editor Context" shows what an agent would receive at any moment.
 Press Ctrl+C to stop.`);
 
+// `on`, not `once`: a second Ctrl+C (or the terminal's SIGINT beside npm's) while stopping must not
+// end this process by the default action, leaving the chat host running.
+let stopping: Promise<void> | undefined;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void stopEverything().then(() => process.exit(0)));
+  process.on(signal, () => void (stopping ??= stopEverything().then(() => process.exit(0))));
 }
 
-/**
- * Ctrl+C stops what the demo started: code-server, and the chat host the extension
- * started detached (with its chat, conductors and agents), which would otherwise
- * wait for its idle timeout. They are listed while code-server still is their ancestor.
- */
+/** Ctrl+C stops what the demo started: code-server, and the chat host the extension started detached (see CodeServer.stop). */
 async function stopEverything(): Promise<void> {
-  const started = await descendantsOf([process.pid]).catch(() => []);
-  console.error(`Stopping code-server and the chat (${started.length} processes)…`);
+  console.error("Stopping code-server and the chat…");
   await server.stop();
-  await Promise.all(started.filter(isAlive).map((pid) => stopProcessTree(pid)));
 }

@@ -15,6 +15,18 @@ export const CLIENT_ANSWERS = {
   terminalRelease: {},
 } as const;
 
+/** The agent→client requests an agent that exercises its client (test/fixtures/exercise-client.ts) sends, in order. */
+export const CLIENT_METHODS = [
+  "fs/read_text_file",
+  "fs/write_text_file",
+  "session/request_permission",
+  "terminal/create",
+  "terminal/output",
+  "terminal/wait_for_exit",
+  "terminal/kill",
+  "terminal/release",
+];
+
 export interface TestClient {
   updates: SessionNotification[];
   /** Requests the agent sent, in order: [method, params]. */

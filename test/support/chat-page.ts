@@ -1,24 +1,34 @@
-// A page's websocket to the real symposium-webchat, from Node: sends prompts
-// in the page's own protocol (webchat/page/protocol.ts) and collects what the
-// agent answers.
+// A page's websocket to the real symposium-webchat (or a gate in front of it),
+// from Node: sends prompts in the page's own protocol (webchat/page/protocol.ts)
+// and collects what the server sends. The one such client of the tests: the
+// interop and hostile tests wrap it with their own timeouts.
 
 import { WebSocket } from "ws";
 import type { ServerMessage, TranscriptEvent } from "../../webchat/page/protocol.js";
 import { eventually } from "./processes.js";
-import type { ChatServer } from "./webchat-server.js";
 import { frameText } from "../../acp-wire/src/index.js";
 
-export class ChatPage {
-  private readonly messages: ServerMessage[] = [];
-  private readonly socket: WebSocket;
-  private readonly opened: Promise<void>;
+/** Where a page was loaded from: `http://127.0.0.1:PORT` (a chat server's or a gate's) and its secret. */
+export interface ChatEndpoint {
+  origin: string;
+  token: string;
+}
 
-  constructor(server: ChatServer, conversation: string) {
-    const url = new URL(`ws://${server.url.host}/ws`);
+export class ChatPage {
+  readonly messages: ServerMessage[] = [];
+  /** Websocket frames received (a batch is one frame holding several messages). */
+  frames = 0;
+  readonly socket: WebSocket;
+  /** Rejects if the server refuses the socket; unawaited, that refusal is no test's failure. */
+  readonly opened: Promise<void>;
+
+  constructor(server: ChatEndpoint, conversation?: string, headers: Record<string, string> = { origin: server.origin }) {
+    const url = new URL("/ws", server.origin.replace(/^http/, "ws"));
     url.searchParams.set("token", server.token);
-    url.searchParams.set("conversation", conversation);
-    this.socket = new WebSocket(url, { headers: { origin: server.origin } });
+    if (conversation) url.searchParams.set("conversation", conversation);
+    this.socket = new WebSocket(url, { headers });
     this.socket.on("message", (data) => {
+      this.frames++;
       const message = JSON.parse(frameText(data)) as ServerMessage;
       this.messages.push(...(message.type === "batch" ? message.messages : [message]));
     });
@@ -26,19 +36,32 @@ export class ChatPage {
       this.socket.once("open", () => resolve());
       this.socket.once("error", reject);
     });
+    this.opened.catch(() => undefined);
   }
 
-  async ready(): Promise<void> {
+  /** Resolves once the conversation's agent is ready for a prompt. */
+  async ready(timeoutMs = 10_000): Promise<void> {
     await this.opened;
-    await eventually(() => this.messages.some((message) => message.type === "session" && message.session.state === "ready"), 10_000, "the session to be ready");
+    await eventually(
+      () => this.messages.some((message) => message.type === "session" && message.session.state === "ready"),
+      timeoutMs,
+      "the session to be ready",
+    );
   }
 
-  /** Sends a prompt and waits for the end of its turn; returns the agent's text for it. */
-  async ask(text: string, timeoutMs = 10_000): Promise<string> {
-    const before = this.agentText().length;
-    const turns = this.turnEnds();
+  send(text: string): void {
     this.socket.send(JSON.stringify({ type: "prompt", text, skipContext: false }));
-    await eventually(() => this.turnEnds() > turns, timeoutMs, `the answer to '${text.slice(0, 200)}'`);
+  }
+
+  /**
+   * Sends a prompt and waits for the end of its turn (or, with `orError`, for an error
+   * instead); returns the agent's text for it.
+   */
+  async ask(text: string, timeoutMs = 10_000, orError = false): Promise<string> {
+    const settled = () => this.events().filter((event) => event.kind === "turnEnd" || (orError && event.kind === "error")).length;
+    const [before, turns] = [this.agentText().length, settled()];
+    this.send(text);
+    await eventually(() => settled() > turns, timeoutMs, `the answer to '${text.slice(0, 200)}'`);
     return this.agentText().slice(before);
   }
 
@@ -47,15 +70,22 @@ export class ChatPage {
     return new Promise((resolve) => (this.socket.readyState === WebSocket.CLOSED ? resolve() : this.socket.once("close", () => resolve())));
   }
 
-  private events(): TranscriptEvent[] {
+  events(): TranscriptEvent[] {
     return this.messages.flatMap((message) => (message.type === "event" ? [message.event] : message.type === "replay" ? message.events : []));
   }
 
-  private turnEnds(): number {
-    return this.events().filter((event) => event.kind === "turnEnd").length;
+  errors(): string[] {
+    return this.events().flatMap((event) => (event.kind === "error" ? [event.message] : []));
   }
 
-  private agentText(): string {
+  /** Sign-in cards: the chat's answer to an agent's "authentication required". */
+  signIns(): Array<{ message: string; methods: unknown[] }> {
+    return this.events().flatMap((event) =>
+      (event as { kind: string }).kind === "signIn" ? [event as unknown as { message: string; methods: unknown[] }] : [],
+    );
+  }
+
+  agentText(): string {
     return this.events()
       .map((event) => (event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? (event.update.content as { text: string }).text : ""))
       .join("");

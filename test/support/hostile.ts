@@ -4,8 +4,7 @@
 
 import * as net from "node:net";
 import { WebSocket } from "ws";
-import { eventually } from "./processes.js";
-import { frameText } from "../../acp-wire/src/index.js";
+import { ChatPage } from "./chat-page.js";
 
 /** Request targets Node's `new URL()` refuses; a browser can send the first (`<img src="http://127.0.0.1:PORT//a:99999/x.png">`). */
 export const UNPARSABLE_TARGETS = ["//a:99999/", "//[/", "http://[/", "//a:99999/x.png?token=x", "*"];
@@ -61,43 +60,22 @@ export function oversizedPrompt(bytes: number): string {
 }
 
 /** A page's websocket to the built-in chat (direct or through the gate), from Node. */
-export class ChatSocket {
-  readonly socket: WebSocket;
+export class ChatSocket extends ChatPage {
   readonly ended: Promise<Closed>;
-  private text = "";
-  private turns = 0;
-  private ready = false;
 
   /** `base` is `http://127.0.0.1:PORT` of the server (or gate) the page was loaded from. */
   constructor(base: string, token: string, conversation?: string) {
-    const url = new URL("/ws", base.replace(/^http/, "ws"));
-    url.searchParams.set("token", token);
-    if (conversation) url.searchParams.set("conversation", conversation);
-    this.socket = new WebSocket(url, { headers: { origin: base } });
+    super({ origin: base, token }, conversation);
     this.ended = closed(this.socket);
-    this.socket.on("message", (data) => this.onMessage(JSON.parse(frameText(data)) as { type: string; [key: string]: unknown }));
   }
 
   /** Resolves once the conversation's agent is ready for a prompt. */
-  async whenReady(timeoutMs = 15_000): Promise<void> {
-    await eventually(() => this.ready, timeoutMs, "the chat session to be ready");
+  whenReady(timeoutMs = 15_000): Promise<void> {
+    return this.ready(timeoutMs);
   }
 
   /** Sends a prompt and resolves with the agent's text for its turn. */
-  async ask(prompt: string, timeoutMs = 15_000): Promise<string> {
-    const [turns, start] = [this.turns, this.text.length];
-    this.socket.send(JSON.stringify({ type: "prompt", text: prompt, skipContext: false }));
-    await eventually(() => this.turns > turns, timeoutMs, `the answer to '${prompt}'`);
-    return this.text.slice(start);
-  }
-
-  private onMessage(message: { type: string; [key: string]: unknown }): void {
-    if (message.type === "batch") return (message.messages as Array<typeof message>).forEach((each) => this.onMessage(each));
-    if (message.type === "session") this.ready ||= (message.session as { state: string }).state === "ready";
-    const events = message.type === "event" ? [message.event] : message.type === "replay" ? (message.events as unknown[]) : [];
-    for (const event of events as Array<{ kind: string; update?: { sessionUpdate: string; content?: { text?: string } } }>) {
-      if (event.kind === "turnEnd") this.turns++;
-      if (event.kind === "update" && event.update?.sessionUpdate === "agent_message_chunk") this.text += event.update.content?.text ?? "";
-    }
+  override ask(prompt: string, timeoutMs = 15_000): Promise<string> {
+    return super.ask(prompt, timeoutMs);
   }
 }

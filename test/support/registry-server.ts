@@ -22,15 +22,19 @@ export interface RegistryServer {
   files: Map<string, Buffer | string>;
   /** Paths asked for, in order. */
   requests: string[];
+  /** Paths never answered (a registry that says nothing): the request waits until the server closes. */
+  silent: Set<string>;
   close(): Promise<void>;
 }
 
 export async function startRegistryServer(): Promise<RegistryServer> {
   const files = new Map<string, Buffer | string>();
   const requests: string[] = [];
+  const silent = new Set<string>();
   const server = http.createServer((request, response) => {
     const url = request.url ?? "/";
     requests.push(url);
+    if (silent.has(url)) return;
     const body = files.get(url);
     if (body === undefined) return void response.writeHead(404).end("not found");
     response.writeHead(200, { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" }).end(body);
@@ -41,6 +45,7 @@ export async function startRegistryServer(): Promise<RegistryServer> {
     url: (file) => `http://127.0.0.1:${port}${file}`,
     files,
     requests,
+    silent,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

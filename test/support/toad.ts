@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { skipUnlessCI } from "../harness/code-server.js";
 import { FAKE_TOAD, startTestHost, waitForFrontend, type TestHost } from "./panel-host.js";
+import type { FileRecord } from "../fixtures/toad-unsaved-agent.js";
 import { CONDUCTOR_CLI, OUT_DIR, descendants, tempDir } from "./processes.js";
 
 /** A line test/fixtures/toad-recording-agent.ts wrote: its start (pid, cwd, environment) or a prompt it received. */
@@ -15,6 +16,8 @@ export interface AgentRecord {
   cwd?: string;
   env?: Record<string, string>;
   prompt?: Array<{ type: string; text?: string }>;
+  /** What test/fixtures/toad-unsaved-agent.ts read and wrote. */
+  file?: FileRecord;
 }
 
 export const TOAD_LAUNCHER = path.join(os.homedir(), ".cache", "symposium", "toad", "bin", "toad");
@@ -32,22 +35,23 @@ export interface ToadHost extends TestHost {
   /** Toad's own (private) port, from the host's log. */
   privatePort(): number;
   /** Lines the recording agent wrote. */
-  records(): Array<{ start?: number; cwd?: string; env?: Record<string, string>; prompt?: Array<{ type: string; text?: string }> }>;
+  records(): AgentRecord[];
   stateFile: string;
   workspace: string;
 }
 
 /**
  * A panel host running the real Toad (or, for comparing the two, the fake):
- * `toad acp "<conductor> run"`, the conductor configured with the recording agent.
+ * `toad acp "<conductor> run"`, the conductor configured with the recording
+ * agent or `agent` (a fixture that records to $TOAD_AGENT_RECORD too).
  */
-export async function startToadHost(kind: "real" | "fake" = "real"): Promise<ToadHost> {
+export async function startToadHost(kind: "real" | "fake" = "real", agent = RECORDING_AGENT): Promise<ToadHost> {
   const dir = tempDir("symposium-toad-");
   const workspace = path.join(dir, "project");
   fs.mkdirSync(workspace);
   const record = path.join(dir, "agent.jsonl");
   const config = path.join(dir, "config.jsonc");
-  fs.writeFileSync(config, JSON.stringify({ agent: `${process.execPath} ${RECORDING_AGENT}`, proxies: [] }));
+  fs.writeFileSync(config, JSON.stringify({ agent: `${process.execPath} ${agent}`, proxies: [] }));
   const stateFile = path.join(dir, "editor-state.json");
   const run = `'${process.execPath}' '${CONDUCTOR_CLI}' run`;
   const host = await startTestHost({

@@ -6,14 +6,16 @@
 // frame is listened to, and requests go only to the origin it spoke from; in
 // a plain browser tab (no parent) nothing here does anything.
 
-import { h } from "./dom.js";
+import { h, revealBidi } from "./dom.js";
 import type { EditResult } from "./protocol.js";
+import { mentionText, parseMentions } from "./mention-syntax.js";
+import { shownPath } from "./project-path.js";
 
 const REQUEST = "symposium/request";
 const CHORDS = "symposium/chords";
 const MENTION = "symposium/mention";
 const EDIT_RESULT = "symposium/editResult";
-const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen"];
+const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered"];
 
 let parentOrigin: string | undefined;
 let chords = new Set<string>();
@@ -49,13 +51,15 @@ export function openDiffButton(path: string, oldText: string, newText: string): 
   return [button];
 }
 
-/** A tool call's locations as links that open the file at the line in VS Code. */
+/** A tool call's locations as links (project-relative; the full path in the tooltip) that open the file at the line in VS Code. */
 export function locationLinks(locations: unknown): HTMLElement[] {
   if (!Array.isArray(locations)) return [];
   return locations.flatMap((location: { path?: unknown; line?: unknown }) => {
     if (typeof location?.path !== "string" || location.path === "") return [];
     const line = typeof location.line === "number" && Number.isSafeInteger(location.line) && location.line >= 1 ? location.line : undefined;
-    const link = h("a", { class: "tool-location", href: "#", title: "Open in VS Code" }, `${location.path}${line ? `:${line}` : ""}`);
+    const suffix = line ? `:${line}` : "";
+    const title = `${location.path}${suffix}${window.parent === window ? "" : " (open in VS Code)"}`;
+    const link = h("a", { class: "tool-location", href: "#", title }, ...revealBidi(`${shownPath(location.path)}${suffix}`));
     link.addEventListener("click", (event) => {
       event.preventDefault();
       request({ kind: "openFile", path: location.path, ...(line ? { line } : {}) });
@@ -79,7 +83,12 @@ export function applyEdit(id: string, path: string, content: string): Promise<Ed
 }
 
 function request(body: Record<string, unknown>): void {
-  if (parentOrigin) window.parent.postMessage({ type: REQUEST, request: body }, parentOrigin);
+  toPanel({ type: REQUEST, request: body });
+}
+
+/** A message for the panel page itself (kept-transcript.ts); only once the panel has spoken, only to its origin. */
+export function toPanel(message: Record<string, unknown>): void {
+  if (parentOrigin) window.parent.postMessage(message, parentOrigin);
 }
 
 function onParentMessage(event: MessageEvent): void {
@@ -93,7 +102,7 @@ function onParentMessage(event: MessageEvent): void {
   if (event.origin !== parentOrigin) return;
   const data = event.data as { type?: unknown; chords?: unknown; text?: unknown } | null;
   if (data?.type === CHORDS && Array.isArray(data.chords)) chords = new Set(data.chords.filter((chord): chord is string => typeof chord === "string"));
-  else if (data?.type === MENTION && typeof data.text === "string") insertMention(data.text.slice(0, 4096));
+  else if (data?.type === MENTION && typeof data.text === "string") insertMention(panelMention(data.text.slice(0, 4096)));
   else if (data?.type === EDIT_RESULT) settleEdit(data as { id?: unknown; result?: unknown });
 }
 
@@ -125,6 +134,19 @@ function keyName(event: KeyboardEvent): string {
   if (event.code === "Backquote") return "`";
   if (event.code === "Comma") return ",";
   return event.key.toLowerCase();
+}
+
+/**
+ * The panel's mention (`@path:N-M`, extension/src/selection-mention.ts)
+ * written so that it reads back whole: quoted when the path has a space or a
+ * colon (mention-syntax.ts).
+ */
+export function panelMention(text: string): string {
+  const read = parseMentions(text);
+  if (read.length === 1 && read[0]!.length === text.length) return text;
+  const match = /^@(.+?)(?::(\d+)(?:-(\d+))?)?$/s.exec(text);
+  if (!match) return text;
+  return mentionText(match[1]!, match[2] === undefined ? undefined : Number(match[2]), match[3] === undefined ? undefined : Number(match[3]));
 }
 
 function insertMention(text: string): void {

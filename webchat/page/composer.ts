@@ -3,11 +3,12 @@
 // or Enter to take one). A prompt over the server's message limit is kept
 // in the input with a notice instead of being sent (the server would close
 // the connection). Typing `@` offers the project's files (mentions.ts), and
-// files dropped on the input become `@path` mentions.
+// files dropped on the page become `@path` mentions.
 
 import { MAX_PAGE_MESSAGE_BYTES, type SlashCommand } from "./protocol.js";
 import { h } from "./dom.js";
 import { droppedPaths, matchFiles, mentionAt } from "./mentions.js";
+import { mentionText } from "./mention-syntax.js";
 
 export interface ComposerHooks {
   send(text: string): boolean;
@@ -40,10 +41,11 @@ export class Composer {
       this.updateMenu();
       this.showNotice(null);
     });
-    this.input.addEventListener("dragover", (event) => {
+    // Files dropped anywhere on the page land in the composer (in VS Code, with Shift held: docs/webchat.md).
+    document.addEventListener("dragover", (event) => {
       if (hasFiles(event)) event.preventDefault(); // lets the drop happen
     });
-    this.input.addEventListener("drop", (event) => this.onDrop(event));
+    document.addEventListener("drop", (event) => this.onDrop(event));
   }
 
   /** The project's files (the server's answer to listFiles). */
@@ -110,10 +112,10 @@ export class Composer {
     return this.input.selectionStart === this.input.selectionEnd ? mentionAt(this.input.value, this.input.selectionStart) : null;
   }
 
-  /** Replaces the `@word` at the caret with `@file `. */
+  /** Replaces the `@word` at the caret with the file's mention (quoted when its path needs it) and a space. */
   private takeFile(file: string, start: number): void {
     const caret = this.input.selectionStart;
-    this.insertAt(start, caret, `@${file} `);
+    this.insertAt(start, caret, `${mentionText(file)} `);
     this.close();
   }
 
@@ -123,18 +125,19 @@ export class Composer {
     this.input.dispatchEvent(new Event("input"));
   }
 
-  /** Files dropped on the input (VS Code's explorer: a uri-list) become mentions; files outside the project are refused. */
+  /** Files dropped on the page (VS Code's explorer: a uri-list, file: or vscode-remote: URIs) become mentions; files outside the project are refused. */
   private onDrop(event: DragEvent): void {
-    const list = event.dataTransfer?.getData("text/uri-list") || event.dataTransfer?.getData("application/vnd.code.uri-list") || "";
+    // VS Code's own list first: its text/uri-list names only the first of several files dragged.
+    const list = event.dataTransfer?.getData("application/vnd.code.uri-list") || event.dataTransfer?.getData("text/uri-list") || "";
     if (list === "") return;
     event.preventDefault();
     const { paths, refused } = droppedPaths(list, this.projectDir);
     if (paths.length > 0) {
       const caret = this.input.selectionStart;
       const before = caret > 0 && !/\s$/.test(this.input.value.slice(0, caret)) ? " " : "";
-      this.insertAt(caret, this.input.selectionEnd, `${before}${paths.map((each) => `@${each}`).join(" ")} `);
+      this.insertAt(caret, this.input.selectionEnd, `${before}${paths.map((each) => mentionText(each)).join(" ")} `);
     }
-    if (refused.length > 0) this.showNotice(`Not mentioned (only files inside the project, without spaces in their path, can be): ${refused.join(", ")}`);
+    if (refused.length > 0) this.showNotice(`Not mentioned (only files inside the project can be): ${refused.join(", ")}`);
   }
 
   private close(): void {
@@ -161,7 +164,7 @@ export class Composer {
   private updateFileMenu(mention: { start: number; query: string }): void {
     if (mention.query === "" || this.files === null) this.hooks.listFiles();
     const files = matchFiles(this.files ?? [], mention.query);
-    this.matches = files.map((file) => ({ label: `@${file}`, description: "", take: () => this.takeFile(file, mention.start) }));
+    this.matches = files.map((file) => ({ label: mentionText(file), description: "", take: () => this.takeFile(file, mention.start) }));
     this.selected = 0;
     this.renderMenu();
     if (this.files !== null && files.length === 0) this.showNoCommand(`No file in the project matches ${mention.query || "that"}.`);
@@ -194,7 +197,8 @@ export class Composer {
   }
 }
 
-const PLACEHOLDER = "Ask the agent… (Enter sends, Shift+Enter new line, @ for files)";
+/** In VS Code's panel (a frame) files come by Shift+drag too: VS Code keeps a drag out of a webview unless Shift is held. */
+const PLACEHOLDER = `Ask the agent… (Enter sends, Shift+Enter new line, @ ${window.parent !== window ? "or Shift+drag " : ""}for files)`;
 
 function hasFiles(event: DragEvent): boolean {
   const types = event.dataTransfer?.types ?? [];

@@ -23,6 +23,8 @@ import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
 import { applyEdit, inEditor, reportAgent, startBridge } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
+import { setProjectDir } from "./project-path.js";
+import { KeptTranscript } from "./kept-transcript.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -55,6 +57,8 @@ const chipRow = h(
   h("span", { class: "chip" }, chipLabel, chipBlock),
   h("label", { for: "context-toggle", title: "Attach the editor context to the next prompt" }, chipToggle, " attach"),
 );
+/** The panel keeps a copy to show at once after a window reload (kept-transcript.ts). */
+const kept = new KeptTranscript(transcriptElement);
 const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }), {
   authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
   resend: (text) => void sendPrompt(text),
@@ -110,7 +114,10 @@ window.addEventListener("message", (event) => {
   else if (data?.type === FOCUS_MESSAGE) composer.input.focus();
 });
 window.addEventListener("focus", () => composer.input.focus());
-startBridge(composer.input, announceEditor); // VS Code's chords, Open diff, mentions, agents' writes (bridge.ts)
+startBridge(composer.input, () => {
+  announceEditor();
+  kept.panelSpoke();
+}); // VS Code's chords, Open diff, mentions, agents' writes (bridge.ts)
 // Escape cancels the turn wherever the focus is (a permission button, say).
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
@@ -174,12 +181,14 @@ function onMessage(message: ServerMessage): void {
       named = message.named;
       document.title = message.title;
       composer.projectDir = message.projectDir;
+      setProjectDir(message.projectDir); // paths in tool calls show relative to it (project-path.ts)
       return;
     case "replay":
       view.clear();
       message.events.forEach((event) => view.add(event));
       if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
       newAgentNotice = null;
+      kept.shown();
       return;
     case "event":
       return view.add(message.event);

@@ -1,14 +1,21 @@
 // `@` mentions in the composer: which word is being completed, which project
 // files match it, and the mentions a drop of files (a `text/uri-list` of
-// file: URIs, as VS Code's explorer gives) makes. The server turns the
+// file: URIs, as VS Code's explorer gives) makes. How a mention is written
+// (quotes for paths with spaces) is mention-syntax.ts; the server turns the
 // mentions into ACP resource blocks when the prompt is sent (project-index.ts).
 
 /** Files offered at once. */
 const MAX_OFFERED = 12;
 
-/** The `@word` ending at the caret, if the caret is in one: where it starts and what follows `@`. */
+/**
+ * The mention being typed at the caret, if any: where its `@` is and what
+ * follows it (`@ma`, or `@"my fi` for a path with spaces: mention-syntax.ts).
+ */
 export function mentionAt(value: string, caret: number): { start: number; query: string } | null {
-  const match = /(?:^|\s)@([^\s@]*)$/.exec(value.slice(0, caret));
+  const before = value.slice(0, caret);
+  const quoted = /(?:^|\s)@"((?:[^"\\\r\n]|\\.)*)$/.exec(before);
+  if (quoted) return { start: caret - quoted[1]!.length - 2, query: quoted[1]!.replace(/\\(.)/g, "$1") };
+  const match = /(?:^|\s)@([^\s@"]*)$/.exec(before);
   if (!match) return null;
   return { start: caret - match[1]!.length - 1, query: match[1]! };
 }
@@ -18,6 +25,7 @@ export function matchFiles(files: readonly string[], query: string): string[] {
   const needle = query.toLowerCase();
   const scored: Array<{ file: string; score: number }> = [];
   for (const file of files) {
+    if (/[\r\n]/.test(file)) continue; // no mention can name it (mention-syntax.ts)
     const lower = file.toLowerCase();
     const at = lower.indexOf(needle);
     if (at < 0) continue;
@@ -31,7 +39,7 @@ export function matchFiles(files: readonly string[], query: string): string[] {
     .map((each) => each.file);
 }
 
-/** The project-relative paths of dropped file: URIs; those outside the project (or unmentionable) are refused. */
+/** The project-relative paths of dropped file: URIs; those outside the project are refused. */
 export function droppedPaths(uriList: string, projectDir: string): { paths: string[]; refused: string[] } {
   const paths: string[] = [];
   const refused: string[] = [];
@@ -41,22 +49,32 @@ export function droppedPaths(uriList: string, projectDir: string): { paths: stri
     if (uri === "" || uri.startsWith("#")) continue; // RFC 2483: comments
     const absolute = filePath(uri);
     const relative = absolute === null ? null : under(root, comparable(absolute));
-    if (relative === null || /\s/.test(relative)) refused.push(absolute ?? uri);
+    if (relative === null) refused.push(absolute ?? uri);
     else paths.push(relative);
   }
   return { paths, refused };
 }
 
-/** A file: URI's path (`C:/x` on Windows), or null. */
+/** `absolute` relative to `projectDir` (`/`-separated) when strictly inside it, else null. */
+export function projectRelative(absolute: string, projectDir: string): string | null {
+  return under(comparable(projectDir).replace(/\/+$/, ""), comparable(absolute));
+}
+
+/**
+ * A file's path (`C:/x` on Windows) from a file: URI, or from a vscode-remote: one (VS Code's
+ * explorer in a remote window such as code-server's: the path is on the remote machine, where
+ * the extension and this chat run); else null.
+ */
 function filePath(uri: string): string | null {
   let url: URL;
+  let decoded: string;
   try {
     url = new URL(uri);
+    decoded = decodeURIComponent(url.pathname);
   } catch {
-    return null;
+    return null; // not a URI, or a malformed %-escape
   }
-  if (url.protocol !== "file:") return null;
-  const decoded = decodeURIComponent(url.pathname);
+  if (url.protocol !== "file:" && url.protocol !== "vscode-remote:") return null;
   return /^\/[A-Za-z]:\//.test(decoded) ? decoded.slice(1) : decoded;
 }
 

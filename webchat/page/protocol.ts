@@ -27,13 +27,25 @@ export interface AuthMethodInfo {
   command?: string;
 }
 
-/** An ACP session config option of type select (the model picker: category "model"). */
-export interface ConfigOptionInfo {
+/** An ACP session config option: a select (the model picker shows category "model") or a boolean (a toggle). */
+export type ConfigOptionInfo = SelectOptionInfo | BooleanOptionInfo;
+
+interface OptionBase {
   id: string;
   name: string;
+  description?: string;
   category?: string;
+}
+
+export interface SelectOptionInfo extends OptionBase {
+  type: "select";
   currentValue: string;
   options: Array<{ value: string; name: string; description?: string; group?: string }>;
+}
+
+export interface BooleanOptionInfo extends OptionBase {
+  type: "boolean";
+  currentValue: boolean;
 }
 
 /** An agent the picker offers: `symposium-conductor registry list`'s entry. */
@@ -86,7 +98,7 @@ export interface SessionInfo {
   modes: AgentMode[];
   currentModeId?: string;
   commands: SlashCommand[];
-  /** The agent's session config options of type select (the model picker shows category "model"). */
+  /** The agent's session config options (the model picker shows selects of category "model"; booleans are toggles). */
   configOptions?: ConfigOptionInfo[];
   /** The agent offered sign-in methods (initialize's authMethods). */
   authMethods?: AuthMethodInfo[];
@@ -122,8 +134,8 @@ export type ServerMessage =
   /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */
   | { type: "applyEdit"; id: string; path: string; content: string };
 
-/** What became of an `applyEdit`: applied in VS Code, rejected by the user, or not VS Code's (the server writes to disk). */
-export type EditResult = "applied" | "rejected" | "notOpen";
+/** What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time (nothing written), or not VS Code's (the server writes to disk). */
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered";
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }
@@ -131,7 +143,8 @@ export type PageMessage =
   | { type: "permission"; id: string; optionId: string }
   | { type: "setMode"; modeId: string }
   | { type: "authenticate"; signInId: string; methodId: string }
-  | { type: "setConfigOption"; configId: string; value: string }
+  /** A string for a select, true or false for a boolean option. */
+  | { type: "setConfigOption"; configId: string; value: string | boolean }
   | { type: "listHistory" }
   /** The project's files, for `@` in the composer. */
   | { type: "listFiles" }

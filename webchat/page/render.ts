@@ -9,6 +9,8 @@ import { findSettledPart, startOfText, type Settled } from "./markdown-blocks.js
 import { showSignInDone, signInCard, type SignInActions } from "./signin.js";
 import { TerminalOutputs } from "./terminal-view.js";
 import { locationLinks, openDiffButton } from "./bridge.js";
+import { shownPath } from "./project-path.js";
+import { parseMentions } from "./mention-syntax.js";
 
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
@@ -354,7 +356,8 @@ function appendSettled(block: TextBlock, fragment: DocumentFragment): void {
 function contentText(content: unknown): string {
   const block = content as { type?: string; text?: string; uri?: string; name?: string } | undefined;
   if (block?.type === "text") return block.text ?? "";
-  if (block?.type === "resource_link") return `[${block.name ?? block.uri}](${block.uri})`;
+  // A name may hold Markdown's own characters (`[draft] notes.md`): escaped, so the link stays one link.
+  if (block?.type === "resource_link") return `[${(block.name ?? block.uri ?? "").replace(/[\\[\]*_`<>]/g, "\\$&")}](<${block.uri}>)`;
   return block?.type ? `*[${block.type} content]*` : "";
 }
 
@@ -362,11 +365,25 @@ function userMessage(text: string, contextSkipped: boolean): HTMLElement {
   const element = h(
     "div",
     { class: "message user" },
-    h("div", { class: "body" }, text),
+    h("div", { class: "body" }, ...withMentions(text)),
     ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []),
   );
   element.dataset.text = text;
   return element;
+}
+
+/** The user's text with each `@` mention (mention-syntax.ts) in its own span; the tooltip names the file and lines. */
+function withMentions(text: string): Array<Node | string> {
+  const parts: Array<Node | string> = [];
+  let from = 0;
+  for (const mention of parseMentions(text)) {
+    const lines = mention.start === undefined ? "" : mention.end === mention.start ? `, line ${mention.start}` : `, lines ${mention.start}-${mention.end}`;
+    parts.push(text.slice(from, mention.index));
+    parts.push(h("span", { class: "mention", title: `${mention.path}${lines}` }, text.slice(mention.index, mention.index + mention.length)));
+    from = mention.index + mention.length;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 function toolContent(item: unknown, terminals: TerminalOutputs): HTMLElement {
@@ -388,7 +405,9 @@ function renderDiff(file: string, oldText: string, newText: string): HTMLElement
     const kind = part.added ? "added" : part.removed ? "removed" : "same";
     for (const line of part.value.replace(/\n$/, "").split("\n")) lines.push(h("div", { class: `diff-line ${kind}` }, `${sign} `, ...revealBidi(line)));
   }
-  return h("div", { class: "diff" }, h("div", { class: "diff-file" }, ...revealBidi(file), ...openDiffButton(file, oldText, newText)), h("pre", {}, ...lines));
+  // Project-relative, as the locations; the full path in the tooltip.
+  const head = h("div", { class: "diff-file", title: file }, ...revealBidi(shownPath(file)), ...openDiffButton(file, oldText, newText));
+  return h("div", { class: "diff" }, head, h("pre", {}, ...lines));
 }
 
 function statusMark(status: string): string {

@@ -6,9 +6,9 @@
 // and the file. The next conversation's `<conductor> run` then starts the
 // chosen agent. Any other agent command: no picker.
 
-import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { parse as parseShellWords } from "shell-quote";
+import { runForOutput } from "../../acp-wire/src/index.js";
 import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AgentChoice, ServerMessage } from "../page/protocol.js";
@@ -162,24 +162,13 @@ export class AgentCatalog {
     return agents;
   }
 
-  /** The conductor with `args`, without a shell; resolves with its stdout, rejects with its stderr's last line. */
+  /** The conductor with `args`, without a shell; resolves with its stdout, rejects with its stderr's last lines. */
   private run(args: string[]): Promise<string> {
     const { program, args: leading, env, configArgs } = this.conductor;
-    return new Promise((resolve, reject) => {
-      execFile(
-        program,
-        [...leading, ...args, ...configArgs],
-        { cwd: this.options.cwd, env: { ...this.options.env, ...env }, timeout: CONDUCTOR_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, windowsHide: true },
-        (error, stdout, stderr) => {
-          if (error === null) return resolve(stdout);
-          const said = stderr
-            .trim()
-            .split("\n")
-            .at(-1)
-            ?.replace(/^\[symposium-conductor\] /, "");
-          reject(new Error(said || error.message));
-        },
-      );
+    return runForOutput(program, [...leading, ...args, ...configArgs], {
+      cwd: this.options.cwd,
+      env: { ...this.options.env, ...env },
+      timeoutMs: CONDUCTOR_TIMEOUT_MS,
     });
   }
 }

@@ -17,7 +17,16 @@ import {
   type SessionModeState,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { describeExit, describeSpawnError, packageVersion, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
+import {
+  StderrTail,
+  describeExit,
+  describeSpawnError,
+  followStderr,
+  packageVersion,
+  spawnShellCommand,
+  stopProcesses,
+  type Logger,
+} from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, EditResult, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
@@ -64,7 +73,7 @@ export class AgentSession {
   private sessionId: string | undefined;
   private readonly permissions = new Map<string, PermissionAnswer>();
   private permissionCount = 0;
-  private stderrTail: string[] = [];
+  private readonly stderrTail = new StderrTail(STDERR_TAIL_LINES);
   private stopping = false;
   private readonly terminals: Terminals;
   private authMethods: AuthMethod[] = [];
@@ -78,7 +87,9 @@ export class AgentSession {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
     options.log(`started the agent (pid ${this.child.pid ?? "?"}): ${options.command}`);
     this.child.stdin!.on("error", () => {}); // EPIPE after the agent exits: reported by "exit".
-    this.child.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
+    void followStderr(this.child.stderr!, this.stderrTail, (line) => {
+      if (line.trim() !== "") options.log(`agent: ${line}`);
+    });
     this.child.on("error", (error) => this.end(describeSpawnError(options.command, error)));
     this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`));
     this.terminals = new Terminals({
@@ -164,16 +175,23 @@ export class AgentSession {
     if (this.sessionId === undefined && this.info.state === "starting") await this.startSession();
   }
 
-  async setConfigOption(configId: string, value: string): Promise<void> {
+  /** session/set_config_option with a value the agent offered (a boolean option takes true or false); its answer replaces the options. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const option = this.info.configOptions?.find((each) => each.id === configId);
-    if (this.sessionId === undefined || !option?.options.some((each) => each.value === value))
+    const offered = option?.type === "boolean" ? typeof value === "boolean" : option?.options.some((each) => each.value === value) === true;
+    if (this.sessionId === undefined || !option || !offered)
       return this.options.log(`ignored a config option the agent does not offer: ${JSON.stringify(configId)} = ${JSON.stringify(value)}`);
+    const sessionId = this.sessionId;
     try {
-      const response = await this.connection.agent.request("session/set_config_option", { sessionId: this.sessionId, configId, value });
-      this.info.configOptions = selectOptions(response.configOptions);
+      const response = await this.connection.agent.request(
+        "session/set_config_option",
+        typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value },
+      );
+      this.info.configOptions = configOptionInfos(response.configOptions);
       this.options.onSession(this.info);
     } catch (error) {
       this.options.onEvent({ kind: "error", message: `The agent refused the setting ${option.name}: ${(error as Error).message}` });
+      this.options.onSession(this.info); // the toggle or picker goes back to the value the agent still has
     }
   }
 
@@ -182,6 +200,7 @@ export class AgentSession {
     const offered = this.options.offerEdit && editorPath(this.options.files, this.options.projectDir, requested, content);
     const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
     if (result === "rejected") throw new RequestError(-32603, `the user rejected the edit to ${requested}`);
+    if (result === "unanswered") throw new RequestError(-32603, `the user did not answer the review of the edit to ${requested} in time; nothing was written`);
     if (result === "notOpen") await this.options.files.write(requested, content);
   }
 
@@ -245,7 +264,13 @@ export class AgentSession {
       init = await this.connection.agent.request("initialize", {
         protocolVersion: 1,
         // "terminal-auth": the agent may name a sign-in command for a terminal, which the sign-in card shows.
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { [TERMINAL_AUTH_META]: true } },
+        // session.configOptions.boolean: agents may offer on/off options (shown as toggles).
+        clientCapabilities: {
+          fs: { readTextFile: true, writeTextFile: true },
+          terminal: true,
+          session: { configOptions: { boolean: {} } },
+          _meta: { [TERMINAL_AUTH_META]: true },
+        },
         clientInfo: { name: "symposium-webchat", version: packageVersion() },
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
@@ -287,7 +312,7 @@ export class AgentSession {
       this.options.onSessionId?.(this.sessionId);
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
-      this.info.configOptions = selectOptions(session.configOptions);
+      this.info.configOptions = configOptionInfos(session.configOptions);
       this.setState("ready");
     } catch (error) {
       if (how !== "new") this.sessionId = undefined;
@@ -315,7 +340,7 @@ export class AgentSession {
     // An agent that exits during the handshake is reported by "exit", with its stderr.
     await new Promise((resolve) => setTimeout(resolve, 200));
     if (this.info.state !== "ended") {
-      this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail });
+      this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail.lines() });
     }
   }
 
@@ -331,7 +356,7 @@ export class AgentSession {
       this.info.currentModeId = update.currentModeId;
       this.options.onSession(this.info);
     } else if (update.sessionUpdate === "config_option_update") {
-      this.info.configOptions = selectOptions(update.configOptions);
+      this.info.configOptions = configOptionInfos(update.configOptions);
       this.options.onSession(this.info);
     }
     this.options.onEvent({ kind: "update", update });
@@ -345,27 +370,22 @@ export class AgentSession {
     this.options.onEvent({ kind: "permissionDone", id, outcome: optionId === undefined ? "cancelled" : "selected", optionId });
   }
 
-  private keepStderr(text: string): void {
-    const lines = text.split(/\r?\n/).filter((line) => line.length > 0);
-    for (const line of lines) this.options.log(`agent: ${line}`);
-    this.stderrTail = [...this.stderrTail, ...lines].slice(-STDERR_TAIL_LINES);
-  }
-
   private end(message: string): void {
     if (this.info.state === "ended") return;
     void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
+      const stderrTail = this.stderrTail.lines();
       this.info.ended = this.readOnly
         ? {
             message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.",
             stderrTail: [],
             readOnly: true,
           }
-        : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : this.stderrTail };
+        : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : stderrTail };
       this.setState("ended");
-      if (!this.stopping) this.options.log(`${message} ${this.stderrTail.length > 0 ? `Last stderr: ${this.stderrTail.join(" | ")}` : ""}`.trim());
+      if (!this.stopping) this.options.log(`${message} ${stderrTail.length > 0 ? `Last stderr: ${stderrTail.join(" | ")}` : ""}`.trim());
       this.connection.close();
     }, 50);
   }
@@ -408,17 +428,22 @@ function isAuthRequired(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === AUTH_REQUIRED;
 }
 
-/** The select options (the model picker's kind); boolean ones are not shown yet. */
-function selectOptions(options: SessionConfigOption[] | null | undefined): ConfigOptionInfo[] {
+/** The options as the page shows them: selects (the model picker) and booleans (toggles); other types are skipped. */
+function configOptionInfos(options: SessionConfigOption[] | null | undefined): ConfigOptionInfo[] {
   const shown: ConfigOptionInfo[] = [];
   for (const option of options ?? []) {
+    const base = { id: option.id, name: option.name, description: option.description ?? undefined, category: option.category ?? undefined };
+    if (option.type === "boolean") {
+      if (typeof option.currentValue === "boolean") shown.push({ ...base, type: "boolean", currentValue: option.currentValue });
+      continue;
+    }
     if (option.type !== "select") continue;
     const choices = option.options.flatMap((each) =>
       "group" in each
         ? each.options.map(({ value, name, description }) => ({ value, name, description: description ?? undefined, group: each.name }))
         : [{ value: each.value, name: each.name, description: each.description ?? undefined }],
     );
-    shown.push({ id: option.id, name: option.name, category: option.category ?? undefined, currentValue: option.currentValue, options: choices });
+    shown.push({ ...base, type: "select", currentValue: option.currentValue, options: choices });
   }
   return shown;
 }

@@ -5,8 +5,7 @@
 // project directory is --project-dir, else PATH, else the working directory.
 
 import * as path from "node:path";
-
-export class UsageError extends Error {}
+import { UsageError, parseCommandLine } from "../../acp-wire/src/index.js";
 
 /** Each conversation is an agent process (often a conductor, an agent and its tools): a handful is what a person uses. */
 export const DEFAULT_MAX_CONVERSATIONS = 16;
@@ -49,55 +48,40 @@ Environment: SYMPOSIUM_CHAT_TOKEN (the secret), SYMPOSIUM_CHAT_ALLOWED_ORIGINS (
 origins, e.g. code-server's), SYMPOSIUM_CHAT_GRACE_MS (how long a conversation without a
 page lives; default 600000). See docs/webchat.md.`;
 
-type ValueOption = "title" | "projectDir" | "port" | "host" | "maxConversations" | "stateDir";
-
-const WITH_VALUE: Record<string, ValueOption> = {
-  "-t": "title",
-  "--title": "title",
-  "-d": "projectDir",
-  "--project-dir": "projectDir",
-  "-p": "port",
-  "--port": "port",
-  "-H": "host",
-  "--host": "host",
-  "--max-conversations": "maxConversations",
-  "--state-dir": "stateDir",
-};
-
 export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArgs {
   if (argv.includes("--help") || argv.includes("-h")) return { ...defaults(cwd), help: true };
   if (argv.includes("--version")) return { ...defaults(cwd), version: true };
-  const values: Partial<Record<ValueOption, string>> = {};
-  const positional: string[] = [];
-  let serve = false;
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    if (flag === "-s" || flag === "--serve") serve = true;
-    else if (WITH_VALUE[flag]) {
-      const value = inline ?? argv[++index];
-      if (value === undefined) throw new UsageError(`${flag} needs a value`);
-      values[WITH_VALUE[flag]] = value;
-    } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
-    else positional.push(arg);
-  }
-  const [subcommand, command, projectPath, ...extra] = positional;
+  const { values, positionals } = parseCommandLine({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      serve: { type: "boolean", short: "s" },
+      title: { type: "string", short: "t" },
+      "project-dir": { type: "string", short: "d" },
+      port: { type: "string", short: "p" },
+      host: { type: "string", short: "H" },
+      "max-conversations": { type: "string" },
+      "state-dir": { type: "string" },
+    },
+  });
+  const [subcommand, command, projectPath, ...extra] = positionals;
   if (subcommand !== "acp") throw new UsageError(subcommand === undefined ? "missing the acp subcommand" : `unknown subcommand '${subcommand}' (only 'acp')`);
   if (command === undefined || command.trim() === "")
     throw new UsageError('the agent command is empty: give the command line that starts an ACP agent, e.g. acp "symposium-conductor run"');
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")} (quote the agent command as one argument)`);
   const port = Number(values.port ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port}'`);
+  const stateDir = values["state-dir"];
   return {
     ...defaults(cwd),
     command,
-    projectDir: path.resolve(cwd, values.projectDir ?? projectPath ?? "."),
+    projectDir: path.resolve(cwd, values["project-dir"] ?? projectPath ?? "."),
     title: values.title ?? "Symposium",
     host: values.host ?? "localhost",
     port,
-    serve,
-    maxConversations: maxConversationsOf(values.maxConversations),
-    ...(values.stateDir !== undefined ? { stateDir: path.resolve(cwd, values.stateDir) } : {}),
+    serve: values.serve ?? false,
+    maxConversations: maxConversationsOf(values["max-conversations"]),
+    ...(stateDir !== undefined ? { stateDir: path.resolve(cwd, stateDir) } : {}),
   };
 }
 

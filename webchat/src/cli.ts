@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describeError, packageVersion, printLine, runCli, stderrLogger } from "../../acp-wire/src/index.js";
+import { UsageError, describeError, packageVersion, printLine, runCli, stderrLogger, stopSignal } from "../../acp-wire/src/index.js";
 import { CHAT_TOKEN_ENV, generateSecret, isLoopbackHost, parseOriginList } from "../../loopback-auth/src/index.js";
-import { parseArgs, USAGE, UsageError } from "./args.js";
+import { parseArgs, USAGE } from "./args.js";
 import { historyDir } from "./history.js";
 import { ProjectFiles } from "./project-files.js";
 import { ChatServer } from "./server.js";
@@ -93,9 +93,7 @@ async function main(argv: string[]): Promise<number> {
   log(`serving ${args.projectDir}; each conversation runs: ${args.command}`);
   warmUpAcp().catch((error: unknown) => log(`warming up the ACP client failed (harmless): ${describeError(error)}`));
 
-  await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => resolve());
-  });
+  await stopSignal();
   log("stopping: ending every conversation");
   await server.close();
   return 0;

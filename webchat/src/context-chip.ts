@@ -2,9 +2,8 @@
 // state file exactly as the editor-context proxy reads it (same reader, same
 // block), polled while pages are attached.
 
-import * as path from "node:path";
 import { StateFileReader, formatEditorContext } from "../../editor-context-proxy/src/index.js";
-import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
+import { STATE_FILE_ENV, editorTargetLabel } from "../../editor-state/src/index.js";
 import type { ContextChip } from "../page/protocol.js";
 
 const POLL_MS = 1_000;
@@ -40,21 +39,9 @@ export class ContextChipWatcher {
 
   poll(): void {
     const read = this.reader.read();
-    const chip = read.ok ? { label: chipLabel(read.state), block: formatEditorContext(read.state) } : null;
+    const chip = read.ok ? { label: editorTargetLabel(read.state), block: formatEditorContext(read.state) } : null;
     if (JSON.stringify(chip) === JSON.stringify(this.current)) return;
     this.current = chip;
     this.onChange(chip);
   }
-}
-
-/** `main.rs:10-12`, `main.rs:7` (one line or the cursor), or just the name. */
-export function chipLabel(state: EditorState): string {
-  const name = state.activeFile ? path.basename(state.activeFile) : (state.document?.label ?? state.document?.uri ?? "document");
-  const selection = state.selections[0];
-  if (selection) {
-    const more = state.selections.length > 1 ? ` +${state.selections.length - 1}` : "";
-    const lines = selection.startLine === selection.endLine ? `${selection.startLine}` : `${selection.startLine}-${selection.endLine}`;
-    return `${name}:${lines}${more}`;
-  }
-  return state.cursor ? `${name}:${state.cursor.line}` : name;
 }

@@ -245,7 +245,8 @@ export class Conversation {
         void this.session.authenticate(String(message.signInId), String(message.methodId));
         return;
       case "setConfigOption":
-        void this.session.setConfigOption(String(message.configId), String(message.value));
+        // A boolean option takes true or false; a select, its value's id (agent-session.ts checks it is offered).
+        void this.session.setConfigOption(String(message.configId), typeof message.value === "boolean" ? message.value : String(message.value));
         return;
       case "listHistory":
         return this.sendHistory(link);

@@ -2,6 +2,8 @@
 // prefix such as code-server's /proxy/PORT/) and carry the secret, as every
 // request must; the one script runs by nonce.
 
+import { escapeHtml } from "../../webview/src/html-escape.js";
+
 export function pageHtml({ nonce, token, title }: { nonce: string; token: string; title: string }): string {
   const query = `token=${encodeURIComponent(token)}`;
   return `<!doctype html>
@@ -20,8 +22,4 @@ export function pageHtml({ nonce, token, title }: { nonce: string; token: string
 </body>
 </html>
 `;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -9,6 +9,8 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ProjectFiles } from "./project-files.js";
+// One grammar for mentions (`@src/main.rs:2-3`, `@"my notes.md"`), shared with the page's completion.
+import { parseMentions, type Mention } from "../page/mention-syntax.js";
 
 /** The most files listed; a larger project lists its first ones (the page says so). */
 export const MAX_LISTED_FILES = 5000;
@@ -71,24 +73,6 @@ async function walk(root: string): Promise<string[]> {
     }
   }
   return files;
-}
-
-/** `@path` or `@path:10` or `@path:10-12`, after a space or at the start. */
-const MENTION = /(?<=^|\s)@([^\s:@]+)(?::(\d+)(?:-(\d+))?)?/g;
-
-export interface Mention {
-  path: string;
-  start?: number;
-  end?: number;
-}
-
-export function parseMentions(text: string): Mention[] {
-  const mentions: Mention[] = [];
-  for (const match of text.matchAll(MENTION)) {
-    const start = match[2] === undefined ? undefined : Number(match[2]);
-    mentions.push({ path: match[1]!, start, end: start === undefined ? undefined : Number(match[3] ?? match[2]) });
-  }
-  return mentions;
 }
 
 /**

@@ -2,16 +2,24 @@
 // the server asks the attached pages that said they are in VS Code's panel
 // (`inEditor`) with `applyEdit`; such a page hands it through the bridge to the
 // extension, which applies it to the open document as a workspace edit
-// (undoable) or lets the user review it. The first page to answer "applied" or
-// "rejected" decides; when every page says "notOpen" (or leaves, or none is in
-// VS Code, or none answers in time) the server writes to disk as before.
+// (undoable) or lets the user review it. The first page to answer anything but
+// "notOpen" decides; when every page says "notOpen" (or leaves, or none is in
+// VS Code) the server writes to disk as before. No answer in time is
+// "unanswered": the write is refused, never made behind a review still open.
 
 import * as path from "node:path";
 import type { EditResult } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 
-/** How long a page may take to answer before the write goes to disk (review mode waits for the user: long). */
-export const EDIT_ANSWER_MS = 10 * 60 * 1000;
+/**
+ * How long a page may take to answer before the write is refused. The
+ * extension's review gives the user 10 minutes and then answers "unanswered"
+ * itself (extension/src/review-deadline.ts); this later backstop covers a page
+ * that never answers at all.
+ */
+export const EDIT_ANSWER_MS = 11 * 60 * 1000;
+
+const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered"];
 
 /** Posts the request to every attached page; returns those it went to (each answers for itself). */
 export type EditSender = (message: { type: "applyEdit"; id: string; path: string; content: string }) => object[];
@@ -31,13 +39,13 @@ export class WorkspaceEdits {
     private readonly answerMs = EDIT_ANSWER_MS,
   ) {}
 
-  /** What VS Code made of the write ("notOpen": write it to disk). */
+  /** What VS Code made of the write ("notOpen": write it to disk; "rejected", "unanswered": write nothing). */
   offer(path: string, content: string): Promise<EditResult> {
     const id = `edit-${++this.count}`;
     const pages = this.send({ type: "applyEdit", id, path, content });
     if (pages.length === 0) return Promise.resolve("notOpen");
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish("notOpen"), this.answerMs);
+      const timer = setTimeout(() => finish("unanswered"), this.answerMs);
       const finish = (result: EditResult) => {
         clearTimeout(timer);
         this.pending.delete(id);
@@ -57,7 +65,7 @@ export class WorkspaceEdits {
 
   /** A page's answer (`editResult`); unknown ids and values are ignored. */
   answer(page: object, id: unknown, result: unknown): void {
-    if (typeof id !== "string" || !["applied", "rejected", "notOpen"].includes(result as string)) return;
+    if (typeof id !== "string" || !EDIT_RESULTS.includes(result as EditResult)) return;
     this.pending.get(id)?.settle(page, result as EditResult);
   }
 

@@ -2,6 +2,10 @@
 // The panel page's only script: applies status messages from the extension
 // without reloading the chat's iframe, moves focus into the chat, passes the
 // theme on to the chat page, and sends the Retry (or Start) button's click back.
+// It keeps the chat page's latest copy of the conversation (text only) in this
+// webview's state, which VS Code keeps across window reloads: after a reload the
+// panel shows it at once, while the extension checks the host and the chat page
+// loads behind it, until the chat page has shown the conversation itself (P8).
 // It is also the middle of the bridge: requests from the chat page (only from
 // the chat's own frame and origin, only the kinds below) go to the extension,
 // which checks them again (parseFromPanel); mentions go the other way.
@@ -81,6 +85,7 @@
   if (frame)
     frame.addEventListener("load", () => {
       chatLoaded = true;
+      loadedChat();
       toChat({ type: "symposium/chords", chords: CHORDS });
       pendingMentions.splice(0).forEach((text) => toChat({ type: "symposium/mention", text }));
       if (document.hasFocus()) focusChat();
@@ -88,9 +93,83 @@
 
   /** panel-messages.ts: ChatTheme and EditResult. */
   const THEMES = ["light", "dark", "high-contrast"];
-  const EDIT_RESULTS = ["applied", "rejected", "notOpen"];
+  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered"];
 
   let seq = Number(document.body.dataset.seq) || 0;
+
+  /** webchat/page/kept-transcript.ts: the chat page's copy of its conversation, and its bounds. */
+  const KEPT_MESSAGE = "symposium/transcript";
+  const KEPT_ROLES = ["user", "agent", "other"];
+  const KEPT_MAX_ENTRIES = 60;
+  const KEPT_MAX_CHARS = 4000;
+  /** A chat page that never sends a copy (Toad's) is shown this long after it loaded. */
+  const KEPT_WAIT_MS = 3000;
+  /** @typedef {{ role: string, text: string }} KeptEntry */
+
+  /**
+   * The entries of a copy, rebuilt from their known fields and cut to the bounds.
+   * @param {unknown} value
+   * @returns {KeptEntry[]}
+   */
+  function keptEntries(value) {
+    if (!Array.isArray(value)) return [];
+    return value
+      .slice(-KEPT_MAX_ENTRIES)
+      .flatMap((/** @type {unknown} */ entry) =>
+        isObject(entry) && typeof entry.text === "string" && typeof entry.role === "string" && KEPT_ROLES.includes(entry.role)
+          ? [{ role: entry.role, text: entry.text.slice(0, KEPT_MAX_CHARS) }]
+          : [],
+      );
+  }
+
+  const savedState = vscode.getState();
+  let kept = keptEntries(isObject(savedState) ? savedState.kept : undefined);
+  /** Whether the status puts the chat on screen (ready, or a restart that keeps it). */
+  let chatWanted = status.dataset.state === "ready" || (status.dataset.state === "starting" && status.classList.contains("over-chat"));
+  /** Whether the chat page in the frame has shown its conversation (its first copy came). */
+  let chatShown = false;
+  const keptView = document.createElement("section");
+  keptView.id = "kept";
+  keptView.setAttribute("aria-label", "The conversation, as it was (the chat is reconnecting)");
+  keptView.hidden = true;
+  document.body.insertBefore(keptView, frame ?? status.nextSibling);
+  updateKept();
+
+  /** Shows the kept copy while the chat is wanted but not on screen yet. */
+  function updateKept() {
+    const show = kept.length > 0 && chatWanted && !chatShown;
+    if (show && keptView.childElementCount === 0) drawKept();
+    keptView.hidden = !show;
+    document.body.classList.toggle("keeping", show);
+    if (show) document.body.dataset.keptShownAt ??= String(Date.now()); // what bench/figures/panel-reload.ts times
+  }
+
+  function drawKept() {
+    keptView.replaceChildren(
+      ...kept.map((entry) => {
+        const block = document.createElement("div");
+        block.className = `kept-entry ${entry.role}`;
+        block.textContent = entry.text;
+        return block;
+      }),
+    );
+    // The chat page follows the end of the conversation; so does its copy.
+    requestAnimationFrame(() => (keptView.scrollTop = keptView.scrollHeight));
+  }
+
+  function forgetKept() {
+    kept = [];
+    vscode.setState({ kept });
+  }
+
+  /** The chat page loaded: its copy comes once it has replayed the conversation (a page that sends none is shown after a while). */
+  function loadedChat() {
+    vscode.setState({ kept: [] }); // the page sends its own copy; until then a reload finds none that may be stale
+    setTimeout(() => {
+      chatShown = true;
+      updateKept();
+    }, KEPT_WAIT_MS);
+  }
 
   /**
    * @param {PanelStatus} next
@@ -102,6 +181,10 @@
     seq = nextSeq;
     // A restart keeps the old chat on screen under its message; a notice shows above the chat.
     const ready = next.kind === "ready" || (next.kind === "starting" && next.keepChat === true);
+    // A chat that starts afresh is a new conversation: the kept copy is not its own.
+    if (next.kind === "starting" && !ready) forgetKept();
+    chatWanted = ready;
+    updateKept();
     const line = next.kind === "ready" ? (next.notice ?? "") : next.message;
     const wasReady = frame !== null && !frame.hidden;
     status.hidden = !line;
@@ -172,6 +255,15 @@
     if (data?.type === "symposium/conversation" && typeof data.conversation === "string") {
       toExtension({ type: "conversation", conversation: data.conversation });
     }
+  });
+  // The chat page's copy of its conversation: kept for the next reload; it also says the page is on screen.
+  window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
+    const data = fromChat(event);
+    if (data?.type !== KEPT_MESSAGE) return;
+    kept = keptEntries(data.entries);
+    vscode.setState({ kept });
+    chatShown = true;
+    updateKept();
   });
   retry.addEventListener("click", () => toExtension({ type: "retry" }));
   document.addEventListener("click", () => focusChat());

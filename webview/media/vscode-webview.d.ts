@@ -3,6 +3,9 @@
 /** The page's channel to its extension (panel-messages.ts: FromPanel). */
 interface VsCodeWebviewApi {
   postMessage(message: unknown): void;
+  /** The page's state, which VS Code keeps for a view across window reloads. */
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 
 /** VS Code's webview API; a page may acquire it once. */

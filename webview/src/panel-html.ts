@@ -12,6 +12,7 @@
 // The chords the chat may hand back (panel-messages.ts) ride on the body, for
 // panel.js to pass on to the chat page and to check its requests against.
 
+import { escapeHtml } from "./html-escape.js";
 import { CHORD_COMMANDS, type PanelStatus } from "./panel-messages.js";
 
 export interface PanelHtmlOptions {
@@ -66,8 +67,4 @@ ${frame}
 /** scheme://host:port of a URL: what a CSP source may name. */
 export function originOf(url: string): string {
   return new URL(url).origin;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

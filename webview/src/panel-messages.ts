@@ -26,8 +26,11 @@ export type ToPanel =
   /** The answer to an `applyEdit` request (agent-edits.ts), back to the chat page. */
   | { type: "editResult"; id: string; result: EditResult };
 
-/** What became of an agent's write sent to VS Code: applied, rejected by the user, or not for VS Code (the server writes to disk). */
-export type EditResult = "applied" | "rejected" | "notOpen";
+/**
+ * What became of an agent's write sent to VS Code: applied, rejected by the user, not answered in
+ * the review's time (nothing written), or not for VS Code (the server writes to disk).
+ */
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered";
 
 const CHORDS: ReadonlyArray<readonly [string, string]> = [
   ["shift+p", "workbench.action.showCommands"],

@@ -1,0 +1,151 @@
+// Issue 22 (P8), the panel page's side: the kept copy of the conversation that
+// webview/media/panel.js shows at once after a window reload, in real Chromium.
+// The panel page (webview/src/panel-html.ts, with its CSP) is served from one
+// loopback origin, the chat from another, as in VS Code; VS Code's webview API
+// is a stand-in that keeps the page's state. The copy shows as text only, only
+// the chat frame may replace it, and a chat that starts afresh forgets it.
+
+import { strict as assert } from "node:assert";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Frame, Page } from "playwright-core";
+import { panelHtml } from "../webview/src/panel-html.js";
+import type { PanelStatus } from "../webview/src/panel-messages.js";
+import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { REPO_DIR } from "./support/processes.js";
+
+const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const MEDIA = path.join(REPO_DIR, "webview", "media");
+const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
+const KEPT = [
+  { role: "user", text: 'What does this line do? <img src="x" id="injected">' },
+  { role: "agent", text: "It prints a greeting." },
+];
+
+interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+function serve(handler: http.RequestListener): Promise<Served> {
+  const server = http.createServer(handler);
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+describe("the panel's kept copy of the conversation", { skip }, () => {
+  let browser: Browser;
+  let chat: Served;
+  let panel: Served;
+  /** What the next /panel.html shows. */
+  let shown: { status: PanelStatus; chatUrl?: string } = { status: RECONNECTING };
+
+  before(async () => {
+    browser = await launchBrowser();
+    chat = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><p>the chat page</p>"));
+    panel = await serve((req, res) => {
+      const file = req.url === "/panel.js" || req.url === "/panel.css" ? req.url.slice(1) : undefined;
+      if (file)
+        return void res.writeHead(200, { "content-type": file.endsWith(".js") ? "text/javascript" : "text/css" }).end(fs.readFileSync(path.join(MEDIA, file)));
+      const html = panelHtml({
+        cspSource: panel.url,
+        nonce: crypto.randomBytes(16).toString("base64"),
+        styleUri: `${panel.url}/panel.css`,
+        scriptUri: `${panel.url}/panel.js`,
+        ...shown,
+        seq: 1,
+      });
+      res.writeHead(200, { "content-type": "text/html" }).end(html);
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await Promise.all([chat?.close(), panel?.close()]);
+  });
+
+  /** The panel page with VS Code's webview API stood in for, its state starting as `state`. */
+  async function openPanel(state: unknown): Promise<Page> {
+    const page = await browser.newPage();
+    await page.addInitScript((initial) => {
+      const w = window as unknown as { keptState: unknown };
+      w.keptState = initial;
+      (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
+        postMessage: () => undefined,
+        getState: () => w.keptState,
+        setState: (next: unknown) => (w.keptState = next),
+      });
+    }, state);
+    await page.goto(`${panel.url}/panel.html`);
+    return page;
+  }
+
+  const keptText = (page: Page) => page.evaluate(() => (document.getElementById("kept")?.hidden === false ? document.getElementById("kept")!.innerText : ""));
+  const state = (page: Page) => page.evaluate(() => (window as unknown as { keptState: unknown }).keptState);
+
+  async function chatFrame(page: Page): Promise<Frame> {
+    await page.waitForFunction(() => document.querySelector("iframe#chat") !== null);
+    for (;;) {
+      const frame = page.frames().find((each) => each.url().startsWith(chat.url));
+      if (frame && (await frame.evaluate(() => document.readyState === "complete").catch(() => false))) return frame;
+      await page.waitForTimeout(20);
+    }
+  }
+
+  it("shows the copy at once, as text, while the chat reconnects; a chat that starts afresh forgets it", async () => {
+    shown = { status: RECONNECTING };
+    const page = await openPanel({ kept: KEPT });
+    try {
+      const text = await keptText(page);
+      assert.match(text, /What does this line do\? <img src="x" id="injected">\s+It prints a greeting\./);
+      assert.equal(await page.locator("#injected").count(), 0, "the copy is text, never markup");
+      assert.match(await page.locator("#message").innerText(), /Reconnecting to the chat/);
+      // The remembered host was gone: a new chat starts, a new conversation.
+      await page.evaluate(() => window.postMessage({ type: "status", status: { kind: "starting", message: "Starting the chat…" }, seq: 2 }, "*"));
+      await page.waitForFunction(() => document.getElementById("kept")?.hidden === true);
+      assert.deepEqual(await state(page), { kept: [] });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("keeps it over the loading chat until the chat frame sends its own copy, which is bounded and replaces it", async () => {
+    shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
+    const page = await openPanel({ kept: KEPT });
+    try {
+      assert.match(await keptText(page), /It prints a greeting/);
+      const frame = await chatFrame(page);
+      // Anyone but the chat frame (here the panel's own window) may not set the copy.
+      await page.evaluate(() => window.postMessage({ type: "symposium/transcript", entries: [{ role: "user", text: "forged" }] }, "*"));
+      await page.waitForTimeout(200);
+      assert.match(await keptText(page), /It prints a greeting/, "still the kept copy");
+      assert.doesNotMatch(JSON.stringify(await state(page)), /forged/);
+      await frame.evaluate(() => {
+        const entries: unknown[] = Array.from({ length: 100 }, (_, i) => ({ role: i % 2 ? "agent" : "user", text: `entry ${i}` }));
+        entries.push({ role: "system", text: "an unknown role" }, { role: "agent", text: "x".repeat(10_000) }, "not an entry");
+        window.parent.postMessage({ type: "symposium/transcript", entries }, "*");
+      });
+      await page.waitForFunction(() => document.getElementById("kept")?.hidden === true);
+      const saved = (await state(page)) as { kept: Array<{ role: string; text: string }> };
+      assert.ok(saved.kept.length <= 60, `at most 60 entries (${saved.kept.length})`);
+      assert.equal(saved.kept.at(-1)!.text.length, 4000, "each entry cut to 4,000 characters");
+      assert.ok(
+        saved.kept.every((entry) => ["user", "agent", "other"].includes(entry.role)),
+        "known roles only",
+      );
+      assert.equal(await page.locator("#chat:not([hidden])").count(), 1, "the chat shows");
+    } finally {
+      await page.close();
+    }
+  });
+});

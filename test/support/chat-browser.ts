@@ -1,0 +1,29 @@
+// The built-in chat's page in real Chromium, opened and typed into as a user
+// does, for the tests that drive it (and bench/figures alike).
+
+import type { Browser, Page } from "playwright-core";
+
+/** Where a chat server serves its page: its URL, secret included. */
+export interface ChatAddress {
+  url: URL | string;
+}
+
+/** Loads the chat (with `query` added to its address) in `page` and waits until it is ready for a prompt. */
+export async function loadChat(page: Page, server: ChatAddress, query: Record<string, string> = {}, timeoutMs = 10_000): Promise<Page> {
+  const url = new URL(server.url);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  await page.goto(url.toString());
+  await page.waitForSelector("body[data-state=ready]", { timeout: timeoutMs });
+  return page;
+}
+
+/** A new page on the chat, ready for a prompt. */
+export async function openChatPage(browser: Browser, server: ChatAddress, query: Record<string, string> = {}, timeoutMs = 10_000): Promise<Page> {
+  return loadChat(await browser.newPage(), server, query, timeoutMs);
+}
+
+/** Types a prompt into the composer and sends it with Enter. */
+export async function typePrompt(page: Page, text: string): Promise<void> {
+  await page.fill("#input", text);
+  await page.keyboard.press("Enter");
+}

@@ -1,0 +1,73 @@
+// The conversation as plain text for VS Code's panel (issue 22, P8): the panel
+// keeps the latest copy in its own webview state and, after a window reload,
+// shows it at once while this page loads and replays the conversation behind
+// it. The first copy after the replay also tells the panel this page is on
+// screen, so it can take its copy away. Sent only to the panel's own origin
+// (bridge.ts: toPanel), only inside the panel; text only, bounded.
+
+import { toPanel } from "./bridge.js";
+
+/** The message's type; webview/media/panel.js checks it and its entries again. */
+export const KEPT_TRANSCRIPT_MESSAGE = "symposium/transcript";
+/** The last entries only, each cut, so that the panel's state stays small. */
+const MAX_ENTRIES = 60;
+const MAX_ENTRY_CHARS = 4_000;
+/** While the transcript changes (an answer streams), one copy at most this often. */
+const EVERY_MS = 1_000;
+
+export interface KeptEntry {
+  role: "user" | "agent" | "other";
+  text: string;
+}
+
+export class KeptTranscript {
+  private replayed = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly root: HTMLElement) {
+    if (window.parent === window) return; // a plain browser tab: no panel to keep it
+    new MutationObserver(() => this.schedule()).observe(root, { childList: true, subtree: true, characterData: true });
+  }
+
+  /** The server's replay is in the DOM: once it is painted, the panel may show this page instead of its copy. */
+  shown(): void {
+    this.replayed = true;
+    afterPaint(() => this.send());
+  }
+
+  /** The panel has spoken (bridge.ts): a copy made before could not be sent yet. */
+  panelSpoke(): void {
+    if (this.replayed) this.send();
+  }
+
+  private schedule(): void {
+    if (this.replayed && this.timer === undefined) this.timer = setTimeout(() => this.send(), EVERY_MS);
+  }
+
+  private send(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    toPanel({ type: KEPT_TRANSCRIPT_MESSAGE, entries: keptEntries(this.root) });
+  }
+}
+
+/** The transcript's last blocks as text (innerText: the text as shown, Markdown already rendered). */
+export function keptEntries(root: HTMLElement): KeptEntry[] {
+  return [...root.children].slice(-MAX_ENTRIES).flatMap((element) => {
+    const text = (element as HTMLElement).innerText.trim().slice(0, MAX_ENTRY_CHARS);
+    if (!text) return [];
+    const role = element.classList.contains("user") ? "user" : element.classList.contains("agent") ? "agent" : "other";
+    return [{ role, text }];
+  });
+}
+
+/** After the next paint (or soon, where a hidden frame gets no animation frames). */
+function afterPaint(callback: () => void): void {
+  let done = false;
+  const once = () => {
+    if (!done) callback();
+    done = true;
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
