@@ -5,7 +5,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig, splitCommandLine } from "../conductor-hooks/src/index.js";
-import { openSession, receivedPrompt, testClient, type TestClient } from "./support/acp-client.js";
+import { openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import { promptEach, run, textOf } from "./support/conductor-run.js";
 import { CONDUCTOR_CLI, PROXY_CLI, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 
@@ -17,26 +18,10 @@ function writeConfig(text: string): string {
   return file;
 }
 
-function run(configPath: string, env: NodeJS.ProcessEnv = {}): RunningProcess {
-  return startNode(CONDUCTOR_CLI, ["run"], { SYMPOSIUM_CONFIG: configPath, SYMPOSIUM_EDITOR_STATE_FILE: "", SYMPOSIUM_AGENT: "", ...env });
-}
-
 /** Sends each text as a prompt in one session; returns the agent's reply to each. */
 async function converse(proc: RunningProcess, texts: string[]): Promise<string[]> {
-  const peer: TestClient = testClient(streamTo(proc.child));
-  const replies: string[] = [];
-  await peer.run(async (agent) => {
-    const sessionId = await openSession(agent);
-    for (const text of texts) {
-      peer.updates.length = 0;
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-      replies.push(
-        peer.updates
-          .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
-          .join(""),
-      );
-    }
-  });
+  const peer = testClient(streamTo(proc.child));
+  const replies = await peer.run(async (agent) => promptEach(agent, peer, await openSession(agent), texts));
   proc.child.stdin!.end();
   await proc.exited;
   return replies;
@@ -52,7 +37,7 @@ describe("run with a config file", () => {
         { "name": "context-again", "enabled": true, "command": "${node} ${PROXY_CLI}" },
       ],
     }`);
-    const proc = run(config, { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE), SYMPOSIUM_LOG: "debug" });
+    const proc = run(config, [], { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE), SYMPOSIUM_LOG: "debug" });
     const peer = testClient(streamTo(proc.child));
     await peer
       .run(async (agent) => {
@@ -125,7 +110,7 @@ describe("run without a config file: the setup agent", () => {
   it("sets up the built-in demo agent, which then shows the editor context it receives", async () => {
     const config = path.join(tempDir(), "config.jsonc");
     await converse(run(config), ["5"]);
-    const [reply] = await converse(run(config, { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) }), ["what is this?"]);
+    const [reply] = await converse(run(config, [], { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) }), ["what is this?"]);
     assert.match(reply!, /^I am Symposium's built-in demo agent/);
     assert.match(reply!, /1\. text \(added by the editor-context proxy\):\n```+\n<editor-context>\nActive file: src\/main\.rs \(rust\)/);
     assert.match(reply!, /2\. text:\n```\nwhat is this\?\n```/);
@@ -140,9 +125,7 @@ describe("run without a config file: the setup agent", () => {
       const sessionId = await openSession(agent);
       fs.writeFileSync(config, `{"agent": "mine"}`);
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "1" }] });
-      reply = peer.updates
-        .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
-        .join("");
+      reply = textOf(peer.updates);
     });
     proc.child.stdin!.end();
     await proc.exited;

@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { platformKey } from "../conductor-hooks/src/registry-format.js";
 import { openSession, testClient } from "./support/acp-client.js";
+import { promptEach } from "./support/conductor-run.js";
 import { CONDUCTOR_CLI, REPORTING_AGENT, eventually, startNode, streamTo, tempDir } from "./support/processes.js";
 import {
   recordingNpmPackage,
@@ -77,20 +78,11 @@ async function conversation(
 ): Promise<{ replies: string[]; stderr: string; code: number }> {
   const proc = startNode(CONDUCTOR_CLI, ["run"], env);
   const peer = testClient(streamTo(proc.child));
-  const replies: string[] = [];
-  await peer
+  const replies = await peer
     .run(async (agent) => {
       const sessionId = await openSession(agent);
       await whileOpen?.();
-      for (const text of texts) {
-        peer.updates.length = 0;
-        await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-        replies.push(
-          peer.updates
-            .map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : ""))
-            .join(""),
-        );
-      }
+      return promptEach(agent, peer, sessionId, texts);
     })
     .finally(() => proc.child.stdin!.end());
   return { replies, stderr: proc.stderr(), code: await proc.exited };

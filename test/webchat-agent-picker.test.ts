@@ -10,13 +10,13 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, it } from "node:test";
+import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
-import { loadChat, typePrompt } from "./support/chat-browser.js";
+import { CHROMIUM } from "./harness/code-server.js";
+import { chatSuite, loadChat, openChatPage, typePrompt } from "./support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "./support/processes.js";
-import { CHAT_AGENT_COMMAND, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { CHAT_AGENT_COMMAND, type ChatServer } from "./support/webchat-server.js";
 import { ourConductor } from "../webchat/src/agent-catalog.js";
 import { conductorRunCommand } from "../extension/src/frontend-command-line.js";
 
@@ -52,29 +52,21 @@ function home(): { dir: string; config: string; env: NodeJS.ProcessEnv } {
 }
 
 describe("webchat agent picker (issue 24)", { skip }, () => {
-  let browser: Browser;
-  const servers: ChatServer[] = [];
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
-  });
+  const suite = chatSuite();
 
   /** The chat server running `<node> dist/symposium-conductor.mjs run --config <config>`, as the extension runs it. */
   async function serveConductor(): Promise<{ server: ChatServer; config: string }> {
     const { dir, config, env } = home();
-    const server = await startChatServer({
+    const server = await suite.serve({
       command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
       extraArgs: ["--state-dir", path.join(dir, "state")],
       env,
     });
-    servers.push(server);
     return { server, config };
   }
 
   async function openChat(server: ChatServer): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.setViewportSize({ width: 900, height: 560 });
     return loadChat(page, server, { conversation: "first" }, TIMEOUT.timeout);
   }
@@ -164,11 +156,8 @@ describe("webchat agent picker (issue 24)", { skip }, () => {
   });
 
   it("a command that is not our conductor: no picker, and chooseAgent is ignored", async () => {
-    const server = await startChatServer({ command: CHAT_AGENT_COMMAND });
-    servers.push(server);
-    const page = await browser.newPage();
-    await page.goto(server.url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
+    const server = await suite.serve({ command: CHAT_AGENT_COMMAND });
+    const page = await openChatPage(suite.browser, server, {}, TIMEOUT.timeout);
     await page.evaluate(() => {
       // The page's own socket is private to its module: a second one from the same origin sends the choice.
       const socket = new WebSocket(new URL(`ws${location.search}`, location.href).toString().replace(/^http/, "ws"));

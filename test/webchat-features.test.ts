@@ -9,12 +9,13 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, it } from "node:test";
+import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { CHROMIUM } from "./harness/code-server.js";
+import { chatSuite, openChatPage } from "./support/chat-browser.js";
 import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
-import { allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { allGone, type ChatServer } from "./support/webchat-server.js";
 import { HISTORY_LIMITS, HistoryStore, historyDir } from "../webchat/src/history.js";
 import { openChatInFrame } from "./support/chat-in-frame.js";
 
@@ -29,34 +30,18 @@ function agentCommand(...flags: string[]): string {
 }
 
 describe("webchat features (issue 22)", { skip }, () => {
-  let browser: Browser;
-  const servers: ChatServer[] = [];
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
-  });
+  const suite = chatSuite();
 
   async function serve(flags: string[], options: { stateDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChatServer> {
     const stateDir = options.stateDir ?? tempDir("webchat-state-");
-    const server = await startChatServer({
+    return suite.serve({
       command: agentCommand(...flags),
       extraArgs: ["--state-dir", stateDir],
       env: { SYMPOSIUM_CHAT_GRACE_MS: "60000", ...options.env },
     });
-    servers.push(server);
-    return server;
   }
 
-  async function openChat(server: ChatServer, query: Record<string, string> = {}): Promise<Page> {
-    const page = await browser.newPage();
-    const url = new URL(server.url);
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    await page.goto(url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
-    return page;
-  }
+  const openChat = (server: ChatServer, query: Record<string, string> = {}): Promise<Page> => openChatPage(suite.browser, server, query, TIMEOUT.timeout);
 
   async function ask(page: Page, text: string): Promise<void> {
     await page.fill("#input", text);
@@ -114,7 +99,7 @@ describe("webchat features (issue 22)", { skip }, () => {
 
   it("sign-in: an agent that wants it before session/new gets the card, and the session starts once signed in", async () => {
     const server = await serve(["--auth-session"]);
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(server.url.toString());
     await page.waitForSelector(".signin", TIMEOUT);
     assert.equal(await page.evaluate(() => document.body.dataset.state), "starting");
@@ -153,9 +138,7 @@ describe("webchat features (issue 22)", { skip }, () => {
     const projectDir = tempDir("webchat-options-");
     fs.mkdirSync(path.join(projectDir, "src"));
     fs.writeFileSync(path.join(projectDir, "src", "main.rs"), "fn main() {}\n");
-    const server = await startChatServer({ command: quote([process.execPath, OPTIONS_AGENT]), projectDir });
-    servers.push(server);
-    return server;
+    return suite.serve({ command: quote([process.execPath, OPTIONS_AGENT]), projectDir });
   }
 
   it("boolean config options: toggles beside the model picker; a toggle sends a boolean set_config_option and shows the agent's answer", async () => {
@@ -200,7 +183,7 @@ describe("webchat features (issue 22)", { skip }, () => {
 
   it("tool call locations show relative to the project, the full path in the tooltip; clicking one asks VS Code to open it at the line", async () => {
     const server = await serveOptions();
-    const { page, frame, requests, close } = await openChatInFrame(browser, server.url.toString());
+    const { page, frame, requests, close } = await openChatInFrame(suite.browser, server.url.toString());
     await page.setViewportSize({ width: 820, height: 400 });
     await frame.fill("#input", "locate");
     await frame.press("#input", "Enter");

@@ -10,12 +10,13 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { after, before, describe, it } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, it } from "node:test";
+import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
+import { CHROMIUM } from "./harness/code-server.js";
+import { chatSuite, openChatPage } from "./support/chat-browser.js";
 import { OUT_DIR, eventually, tempDir } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import type { ChatServer } from "./support/webchat-server.js";
 import { MAX_LISTED_FILES, ProjectIndex } from "../webchat/src/project-index.js";
 import { mentionText, parseMentions } from "../webchat/page/mention-syntax.js";
 import { openChatInFrame } from "./support/chat-in-frame.js";
@@ -40,14 +41,7 @@ interface Block {
 }
 
 describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
-  let browser: Browser;
-  const servers: ChatServer[] = [];
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
-  });
+  const suite = chatSuite();
 
   /** A project with a few files (and one beside it, outside), its server, and where the agent records prompts. */
   async function serve(flags: string[] = []): Promise<{ server: ChatServer; prompts: () => Block[][] }> {
@@ -64,8 +58,7 @@ describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
     fs.writeFileSync(path.join(projectDir, "node_modules", "dep", "main.js"), "skipped\n");
     fs.writeFileSync(path.join(parent, "secret.txt"), "outside\n");
     const out = path.join(parent, "prompts.jsonl");
-    const server = await startChatServer({ command: quote([process.execPath, MENTION_AGENT, "--out", out, ...flags]), projectDir });
-    servers.push(server);
+    const server = await suite.serve({ command: quote([process.execPath, MENTION_AGENT, "--out", out, ...flags]), projectDir });
     const prompts = () =>
       fs.existsSync(out)
         ? fs
@@ -78,12 +71,7 @@ describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
     return { server, prompts };
   }
 
-  async function openChat(server: ChatServer): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(server.url.toString());
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
-    return page;
-  }
+  const openChat = (server: ChatServer): Promise<Page> => openChatPage(suite.browser, server, {}, TIMEOUT.timeout);
 
   async function lastPrompt(prompts: () => Block[][], count: number): Promise<Block[]> {
     await eventually(() => prompts().length >= count, 10_000, `prompt ${count} at the agent`);
@@ -188,7 +176,7 @@ describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
 
   it("drops and the panel's Add Selection mention paths with spaces quoted, lines included", async () => {
     const { server, prompts } = await serve(["--embedded"]);
-    const { page, frame, post, close } = await openChatInFrame(browser, server.url.toString());
+    const { page, frame, post, close } = await openChatInFrame(suite.browser, server.url.toString());
     const notes = path.join(server.projectDir, "docs", "my notes.md");
     await frame.evaluate(
       ([list]) => {

@@ -9,11 +9,11 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Browser, Frame, Page } from "playwright-core";
-import { e2eSkipReason, openFile, paletteRows, visibleText, type CodeServer } from "../harness/code-server.js";
+import { describe, it } from "node:test";
+import type { Frame, Page } from "playwright-core";
+import { e2eSkipReason, openFile, paletteRows, visibleText } from "../harness/code-server.js";
 import { OUT_DIR, REPO_DIR } from "../support/processes.js";
-import { chatFrame, closeDemoWindow, command, extensionLog, gatePort, openDemoWindow, panelStatusFrame, waitForText } from "./panel-helpers.js";
+import { chatFrame, command, demoWindowSuite, extensionLog, gatePort, panelStatusFrame, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const BRIDGE_AGENT = path.join(OUT_DIR, "test", "fixtures", "bridge-agent.js");
@@ -44,55 +44,47 @@ function chatFrames(page: Page): Frame[] {
 }
 
 describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, stop)", { skip, timeout: 600_000 }, () => {
-  let server: CodeServer;
-  let browser: Browser;
-  let page: Page;
-  let workspace: string;
-  let frame: Frame;
-
-  before(async () => {
-    ({ workspace, server, browser, page } = await openDemoWindow({}));
-    // The conductor reads its config for each session: run the bridge's agent instead of the demo's.
+  // The conductor reads its config for each session: run the bridge's agent instead of the demo's.
+  const demo = demoWindowSuite({}, {}, ({ workspace }) =>
     fs.writeFileSync(
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE_AGENT)}`, proxies: [] }),
-    );
-  });
-
-  after(() => closeDemoWindow(browser, server, workspace));
+    ),
+  );
+  let frame: Frame;
 
   it("opens without a toast about Toad, and names the agent and its state in the view's title", async () => {
-    await command(page, "Symposium: Open Chat");
-    frame = await chatFrame(page, "#input:visible");
+    await command(demo.page, "Symposium: Open Chat");
+    frame = await chatFrame(demo.page, "#input:visible");
     await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
     // The view's description: in the panel tab's hover, and beside the view's name wherever VS Code
     // shows its header (alone in the bottom panel it shows none; in a side bar with other views it does).
-    await page.locator(".part.panel [aria-label='Chat - bridge-agent · Ready']").waitFor({ state: "attached", timeout: 15_000 });
-    assert.equal(await page.locator(".part.panel .pane-header .description", { hasText: /^bridge-agent · Ready$/ }).count(), 1);
-    assert.equal(await page.locator(".notifications-toasts .notification-toast").count(), 0, "no toast");
-    assert.match(extensionLog(server), /was not found on PATH, so the panel uses the built-in chat/);
+    await demo.page.locator(".part.panel [aria-label='Chat - bridge-agent · Ready']").waitFor({ state: "attached", timeout: 15_000 });
+    assert.equal(await demo.page.locator(".part.panel .pane-header .description", { hasText: /^bridge-agent · Ready$/ }).count(), 1);
+    assert.equal(await demo.page.locator(".notifications-toasts .notification-toast").count(), 0, "no toast");
+    assert.match(extensionLog(demo.server), /was not found on PATH, so the panel uses the built-in chat/);
   });
 
   it("toggles editor context from the status bar's command without offering a restart (it applies to the next prompt)", async () => {
-    await command(page, "Symposium: Toggle Editor Context Sharing");
-    await page.waitForTimeout(2000);
-    await command(page, "Symposium: Toggle Editor Context Sharing");
-    await page.waitForTimeout(2000);
-    assert.equal(await page.locator(".notifications-toasts .notification-toast", { hasText: /Restart/ }).count(), 0, "no restart offered");
+    await command(demo.page, "Symposium: Toggle Editor Context Sharing");
+    await demo.page.waitForTimeout(2000);
+    await command(demo.page, "Symposium: Toggle Editor Context Sharing");
+    await demo.page.waitForTimeout(2000);
+    assert.equal(await demo.page.locator(".notifications-toasts .notification-toast", { hasText: /Restart/ }).count(), 0, "no restart offered");
     await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 5_000 });
   });
 
   it("runs VS Code's chords typed in the chat: Ctrl+Shift+P opens the palette, Ctrl+P Quick Open", async () => {
     await frame.locator("#input").click();
     await frame.locator("#input").press("Control+Shift+P");
-    await page.locator(".quick-input-widget .quick-input-box input").waitFor({ state: "visible", timeout: 10_000 });
-    assert.match(await page.locator(".quick-input-widget .quick-input-box input").inputValue(), /^>/);
-    await page.keyboard.press("Escape");
+    await demo.page.locator(".quick-input-widget .quick-input-box input").waitFor({ state: "visible", timeout: 10_000 });
+    assert.match(await demo.page.locator(".quick-input-widget .quick-input-box input").inputValue(), /^>/);
+    await demo.page.keyboard.press("Escape");
     await frame.locator("#input").click();
     await frame.locator("#input").press("Control+P");
-    await page.locator(".quick-input-widget .quick-input-box input").waitFor({ state: "visible", timeout: 10_000 });
-    assert.equal(await page.locator(".quick-input-widget .quick-input-box input").inputValue(), "");
-    await page.keyboard.press("Escape");
+    await demo.page.locator(".quick-input-widget .quick-input-box input").waitFor({ state: "visible", timeout: 10_000 });
+    assert.equal(await demo.page.locator(".quick-input-widget .quick-input-box input").inputValue(), "");
+    await demo.page.keyboard.press("Escape");
     assert.equal(await frame.locator("#input").inputValue(), "", "the chords typed nothing into the composer");
   });
 
@@ -105,41 +97,41 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
     const panel = frame.parentFrame()!;
     // The panel's own window is not the chat frame: its message is no request.
     await panel.evaluate(() => window.postMessage({ type: "symposium/request", request: { kind: "chord", chord: "ctrl+shift+p" } }, "*"));
-    await page.waitForTimeout(1500);
-    assert.equal(await paletteOpen(page), false, "no palette");
-    assert.equal(await page.locator(".part.editor .tab").count(), 0, "no editor opened");
-    await waitForText(async () => extensionLog(server), /not a file in this workspace: not opened/, 10_000);
+    await demo.page.waitForTimeout(1500);
+    assert.equal(await paletteOpen(demo.page), false, "no palette");
+    assert.equal(await demo.page.locator(".part.editor .tab").count(), 0, "no editor opened");
+    await waitForText(async () => extensionLog(demo.server), /not a file in this workspace: not opened/, 10_000);
   });
 
   it("Add Selection to Chat (Ctrl+Alt+.) puts the selection's mention into the composer", async () => {
-    await selectLines2To3(page);
-    await page.keyboard.press("Control+Alt+.");
+    await selectLines2To3(demo.page);
+    await demo.page.keyboard.press("Control+Alt+.");
     await waitForText(() => frame.locator("#input").inputValue(), /@src\/main\.rs:2-3 $/, 10_000);
     await frame.locator("#input").fill("");
   });
 
   it("Open diff opens VS Code's diff editor; the tool call's path opens the file at its line", async () => {
-    await command(page, "View: Close All Editors");
+    await command(demo.page, "View: Close All Editors");
     await ask(frame, "edit");
     const openDiff = frame.locator(".tool-call .open-diff");
     await openDiff.waitFor({ timeout: 15_000 });
     await openDiff.click();
-    await page.locator(".part.editor .monaco-diff-editor").first().waitFor({ timeout: 15_000 });
-    const tab = await page.locator(".part.editor .tab.active").getAttribute("aria-label");
+    await demo.page.locator(".part.editor .monaco-diff-editor").first().waitFor({ timeout: 15_000 });
+    const tab = await demo.page.locator(".part.editor .tab.active").getAttribute("aria-label");
     assert.match(tab ?? "", /main\.rs \(the agent's change\)/);
-    const after = await waitForText(() => visibleText(page, ".part.editor .monaco-diff-editor .editor.modified"), /hello from the agent/, 10_000);
+    const after = await waitForText(() => visibleText(demo.page, ".part.editor .monaco-diff-editor .editor.modified"), /hello from the agent/, 10_000);
     assert.match(after, /hello from the agent/);
-    assert.match(await visibleText(page, ".part.editor .monaco-diff-editor .editor.original"), /hello from the sample workspace/);
+    assert.match(await visibleText(demo.page, ".part.editor .monaco-diff-editor .editor.original"), /hello from the sample workspace/);
     await frame.locator(".tool-call .tool-location").click();
-    await waitForText(async () => (await page.locator(".part.editor .tab.active").getAttribute("aria-label")) ?? "", /^main\.rs/, 10_000);
-    await waitForText(() => page.locator(".statusbar").innerText(), /Ln 2, Col 1/, 10_000);
-    if (process.env.SYMPOSIUM_SCREENSHOTS) await screenshots(page);
+    await waitForText(async () => (await demo.page.locator(".part.editor .tab.active").getAttribute("aria-label")) ?? "", /^main\.rs/, 10_000);
+    await waitForText(() => demo.page.locator(".statusbar").innerText(), /Ln 2, Col 1/, 10_000);
+    if (process.env.SYMPOSIUM_SCREENSHOTS) await screenshots(demo.page);
   });
 
   it("Open Chat in Editor shows the same conversation in an editor tab", async () => {
-    await command(page, "Symposium: Open Chat in Editor");
-    await waitForText(async () => String(chatFrames(page).length), /^2$/, 30_000);
-    const tabFrame = chatFrames(page).find((each) => each !== frame)!;
+    await command(demo.page, "Symposium: Open Chat in Editor");
+    await waitForText(async () => String(chatFrames(demo.page).length), /^2$/, 30_000);
+    const tabFrame = chatFrames(demo.page).find((each) => each !== frame)!;
     await waitForText(
       () =>
         tabFrame
@@ -149,20 +141,20 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
       /Edit main\.rs/,
       30_000,
     );
-    const tab = await waitForText(async () => (await page.locator(".part.editor .tab.active").getAttribute("aria-label")) ?? "", /bridge-agent/, 15_000);
+    const tab = await waitForText(async () => (await demo.page.locator(".part.editor .tab.active").getAttribute("aria-label")) ?? "", /bridge-agent/, 15_000);
     assert.match(tab, /bridge-agent/);
     // Closed with the tab's own button: the tab's webview has the keys and covers the editor area.
-    await page.locator(".part.editor .tab.active .tab-actions .action-label").click();
-    await waitForText(async () => String(chatFrames(page).length), /^1$/, 10_000);
+    await demo.page.locator(".part.editor .tab.active .tab-actions .action-label").click();
+    await waitForText(async () => String(chatFrames(demo.page).length), /^1$/, 10_000);
   });
 
   it("Stop says the chat is stopped and offers Start, with no stale disconnection banner; Start brings it back", async () => {
-    await command(page, "Symposium: Stop Chat");
-    const panel = await panelStatusFrame(page, /stopped/, 30_000);
+    await command(demo.page, "Symposium: Stop Chat");
+    const panel = await panelStatusFrame(demo.page, /stopped/, 30_000);
     assert.equal(await panel.locator("#retry").innerText(), "Start");
     assert.equal(await panel.locator("#chat").isHidden(), true);
     await panel.locator("#retry").click();
-    frame = await chatFrame(page, "#input:visible", 60_000);
+    frame = await chatFrame(demo.page, "#input:visible", 60_000);
     await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
   });
 
@@ -170,12 +162,12 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
     await ask(frame, "hello");
     await waitForText(() => frame.locator("#transcript").innerText(), /you said: hello/);
     const oldPort = gatePort(frame);
-    await command(page, "Symposium: Restart Chat");
-    const panel = await panelStatusFrame(page, /Restarting the chat/, 15_000);
+    await command(demo.page, "Symposium: Restart Chat");
+    const panel = await panelStatusFrame(demo.page, /Restarting the chat/, 15_000);
     assert.equal(await panel.locator("#chat").isVisible(), true, "the old chat stays on screen");
     assert.match(await frame.locator("#transcript").innerText(), /you said: hello/);
-    await panelStatusFrame(page, /new conversation/, 60_000);
-    const fresh = await chatFrame(page, "#input:visible", 60_000, oldPort);
+    await panelStatusFrame(demo.page, /new conversation/, 60_000);
+    const fresh = await chatFrame(demo.page, "#input:visible", 60_000, oldPort);
     await fresh.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
   });
 });

@@ -4,6 +4,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { after, before } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
 import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
@@ -36,6 +37,42 @@ export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<st
     await closeDemoWindow(browser, server);
     throw error;
   }
+}
+
+/**
+ * Called inside a describe: its demo window, opened (openDemoWindow) before its first test
+ * with `settings` (or what they resolve to there), then handed to `setUp`; closed after its
+ * last test. Its fields are the window's once opened.
+ */
+export function demoWindowSuite(
+  env: NodeJS.ProcessEnv = {},
+  settings: Record<string, unknown> | (() => Promise<Record<string, unknown>>) = {},
+  setUp?: (window: DemoWindow) => Promise<void> | void,
+): DemoWindow {
+  let window: DemoWindow | undefined;
+  before(async () => {
+    window = await openDemoWindow(env, typeof settings === "function" ? await settings() : settings);
+    await setUp?.(window);
+  });
+  after(() => closeDemoWindow(window?.browser, window?.server));
+  const opened = (): DemoWindow => {
+    if (!window) throw new Error("the demo window opens in the describe's before hook: use it inside a test");
+    return window;
+  };
+  return {
+    get workspace() {
+      return opened().workspace;
+    },
+    get server() {
+      return opened().server;
+    },
+    get browser() {
+      return opened().browser;
+    },
+    get page() {
+      return opened().page;
+    },
+  };
 }
 
 /**

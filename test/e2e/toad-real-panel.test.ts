@@ -7,47 +7,19 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Browser, Frame, Page } from "playwright-core";
-import { e2eSkipReason, openFile, type CodeServer } from "../harness/code-server.js";
+import { describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import { e2eSkipReason, openFile } from "../harness/code-server.js";
 import { hostProcesses } from "../support/panel-host.js";
 import { descendants, eventually, isAlive, tempDir } from "../support/processes.js";
-import { RECORDING_AGENT, TOAD_LAUNCHER, realToadSkip } from "../support/toad.js";
-import { chatFrame, closeDemoWindow, command, gatePort, openDemoWindow, panelStatusFrame } from "./panel-helpers.js";
+import { RECORDING_AGENT, TOAD_LAUNCHER, readAgentRecords, realToadSkip } from "../support/toad.js";
+import { settled, typeInto, watchTerminalOutput, type ToadPage } from "../support/toad-page.js";
+import { chatFrame, command, demoWindowSuite, gatePort, panelStatusFrame } from "./panel-helpers.js";
 
 const skip = e2eSkipReason() || realToadSkip();
 
-interface Entry {
-  start?: number;
-  env?: Record<string, string>;
-  prompt?: Array<{ type: string; text?: string }>;
-}
-
-/** In every frame: when Toad's app last sent terminal output (its screen is a canvas). */
-const watchTerminalOutput = {
-  content: `window.lastOutput = Date.now();
-    window.WebSocket = class extends window.WebSocket {
-      constructor(url, protocols) {
-        super(url, protocols);
-        this.addEventListener("message", () => (window.lastOutput = Date.now()));
-      }
-    };`,
-};
-
-async function settled(frame: Frame): Promise<void> {
-  await frame.waitForFunction("Date.now() - window.lastOutput > 300", undefined, { timeout: 30_000, polling: 100 });
-}
-
-/** Types `text` into Toad's prompt and sends it, once Toad has drawn it (keys sent before are lost to the Enter). */
-async function typeInto(frame: Frame, text: string): Promise<void> {
-  await settled(frame);
-  await frame.locator(".xterm-helper-textarea").focus();
-  const typedAt = await frame.evaluate<number>("Date.now()");
-  // One input event, so xterm sends the text as one chunk (a user pasting), not key by key.
-  await frame.page().keyboard.insertText(text);
-  await frame.waitForFunction(`window.lastOutput > ${typedAt} && Date.now() - window.lastOutput > 300`, undefined, { timeout: 30_000, polling: 100 });
-  await frame.page().keyboard.press("Enter");
-}
+/** Types `text` into Toad's prompt as a user pasting it, and sends it once Toad has drawn it. */
+const pasteInto = (frame: ToadPage, text: string): Promise<void> => typeInto(frame, text, { paste: true });
 
 function commandOf(pid: number): string {
   try {
@@ -92,20 +64,8 @@ async function selectLine(page: Page, line: number, expect: string, stateFile: (
 }
 
 describe("chat panel in code-server with the real Toad", { skip, timeout: 600_000 }, () => {
-  let server: CodeServer;
-  let browser: Browser;
-  let page: Page;
-  let workspace: string;
   const record = path.join(tempDir("symposium-toad-e2e-"), "agent.jsonl");
-  const records = (): Entry[] =>
-    fs.existsSync(record)
-      ? fs
-          .readFileSync(record, "utf8")
-          .trim()
-          .split("\n")
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Entry)
-      : [];
+  const records = () => readAgentRecords(record);
   const prompts = (): string[][] =>
     records()
       .filter((entry) => entry.prompt)
@@ -113,8 +73,7 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
 
   const stateFile = (): string | undefined => records().find((entry) => entry.start)?.env?.SYMPOSIUM_EDITOR_STATE_FILE;
 
-  before(async () => {
-    ({ workspace, server, browser, page } = await openDemoWindow({ TOAD_AGENT_RECORD: record }, { "symposium.toadCommand": TOAD_LAUNCHER }));
+  const demo = demoWindowSuite({ TOAD_AGENT_RECORD: record }, { "symposium.toadCommand": TOAD_LAUNCHER }, async ({ page }) => {
     // The conductor reads its config at each start: the recording agent instead of the demo agent.
     fs.writeFileSync(
       process.env.SYMPOSIUM_CONFIG!,
@@ -123,15 +82,13 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     await page.addInitScript(watchTerminalOutput);
   });
 
-  after(() => closeDemoWindow(browser, server, workspace));
-
   it("shows Toad's page through the gate; a question typed into it reaches the agent with exactly one editor-context block, twice", async () => {
-    await selectLine(page, 2, "hello from the sample workspace", stateFile);
-    await page.keyboard.press("Control+Alt+Y");
-    const frame = await chatFrame(page, "body.-first-byte", 60_000);
+    await selectLine(demo.page, 2, "hello from the sample workspace", stateFile);
+    await demo.page.keyboard.press("Control+Alt+Y");
+    const frame = await chatFrame(demo.page, "body.-first-byte", 60_000);
     await eventually(() => records().some((entry) => entry.start), 30_000, "Toad's app to start the conductor and agent");
     await eventually(() => fs.readFileSync(stateFile()!, "utf8").includes("hello from the sample workspace"), 10_000, "the selection in the state file");
-    await typeInto(frame, "what does the selected line do?");
+    await pasteInto(frame, "what does the selected line do?");
     await eventually(() => prompts().length === 1, 30_000, "the question to reach the agent");
     const blocks = prompts()[0]!.filter((text) => text.startsWith("<editor-context>"));
     assert.equal(blocks.length, 1, JSON.stringify(prompts()[0]));
@@ -142,11 +99,11 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
     );
     if (process.env.SYMPOSIUM_SCREENSHOT_TOAD) {
       await settled(frame);
-      await page.screenshot({ path: process.env.SYMPOSIUM_SCREENSHOT_TOAD });
+      await demo.page.screenshot({ path: process.env.SYMPOSIUM_SCREENSHOT_TOAD });
     }
 
-    await selectLine(page, 1, "fn main() {", stateFile);
-    await typeInto(frame, "and this one?");
+    await selectLine(demo.page, 1, "fn main() {", stateFile);
+    await pasteInto(frame, "and this one?");
     await eventually(() => prompts().length === 2, 30_000, "the second question to reach the agent");
     const second = prompts()[1]!.filter((text) => text.startsWith("<editor-context>"));
     assert.equal(second.length, 1);
@@ -157,21 +114,21 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
   });
 
   it("works the same through code-server's /proxy/PORT/ (remote development): page, websocket, a question with the selection", async () => {
-    const [chat] = page.frames().filter((each) => /[?&]token=/.test(each.url()));
+    const [chat] = demo.page.frames().filter((each) => /[?&]token=/.test(each.url()));
     assert.ok(chat, "the chat's frame");
     const port = gatePort(chat);
     const secret = new URL(chat.url()).searchParams.get("token")!;
-    const context = await browser.newContext();
-    await context.addCookies(await page.context().cookies()); // code-server's login, as the panel has it
+    const context = await demo.browser.newContext();
+    await context.addCookies(await demo.page.context().cookies()); // code-server's login, as the panel has it
     const proxied = await context.newPage();
     try {
       await proxied.addInitScript(watchTerminalOutput);
       const agents = records().filter((entry) => entry.start).length;
-      await proxied.goto(`${server.url}proxy/${port}/?token=${secret}`);
+      await proxied.goto(`${demo.server.url}proxy/${port}/?token=${secret}`);
       await proxied.waitForSelector("body.-first-byte", { timeout: 30_000 });
       await eventually(() => records().filter((entry) => entry.start).length > agents, 30_000, "the proxied page's app to start its agent");
       const asked = prompts().length;
-      await typeInto(proxied.mainFrame(), "asked through the proxy");
+      await pasteInto(proxied.mainFrame(), "asked through the proxy");
       await eventually(() => prompts().length > asked, 30_000, "the question through code-server's proxy to reach the agent");
       const last = prompts().at(-1)!;
       assert.ok(last.includes("asked through the proxy"), JSON.stringify(last));
@@ -182,20 +139,20 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
   });
 
   it("Reload Window re-attaches to the same Toad server; the new page is a new Toad app and the old app and agent are gone 3 s later", async () => {
-    const [host] = hostProcesses(workspace);
+    const [host] = hostProcesses(demo.workspace);
     assert.ok(host, "a panel host runs");
     const oldAgents = records()
       .filter((entry) => entry.start)
       .map((entry) => entry.start!);
     const oldApps = descendants(host).filter((pid) => isAppOrAgent(pid));
     assert.ok(oldApps.length >= 3, "the old page's app, conductor and agent");
-    await command(page, "Developer: Reload Window");
-    await page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
-    await page.keyboard.press("Control+Alt+Y");
+    await command(demo.page, "Developer: Reload Window");
+    await demo.page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
+    await demo.page.keyboard.press("Control+Alt+Y");
     // Toad starts a new app per page load: the panel says the page is a new conversation.
-    await panelStatusFrame(page, /starts a new conversation for every page load/, 60_000);
-    await chatFrame(page, "body.-first-byte", 60_000);
-    assert.deepEqual(hostProcesses(workspace), [host], "the same host (and so the same Toad server)");
+    await panelStatusFrame(demo.page, /starts a new conversation for every page load/, 60_000);
+    await chatFrame(demo.page, "body.-first-byte", 60_000);
+    assert.deepEqual(hostProcesses(demo.workspace), [host], "the same host (and so the same Toad server)");
     await eventually(() => records().filter((entry) => entry.start).length > oldAgents.length, 30_000, "the new page's app to start its agent");
     await eventually(() => oldAgents.every((pid) => !isAlive(pid)), 10_000, `the old page's agents ${oldAgents.join(", ")} to end`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -205,27 +162,27 @@ describe("chat panel in code-server with the real Toad", { skip, timeout: 600_00
       [],
       `no app, conductor or agent of the old page left 3 s later: ${left.map((pid) => `${pid} ${commandOf(pid)} (parent ${fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[3]})`).join("; ")}`,
     );
-    await selectLine(page, 2, "hello from the sample workspace", stateFile);
+    await selectLine(demo.page, 2, "hello from the sample workspace", stateFile);
     // The panel's frame as it is now (the one found first may have been replaced while the panel settled).
-    const frame = await chatFrame(page, "body.-first-byte", 60_000);
-    await typeInto(frame, "after the reload");
+    const frame = await chatFrame(demo.page, "body.-first-byte", 60_000);
+    await pasteInto(frame, "after the reload");
     await eventually(() => prompts().some((prompt) => prompt.includes("after the reload")), 30_000, "the question after the reload to reach the agent");
     const last = prompts().at(-1)!;
     assert.equal(last.filter((text) => text.startsWith("<editor-context>")).length, 1);
   });
 
   it("Stop Chat ends the whole tree (host, Toad, its apps, conductors, agents): nothing left 3 s later", async () => {
-    const [host] = hostProcesses(workspace);
+    const [host] = hostProcesses(demo.workspace);
     assert.ok(host, "a panel host runs");
     const tree = [host, ...descendants(host)];
     assert.ok(tree.length >= 6, `host, Toad, app, conductor, agent…: ${tree.join(", ")}`);
-    await command(page, "Symposium: Stop Chat");
+    await command(demo.page, "Symposium: Stop Chat");
     await eventually(() => tree.every((pid) => !isAlive(pid)), 10_000, `no process of ${tree.join(", ")} left`);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     assert.deepEqual(
       tree.filter((pid) => isAlive(pid)),
       [],
     );
-    assert.deepEqual(hostProcesses(workspace), []);
+    assert.deepEqual(hostProcesses(demo.workspace), []);
   });
 });

@@ -31,7 +31,7 @@ describe("unsaved documents in code-server", { skip, timeout: 600_000 }, () => {
   /** Types `text` at the start of the draft (unsaved); returns the snapshot's path once the state file lists it. */
   async function typeUnsaved(text: string): Promise<string> {
     await openFile(page, DRAFT);
-    await page.keyboard.press("Control+Home");
+    await cursorToStart(page);
     await page.keyboard.type(text);
     const { state } = await waitForState(
       stateFile,
@@ -123,4 +123,24 @@ async function waitForStable(file: string, text: string): Promise<void> {
   }
   const dir = fs.readdirSync(path.dirname(file)).filter((name) => name.includes(".unsaved-"));
   throw new Error(`${file} holds ${JSON.stringify(last.slice(0, 200))}, expected ${JSON.stringify(text)}; snapshots there now: ${dir.join(", ") || "none"}`);
+}
+
+/**
+ * Ctrl+Home, until the status bar says the cursor is at the start: right after
+ * Quick Open closes, a key can reach the editor before it takes keys again.
+ */
+async function cursorToStart(page: Page): Promise<void> {
+  const position = page.locator('[id="status.editor.selection"]');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press("Control+Home");
+    try {
+      await position.filter({ hasText: /Ln 1, Col 1\b/ }).waitFor({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt === 5)
+        throw new Error(`the cursor did not move to the start of ${DRAFT}: the status bar says ${JSON.stringify(await position.textContent())}`, {
+          cause: error,
+        });
+    }
+  }
 }

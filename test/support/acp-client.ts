@@ -97,6 +97,15 @@ export function receivedPrompt(updates: SessionNotification[]): Array<{ type: st
   throw new Error("the agent reported no prompt");
 }
 
+/** Every agent→client request ACP defines reached the client in order (CLIENT_METHODS), and the agent reported each answer. */
+export function assertClientRequestsCrossed(peer: TestClient): void {
+  assert.deepEqual(
+    peer.agentRequests.map(([method]) => method),
+    CLIENT_METHODS,
+  );
+  assert.deepEqual(clientAnswersReported(peer.updates), CLIENT_ANSWERS);
+}
+
 export function clientAnswersReported(updates: SessionNotification[]): unknown {
   for (const { update } of updates) {
     if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {

@@ -1,7 +1,10 @@
 // The built-in chat's page in real Chromium, opened and typed into as a user
 // does, for the tests that drive it (and bench/figures alike).
 
+import { after, before } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../harness/code-server.js";
+import { startChatServer, type ChatServer, type ChatServerOptions } from "./webchat-server.js";
 
 /** Where a chat server serves its page: its URL, secret included. */
 export interface ChatAddress {
@@ -26,4 +29,35 @@ export async function openChatPage(browser: Browser, server: ChatAddress, query:
 export async function typePrompt(page: Page, text: string): Promise<void> {
   await page.fill("#input", text);
   await page.keyboard.press("Enter");
+}
+
+/** A describe block's Chromium and the chat servers its tests start. */
+export interface ChatSuite {
+  /** Launched before the block's first test. */
+  readonly browser: Browser;
+  /** Starts a chat server, stopped after the block. */
+  serve(options?: ChatServerOptions): Promise<ChatServer>;
+}
+
+/** Called inside a describe: one Chromium for its tests, closed after them with every server `serve` started. */
+export function chatSuite(): ChatSuite {
+  let browser: Browser | undefined;
+  const servers: ChatServer[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await Promise.all([browser?.close(), ...servers.map((server) => server.stop())]);
+  });
+  return {
+    get browser(): Browser {
+      if (!browser) throw new Error("the suite's Chromium is launched in its before hook: use it inside a test");
+      return browser;
+    },
+    async serve(options?: ChatServerOptions): Promise<ChatServer> {
+      const server = await startChatServer(options);
+      servers.push(server);
+      return server;
+    },
+  };
 }

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
-import { openSession, testClient } from "./acp-client.js";
+import { openSession, testClient, type AgentCalls, type TestClient } from "./acp-client.js";
 import { CONDUCTOR_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "./processes.js";
 
 export const node = process.execPath;
@@ -22,6 +22,17 @@ export function run(configPath: string, args: string[] = [], env: NodeJS.Process
 
 export function textOf(updates: SessionNotification[]): string {
   return updates.map(({ update }) => (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text" ? update.content.text : "")).join("");
+}
+
+/** Sends each text as a prompt in `sessionId`, one after another; the agent's streamed reply to each. */
+export async function promptEach(agent: AgentCalls, peer: TestClient, sessionId: string, texts: string[]): Promise<string[]> {
+  const replies: string[] = [];
+  for (const text of texts) {
+    peer.updates.length = 0;
+    await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    replies.push(textOf(peer.updates));
+  }
+  return replies;
 }
 
 export interface Turn {

@@ -65,16 +65,20 @@ export async function startToadHost(kind: "real" | "fake" = "real", agent = RECO
     stateFile,
     workspace,
     privatePort: () => Number(/frontend ready on 127\.0\.0\.1:(\d+)/.exec(host.log())?.[1]),
-    records: (): AgentRecord[] =>
-      fs.existsSync(record)
-        ? fs
-            .readFileSync(record, "utf8")
-            .trim()
-            .split("\n")
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as AgentRecord)
-        : [],
+    records: () => readAgentRecords(record),
   };
+}
+
+/** The lines the recording agent wrote to `file` (its TOAD_AGENT_RECORD): none before it starts. */
+export function readAgentRecords(file: string): AgentRecord[] {
+  return fs.existsSync(file)
+    ? fs
+        .readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as AgentRecord)
+    : [];
 }
 
 /** Writes the editor state the conductor's hook reads (docs/state-file.md), fresh. */
