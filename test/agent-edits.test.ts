@@ -64,13 +64,21 @@ describe("WorkspaceEdits (the chat server's side)", () => {
     assert.equal(await result, "rejected");
   });
 
-  it("answers notOpen when every page says so or leaves", async () => {
+  it("answers notOpen when every page says so", async () => {
     const edits = new WorkspaceEdits(() => [pageA, pageB]);
-    const left = edits.offer("/w/a", "x");
+    const result = edits.offer("/w/a", "x");
     edits.answer(pageA, "edit-1", "notOpen");
     edits.pageLeft(pageA); // already answered: does not count twice
+    edits.answer(pageB, "edit-1", "notOpen");
+    assert.equal(await result, "notOpen");
+  });
+
+  it("refuses (pageLeft, never a disk write) when a page leaves before it answered: it may have been showing a review", async () => {
+    const edits = new WorkspaceEdits(() => [pageA, pageB]);
+    const result = edits.offer("/w/a", "x");
+    edits.answer(pageA, "edit-1", "notOpen");
     edits.pageLeft(pageB);
-    assert.equal(await left, "notOpen");
+    assert.equal(await result, "pageLeft");
   });
 
   it("answers unanswered, never notOpen (a disk write), when no page answers in time; a late answer changes nothing", async (t) => {
@@ -129,46 +137,66 @@ describe("a review left open (extension/src/review-deadline.ts)", () => {
 
 describe("an agent's write while the review stays open (the chat server, a real agent)", () => {
   it("is refused once the time is up: the agent gets 'did not answer', the file on disk is untouched", async (t) => {
-    const project = fs.realpathSync(tempDir("symposium-edits-"));
-    const notes = path.join(project, "notes.txt");
-    fs.writeFileSync(notes, "the user's text\n");
-    let offered: () => void = () => {};
-    const offeredOnce = new Promise<void>((resolve) => (offered = resolve));
-    // A page in VS Code that is asked and never answers: the review stays open.
-    const edits = new WorkspaceEdits(() => (offered(), [{}]));
-    const events: TranscriptEvent[] = [];
-    let ready: () => void = () => {};
-    const isReady = new Promise<void>((resolve) => (ready = resolve));
-    const session = new AgentSession({
-      command: `"${process.execPath}" "${EDIT_AGENT}"`,
-      projectDir: project,
-      env: process.env,
-      files: await ProjectFiles.open(project),
-      log: () => {},
-      onEvent: (event) => events.push(event),
-      onSession: (info: SessionInfo) => info.state === "ready" && ready(),
-      offerEdit: (file, content) => edits.offer(file, content),
-    });
-    try {
-      await isReady;
+    const page = {};
+    const said = await writeWhileReviewOpen(() => {
       t.mock.timers.enable({ apis: ["setTimeout"] });
-      const turn = session.prompt("write notes.txt the agent's text", true);
-      await offeredOnce;
-      t.mock.timers.tick(EDIT_ANSWER_MS);
-      await turn;
-      t.mock.timers.reset();
-      const said = events.flatMap((event) =>
-        event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? [(event.update.content as { text?: string }).text ?? ""] : [],
-      );
-      assert.equal(said.length, 1, JSON.stringify(events));
-      assert.match(said[0]!, /^write failed: .*the user did not answer the review of the edit to .*notes\.txt in time; nothing was written/);
-      assert.equal(fs.readFileSync(notes, "utf8"), "the user's text\n");
-    } finally {
-      t.mock.timers.reset();
-      await session.stop();
-    }
+      // The time runs out; real timers again before the session stops (its stop waits on them).
+      return () => (t.mock.timers.tick(EDIT_ANSWER_MS), t.mock.timers.reset());
+    }, page);
+    assert.match(said.text, /^write failed: .*the user did not answer the review of the edit to .*notes\.txt in time; nothing was written/);
+    assert.equal(said.onDisk, "the user's text\n");
+  });
+
+  it("is refused when the chat in VS Code closes first: the agent is told, the file on disk is untouched", async () => {
+    const page = {};
+    const said = await writeWhileReviewOpen((edits) => () => edits.pageLeft(page), page);
+    assert.match(said.text, /^write failed: .*the chat in VS Code closed before it answered for the edit to .*notes\.txt; nothing was written/);
+    assert.equal(said.onDisk, "the user's text\n");
   });
 });
+
+/**
+ * A real agent writes notes.txt through a chat session whose one page in VS
+ * Code is asked and does not answer; `arrange` runs before the prompt and
+ * returns what ends the wait once the edit is offered. What the agent said
+ * (its one message) and what the file holds after.
+ */
+async function writeWhileReviewOpen(arrange: (edits: WorkspaceEdits) => () => void, page: object): Promise<{ text: string; onDisk: string }> {
+  const project = fs.realpathSync(tempDir("symposium-edits-"));
+  const notes = path.join(project, "notes.txt");
+  fs.writeFileSync(notes, "the user's text\n");
+  let offered: () => void = () => {};
+  const offeredOnce = new Promise<void>((resolve) => (offered = resolve));
+  const edits = new WorkspaceEdits(() => (offered(), [page]));
+  const events: TranscriptEvent[] = [];
+  let ready: () => void = () => {};
+  const isReady = new Promise<void>((resolve) => (ready = resolve));
+  const session = new AgentSession({
+    command: `"${process.execPath}" "${EDIT_AGENT}"`,
+    projectDir: project,
+    env: process.env,
+    files: await ProjectFiles.open(project),
+    log: () => {},
+    onEvent: (event) => events.push(event),
+    onSession: (info: SessionInfo) => info.state === "ready" && ready(),
+    offerEdit: (file, content) => edits.offer(file, content),
+  });
+  try {
+    await isReady;
+    const endWait = arrange(edits);
+    const turn = session.prompt("write notes.txt the agent's text", true);
+    await offeredOnce;
+    endWait();
+    await turn;
+    const said = events.flatMap((event) =>
+      event.kind === "update" && event.update.sessionUpdate === "agent_message_chunk" ? [(event.update.content as { text?: string }).text ?? ""] : [],
+    );
+    assert.equal(said.length, 1, JSON.stringify(events));
+    return { text: said[0]!, onDisk: fs.readFileSync(notes, "utf8") };
+  } finally {
+    await session.stop();
+  }
+}
 
 /** Lets promise callbacks run (mock timers leave the microtask queue alone). */
 async function settled(): Promise<void> {

@@ -156,8 +156,11 @@ describe("files dragged from VS Code's Explorer into the chat", { skip, timeout:
 
   it("with an agent that takes embedded context, a dropped file reaches it as an embedded resource holding the file", async () => {
     useMentionAgent(workspace, prompts, true);
+    const before = { frame, url: frame.url() };
     await command(page, "Symposium: Restart Chat");
     await panelStatusFrame(page, /new conversation/, 60_000);
+    // The panel keeps showing the old conversation until the new one is ready: wait until it is gone.
+    await waitForText(async () => String(before.frame.isDetached() || before.frame.url() !== before.url), /^true$/, 60_000);
     frame = await chatFrame(page, "#input:visible", 60_000);
     await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
     await command(page, "View: Show Explorer");

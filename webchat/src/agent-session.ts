@@ -28,10 +28,10 @@ import {
   type Logger,
 } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
-import type { AuthMethodInfo, ConfigOptionInfo, EditResult, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
-import { editorPath } from "./workspace-edits.js";
+import { editorPath, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
@@ -61,7 +61,7 @@ export interface AgentSessionOptions {
   /** A transcript event the page shows but the transcript does not keep (a terminal's output as it grows). */
   onTransient?(event: TranscriptEvent): void;
   /** Offers an agent's write (a path inside the project) to VS Code first (workspace-edits.ts); "notOpen": write to disk. */
-  offerEdit?(path: string, content: string): Promise<EditResult>;
+  offerEdit?(path: string, content: string): Promise<OfferResult>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -201,6 +201,11 @@ export class AgentSession {
     const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
     if (result === "rejected") throw new RequestError(-32603, `the user rejected the edit to ${requested}`);
     if (result === "unanswered") throw new RequestError(-32603, `the user did not answer the review of the edit to ${requested} in time; nothing was written`);
+    if (result === "pageLeft")
+      throw new RequestError(
+        -32603,
+        `the chat in VS Code closed before it answered for the edit to ${requested}; nothing was written (ask again once the chat is open)`,
+      );
     if (result === "notOpen") await this.options.files.write(requested, content);
   }
 

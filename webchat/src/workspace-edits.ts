@@ -3,9 +3,11 @@
 // (`inEditor`) with `applyEdit`; such a page hands it through the bridge to the
 // extension, which applies it to the open document as a workspace edit
 // (undoable) or lets the user review it. The first page to answer anything but
-// "notOpen" decides; when every page says "notOpen" (or leaves, or none is in
-// VS Code) the server writes to disk as before. No answer in time is
-// "unanswered": the write is refused, never made behind a review still open.
+// "notOpen" decides; when every page says "notOpen" (or none is in VS Code)
+// the server writes to disk as before. No answer in time is "unanswered", and
+// a page that leaves before answering is "pageLeft" (it may have been showing
+// a review, or its window holds the file unsaved): the write is refused, never
+// made behind the user's back.
 
 import * as path from "node:path";
 import type { EditResult } from "../page/protocol.js";
@@ -21,13 +23,16 @@ export const EDIT_ANSWER_MS = 11 * 60 * 1000;
 
 const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered"];
 
+/** What an offer may end in: a page's answer, or that a page asked left before answering. */
+export type OfferResult = EditResult | "pageLeft";
+
 /** Posts the request to every attached page; returns those it went to (each answers for itself). */
 export type EditSender = (message: { type: "applyEdit"; id: string; path: string; content: string }) => object[];
 
 interface Pending {
   /** The pages yet to answer. */
   waiting: Set<object>;
-  settle(page: object, result: EditResult): void;
+  settle(page: object, result: OfferResult): void;
 }
 
 export class WorkspaceEdits {
@@ -39,14 +44,14 @@ export class WorkspaceEdits {
     private readonly answerMs = EDIT_ANSWER_MS,
   ) {}
 
-  /** What VS Code made of the write ("notOpen": write it to disk; "rejected", "unanswered": write nothing). */
-  offer(path: string, content: string): Promise<EditResult> {
+  /** What VS Code made of the write ("notOpen": write it to disk; "rejected", "unanswered", "pageLeft": write nothing). */
+  offer(path: string, content: string): Promise<OfferResult> {
     const id = `edit-${++this.count}`;
     const pages = this.send({ type: "applyEdit", id, path, content });
     if (pages.length === 0) return Promise.resolve("notOpen");
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish("unanswered"), this.answerMs);
-      const finish = (result: EditResult) => {
+      const finish = (result: OfferResult) => {
         clearTimeout(timer);
         this.pending.delete(id);
         resolve(result);
@@ -69,9 +74,9 @@ export class WorkspaceEdits {
     this.pending.get(id)?.settle(page, result as EditResult);
   }
 
-  /** A page left: it answers nothing more (counted as "notOpen" for what it was asked). */
+  /** A page left: what it was asked and had not answered is refused ("pageLeft"), not written to disk. */
   pageLeft(page: object): void {
-    for (const entry of [...this.pending.values()]) entry.settle(page, "notOpen");
+    for (const entry of [...this.pending.values()]) entry.settle(page, "pageLeft");
   }
 }
 
