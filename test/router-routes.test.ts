@@ -1,7 +1,7 @@
-// The conductor's router reads a line laid out as JSON.stringify writes it
-// from its bytes (a lazy view, acp-wire/src/line-view.ts) and parses any other
-// layout; the chained proxy keeps a byte route beside its parsed one
-// (conductor-hooks/src/router.ts, editor-context-proxy/src/chained-proxy.ts).
+// The conductor's router and the chained proxy read a line laid out as
+// JSON.stringify writes it from its bytes (a lazy view, acp-wire/src/line-view.ts)
+// and parse any other layout (conductor-hooks/src/router.ts,
+// editor-context-proxy/src/chained-proxy.ts).
 // Either way a line must meet the same decisions: the same messages, the same ids,
 // the same envelopes reach every connection. Two routers get the same
 // conversation, one in the canonical layout and one with the members in
@@ -42,7 +42,7 @@ class MemoryConnection extends Connection {
 
 type Layout = (message: WireMessage) => string;
 const canonical: Layout = (message) => JSON.stringify(message);
-/** The same members, jsonrpc last: not the layout the byte route reads, so the router parses it. */
+/** The same members, jsonrpc last: not the layout a line view reads from its bytes, so it is parsed. */
 const reordered: Layout = ({ jsonrpc, ...rest }) => JSON.stringify({ ...rest, jsonrpc });
 
 /** A chain client → proxy → agent with its own router, fed in one layout. */

@@ -63,6 +63,12 @@ export function canonicalHead(line: Buffer): CanonicalHead | null {
   return null;
 }
 
+/** Where canonicalHead found a line's method (none: an answer; null: a method with escapes) and its body. */
+export interface MethodHead {
+  readonly method?: string | null;
+  readonly bodyStart: number;
+}
+
 /**
  * The message inside an envelope line laid out as
  * `{…,"method":"<envelope>","params":{"method":"<inner>"[,"params":<object or array>]}}`:
@@ -71,8 +77,8 @@ export function canonicalHead(line: Buffer): CanonicalHead | null {
  * layout, including an envelope whose params carry anything else (a hop-local
  * `_meta`, which is dropped when the envelope is opened by parsing it).
  */
-export function openEnvelopeLine(line: Buffer, head: CanonicalHead): { method: string; body: Buffer } | null {
-  if (head.kind === "response" || head.method === null) return null;
+export function openEnvelopeLine(line: Buffer, head: MethodHead): { method: string; body: Buffer } | null {
+  if (head.method === undefined || head.method === null) return null;
   const afterMethod = head.bodyStart + METHOD_KEY.length + Buffer.byteLength(head.method) + 2;
   if (!startsWith(line, INNER_METHOD, afterMethod)) return null;
   const bodyStart = afterMethod + INNER_METHOD.length - METHOD_KEY.length;

@@ -7,7 +7,7 @@ export { LineSplitter, NEWLINE, type LineHandler, type LinesHandler } from "./li
 export { LineWriter, readLines } from "./ndjson-streams.js";
 export * from "./jsonrpc.js";
 export { canonicalHead, openEnvelopeLine, type CanonicalHead } from "./canonical-line.js";
-export { readLine, hasMethod, changedView, LineView, type MessageView, type MethodView, type LineError } from "./line-view.js";
+export { readLine, hasMethod, changedView, spliceableBody, LineView, type MessageView, type MethodView, type LineError } from "./line-view.js";
 export * from "./acp-constants.js";
 export * from "./splice.js";
 export * from "./envelope.js";

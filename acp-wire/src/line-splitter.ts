@@ -63,12 +63,8 @@ export class LineSplitter {
   }
 
   push(chunk: Buffer): void {
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last === -1) return this.keep(chunk);
-    const start = this.pendingBytes > 0 ? chunk.indexOf(NEWLINE) + 1 : 0;
-    if (start > 0) this.finishHeld(chunk.subarray(0, start));
-    if (start <= last) this.completeRun(chunk.subarray(start, last + 1));
-    if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
+    if (this.runs === null) this.pushLines(chunk);
+    else this.pushRuns(this.runs, chunk);
   }
 
   /** End of input: a final line without a newline still counts, unless onUnterminatedLine is there to hear of it. */
@@ -107,24 +103,49 @@ export class LineSplitter {
     else this.lineOut(framed.subarray(0, total), null);
   }
 
-  /** Whole lines within one chunk, each with its newline. */
-  private completeRun(run: Buffer): void {
-    // No line in a run this short can be over the limit: a relay's run leaves in one piece.
-    if (this.runs !== null && run.length <= this.maxLineBytes) return this.runs.onLines(run);
+  /** Lines one by one: each line a chunk completes goes out as a view into it. */
+  private pushLines(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE);
+    if (newline !== -1 && this.pendingBytes > 0) {
+      this.finishHeld(chunk.subarray(0, newline + 1));
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    while (newline !== -1) {
+      if (newline - start > this.maxLineBytes) this.handler.onOversizedLine(newline - start);
+      else this.lineOut(chunk.subarray(start, newline), chunk.subarray(start, newline + 1));
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
+  }
+
+  /** Lines in runs: what a chunk completes goes out in as few pieces as the limit allows. */
+  private pushRuns(runs: LinesHandler, chunk: Buffer): void {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) return this.keep(chunk);
+    const start = this.pendingBytes > 0 ? chunk.indexOf(NEWLINE) + 1 : 0;
+    if (start > 0) this.finishHeld(chunk.subarray(0, start));
+    if (start <= last) this.completeRun(runs, chunk.subarray(start, last + 1));
+    if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
+  }
+
+  /** Whole lines within one chunk, each with its newline: one piece, or the pieces between lines over the limit. */
+  private completeRun(runs: LinesHandler, run: Buffer): void {
+    // No line in a run this short can be over the limit.
+    if (run.length <= this.maxLineBytes) return runs.onLines(run);
     let kept = 0;
     for (let start = 0; start < run.length;) {
       const newline = run.indexOf(NEWLINE, start);
-      const length = newline - start;
-      if (length > this.maxLineBytes) {
-        if (this.runs !== null && kept < start) this.runs.onLines(run.subarray(kept, start));
+      if (newline - start > this.maxLineBytes) {
+        if (kept < start) runs.onLines(run.subarray(kept, start));
         kept = newline + 1;
-        this.handler.onOversizedLine(length);
-      } else if (this.runs === null) {
-        this.lineOut(run.subarray(start, newline), run.subarray(start, newline + 1));
+        this.handler.onOversizedLine(newline - start);
       }
       start = newline + 1;
     }
-    if (this.runs !== null && kept < run.length) this.runs.onLines(run.subarray(kept));
+    if (kept < run.length) runs.onLines(run.subarray(kept));
   }
 
   private lineOut(line: Buffer, framed: Buffer | null): void {

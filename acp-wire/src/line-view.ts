@@ -4,7 +4,7 @@
 // then once. A line in any other layout is parsed as it is read. One route over this view makes
 // the same decisions whichever way a line was laid out.
 
-import { canonicalHead, openEnvelopeLine, type CanonicalHead } from "./canonical-line.js";
+import { canonicalHead, openEnvelopeLine, type CanonicalHead, type RawId } from "./canonical-line.js";
 import { openEnvelope, MALFORMED_ENVELOPE } from "./envelope.js";
 import {
   exactId,
@@ -18,7 +18,7 @@ import {
   type ParsedLine,
   type WireMessage,
 } from "./jsonrpc.js";
-import { envelopeInnerBody, messageBody } from "./splice.js";
+import { envelopeInnerBody, mayFollowId, messageBody } from "./splice.js";
 
 /** A message as a router reads it: a whole line, or the message inside an envelope line. */
 export interface MessageView {
@@ -48,6 +48,16 @@ export function hasMethod<View extends MessageView>(view: View): view is View & 
  */
 export function changedView(original: MessageView, message: WireMessage, method: string): MethodView {
   return new ChangedView(original, message, method);
+}
+
+/**
+ * The view's body when it can go on as it is (splice.ts): into an envelope, or
+ * behind the id its receiver gets (a notification has none; a body holding
+ * `"id"` cannot follow one). Null: serialise the message.
+ */
+export function spliceableBody(view: MessageView, enveloped: boolean): Buffer | null {
+  const body = view.body;
+  return body !== null && (enveloped || view.kind === "notification" || mayFollowId(body)) ? body : null;
 }
 
 /** Why a line cannot be routed: the error to answer, with the id to answer it with. */
@@ -97,48 +107,46 @@ export abstract class LineView implements MessageView {
    * when its params are not a message (id undefined: a notification, nobody
    * to answer).
    */
-  open(): { ok: true; view: MethodView } | { ok: false; error: ErrorResponse; id: IdLike | undefined } {
+  open(): (MethodView & { readonly ok: true }) | { ok: false; error: ErrorResponse; id: IdLike | undefined } {
     const inner = this.openBytes();
-    if (inner !== null) return { ok: true, view: new InnerView(this, inner.method, inner.body, null) };
+    if (inner !== null) return new InnerView(this, inner.method, inner.body, null);
     const parsed = this.parse();
     if (!parsed.ok) return parsed;
     const opened = openEnvelope(parsed.message);
     if (opened === null || !(isRequest(opened) || isNotification(opened))) return { ok: false, error: MALFORMED_ENVELOPE, id: this.id };
-    return { ok: true, view: new InnerView(this, opened.method, envelopeInnerBody(this.line, parsed.message), opened) };
+    return new InnerView(this, opened.method, envelopeInnerBody(this.line, parsed.message), opened);
   }
 
   /** The envelope's inner method and body from the bytes, or null. */
   protected abstract openBytes(): { method: string; body: Buffer } | null;
 }
 
-/** A line whose kind and method its first bytes give (canonical-line.ts). */
+/** A line whose kind, method and id its first bytes give (canonical-line.ts); its body is cut when asked for. */
 class HeadView extends LineView {
   readonly kind: MessageKind;
   readonly method: string | null;
+  readonly id: RawId | undefined;
+  /** Where the body starts (splice.ts). */
+  readonly bodyStart: number;
 
-  constructor(
-    line: Buffer,
-    private readonly head: CanonicalHead,
-  ) {
+  constructor(line: Buffer, head: CanonicalHead) {
     super(line);
     this.kind = head.kind;
     this.method = head.kind === "response" ? null : head.method;
-  }
-
-  get id(): IdLike | undefined {
-    return this.head.kind === "notification" ? undefined : this.head.id;
+    this.id = head.kind === "notification" ? undefined : head.id;
+    this.bodyStart = head.bodyStart;
   }
 
   get numericId(): number {
-    return this.head.kind === "notification" ? Number.NaN : Number(this.head.id.json);
+    return this.id === undefined ? Number.NaN : Number(this.id.json);
   }
 
   get body(): Buffer {
-    return this.line.subarray(this.head.bodyStart);
+    return this.line.subarray(this.bodyStart);
   }
 
   protected openBytes(): { method: string; body: Buffer } | null {
-    return openEnvelopeLine(this.line, this.head);
+    return openEnvelopeLine(this.line, this);
   }
 }
 
@@ -175,7 +183,8 @@ class ParsedView extends LineView {
 }
 
 /** The message inside an envelope line: its method and body from the bytes, or from the parsed envelope. */
-class InnerView implements MessageView {
+class InnerView implements MethodView {
+  readonly ok = true;
   readonly line = null;
   readonly kind: MessageKind;
 
@@ -205,19 +214,16 @@ class InnerView implements MessageView {
 class ChangedView implements MethodView {
   readonly line = null;
   readonly body = null;
+  readonly kind: MessageKind;
+  readonly id: IdLike | undefined;
 
   constructor(
-    private readonly original: MessageView,
+    original: MessageView,
     private readonly message: WireMessage,
     readonly method: string,
-  ) {}
-
-  get kind(): MessageKind {
-    return this.original.kind;
-  }
-
-  get id(): IdLike | undefined {
-    return this.original.id;
+  ) {
+    this.kind = original.kind;
+    this.id = original.id;
   }
 
   parse(): ParsedLine {

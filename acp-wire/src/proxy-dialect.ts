@@ -30,13 +30,15 @@ export interface ProxyMethodRole {
   role: "initialize" | "successor";
 }
 
+/** Every proxy-chain method with its role, for the check routers make on each message (four string compares). */
+const ROLES: ReadonlyArray<readonly [string, ProxyMethodRole]> = PROXY_DIALECTS.flatMap((dialect) => [
+  [METHODS[dialect].initialize, { dialect, role: "initialize" }] as const,
+  [METHODS[dialect].successor, { dialect, role: "successor" }] as const,
+]);
+
 /** Recognises a proxy-chain method in either dialect. */
 export function proxyMethodRole(method: unknown): ProxyMethodRole | null {
-  for (const dialect of PROXY_DIALECTS) {
-    const methods = dialectMethods(dialect);
-    if (method === methods.initialize) return { dialect, role: "initialize" };
-    if (method === methods.successor) return { dialect, role: "successor" };
-  }
+  for (const [name, role] of ROLES) if (method === name) return role;
   return null;
 }
 

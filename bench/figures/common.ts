@@ -15,9 +15,28 @@ export const CLIENT = path.join(OUT, "bench", "programs", "bench-client.js");
 export const AGENT = [node, path.join(OUT, "bench", "programs", "bench-agent.js")];
 export const AGENT_LINE = AGENT.join(" ");
 export const NODE_RELAY = [node, path.join(OUT, "bench", "programs", "node-relay.js")];
-export const PROXY = [node, path.join(REPO, "dist", "symposium-editor-context.mjs")];
-export const CONDUCTOR = [node, path.join(REPO, "dist", "symposium-conductor.mjs")];
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+/** Our two CLIs as one build ships them (a `dist` directory): how P1–P4 run the proxy and the conductor. */
+export interface Programs {
+  proxy: string[];
+  conductor: string[];
+}
+
+export function programsIn(dist: string): Programs {
+  return { proxy: [node, path.join(dist, "symposium-editor-context.mjs")], conductor: [node, path.join(dist, "symposium-conductor.mjs")] };
+}
+
+/** This build's programs. */
+export const OURS = programsIn(path.join(REPO, "dist"));
+export const PROXY = OURS.proxy;
+export const CONDUCTOR = OURS.conductor;
+
+/**
+ * Another build's `dist` (BENCH_BEFORE=<dir>, e.g. an earlier commit built in a worktree): P1–P4 then run
+ * it as a "before" arm, interleaved with this build's, so a change is judged before/after in the same runs.
+ */
+export const BEFORE: Programs | null = process.env.BENCH_BEFORE ? programsIn(path.resolve(process.env.BENCH_BEFORE)) : null;
 
 /**
  * The Rust reference conductor (agent-client-protocol-conductor, scripts/install-rust-peers.sh) as a
@@ -46,13 +65,20 @@ export interface Figure {
 
 type Scenario = "down" | "up" | "prompts" | "startup";
 
-export function measure(scenario: Scenario, count: number, command: string[], env: NodeJS.ProcessEnv = {}): { rate: number; peakRssKb?: number } {
+/** What the bench client prints: the rate, and per scenario the peak memory or how many prompts carried editor context. */
+export interface Measured {
+  rate: number;
+  peakRssKb?: number;
+  withContext?: number;
+}
+
+export function measure(scenario: Scenario, count: number, command: string[], env: NodeJS.ProcessEnv = {}): Measured {
   const output = execFileSync(node, [CLIENT, scenario, String(count), "--", ...command], {
     env: { ...process.env, [STATE_FILE_ENV]: "", ...env },
     encoding: "utf8",
     maxBuffer: 1024 * 1024,
   });
-  return JSON.parse(output.trim()) as { rate: number; peakRssKb?: number };
+  return JSON.parse(output.trim()) as Measured;
 }
 
 export function median(values: number[]): number {
@@ -67,26 +93,31 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export type Arm = "baseline" | "candidate" | "reference" | "relay" | "rust";
-type Run = (arm: Arm) => { rate: number; peakRssKb?: number };
+export type Arm = "baseline" | "candidate" | "before" | "reference" | "relay" | "rust";
+type Run = (arm: Arm) => Measured;
 
-/**
- * Runs the arms in turn (A B R A B R …) and returns their medians. The
- * reference arm puts `cat` where the candidate's proxy or conductor sits: the
- * cost of the extra process hops alone, which no proxy code can go below. The
- * relay arm (optional) puts a Node program there that only pipes
- * (`bench/programs/node-relay.ts`): what a Node hop costs by itself.
- */
-export function interleaved(run: Run, withReference: boolean, withRelay = false, withRust = false) {
+/** The arms a figure runs besides the baseline and the candidate (and "before" whenever BENCH_BEFORE is set). */
+export interface ExtraArms {
+  /** `cat` where the candidate sits: the cost of the extra process hops alone, which no proxy code can go below. */
+  reference?: boolean;
+  /** A Node program that only pipes there (`bench/programs/node-relay.ts`): what a Node hop costs by itself. */
+  relay?: boolean;
+  /** The Rust reference conductor in the candidate's place. */
+  rust?: boolean;
+}
+
+/** Runs the arms in turn (A B R A B R …) and returns their medians (null: an arm not run). */
+export function interleaved(run: Run, extra: ExtraArms) {
   const arms: Arm[] = [
     "baseline",
     "candidate",
-    ...(withReference ? ["reference" as const] : []),
-    ...(withRelay ? ["relay" as const] : []),
-    ...(withRust ? ["rust" as const] : []),
+    ...(BEFORE !== null ? ["before" as const] : []),
+    ...(extra.reference ? ["reference" as const] : []),
+    ...(extra.relay ? ["relay" as const] : []),
+    ...(extra.rust ? ["rust" as const] : []),
   ];
   arms.forEach((arm) => run(arm)); // warm-up round: page cache, JIT of the shared programs
-  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], reference: [], relay: [], rust: [] };
+  const samples: Record<Arm, number[]> = { baseline: [], candidate: [], before: [], reference: [], relay: [], rust: [] };
   const rss: number[] = [];
   const relayRss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -97,15 +128,27 @@ export function interleaved(run: Run, withReference: boolean, withRelay = false,
       if (arm === "relay" && result.peakRssKb) relayRss.push(result.peakRssKb);
     }
   }
+  const medianOf = (arm: Arm) => (arms.includes(arm) ? median(samples[arm]) : null);
   return {
     baseline: median(samples.baseline),
     candidate: median(samples.candidate),
-    reference: withReference ? median(samples.reference) : null,
-    relay: withRelay ? median(samples.relay) : null,
-    rust: withRust ? median(samples.rust) : null,
+    before: medianOf("before"),
+    reference: medianOf("reference"),
+    relay: medianOf("relay"),
+    rust: medianOf("rust"),
     rss,
     relayRss,
   };
+}
+
+/** The programs an arm runs where ours sit: this build's, or the "before" build's. */
+export function programsFor(arm: Arm): Programs {
+  return arm === "before" && BEFORE !== null ? BEFORE : OURS;
+}
+
+/** The "before" arm's figure in a detail line, when there is one. */
+export function beforeArm(value: number | null, describe: (value: number) => string): string {
+  return value === null ? "" : `; before (BENCH_BEFORE build), same runs: ${describe(value)}`;
 }
 
 export function ratioFigure(
@@ -113,14 +156,16 @@ export function ratioFigure(
   what: string,
   goalRatio: number,
   unit: string,
-  result: { baseline: number; candidate: number; reference: number | null; relay?: number | null; rust?: number | null },
+  result: { baseline: number; candidate: number; before: number | null; reference: number | null; relay: number | null; rust: number | null },
+  withRust = false,
 ): Figure {
   const ratio = result.candidate / result.baseline;
   const relay = result.relay == null ? "" : `; a Node program that only pipes: ${(result.relay / result.baseline).toFixed(2)} × direct`;
   const reference =
     (result.reference === null ? "" : `; the same hops through \`cat\`: ${(result.reference / result.baseline).toFixed(2)} × direct`) +
     relay +
-    rustPeer(result.rust, (rust) => `${(rust / result.baseline).toFixed(2)} × direct, ${Math.round(rust).toLocaleString("en")} ${unit}`);
+    beforeArm(result.before, (before) => `${(before / result.baseline).toFixed(2)} × direct, ${Math.round(before).toLocaleString("en")} ${unit}`) +
+    rustPeer(withRust ? result.rust : undefined, (rust) => `${(rust / result.baseline).toFixed(2)} × direct, ${Math.round(rust).toLocaleString("en")} ${unit}`);
   return {
     id,
     what,

@@ -10,32 +10,33 @@ import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import {
   AGENT,
   AGENT_LINE,
-  CONDUCTOR,
   NODE_RELAY,
   POSIX_SHELL,
-  PROXY,
   RUST_CONDUCTOR,
+  beforeArm,
   catBetween,
   type Arm,
+  type Measured,
   freshStateFile,
   interleaved,
   measure,
   median,
+  programsFor,
   ratioFigure,
   rustPeer,
   type Figure,
 } from "./common.js";
 
-/** The command for each arm of P1 and P2: the agent, the proxy in wrap mode, `cat` hops, or a bare Node relay. */
+/** The command for each arm of P1 and P2: the agent, the proxy in wrap mode (this build's or the one before), `cat` hops, or a bare Node relay. */
 function wrapArm(arm: Arm, cat: string[]): string[] {
   if (arm === "baseline") return AGENT;
-  if (arm === "candidate") return [...PROXY, "--", ...AGENT];
+  if (arm === "candidate" || arm === "before") return [...programsFor(arm).proxy, "--", ...AGENT];
   return arm === "relay" ? [...NODE_RELAY, ...AGENT] : cat;
 }
 
 export function p1andP6(): Figure[] {
   const count = 100_000;
-  const result = interleaved((arm) => measure("down", count, wrapArm(arm, catBetween(0, 1))), POSIX_SHELL, true);
+  const result = interleaved((arm) => measure("down", count, wrapArm(arm, catBetween(0, 1))), { reference: POSIX_SHELL, relay: true });
   const peakMb = Math.max(...result.rss) / 1024;
   return [
     ratioFigure("P1", "wrap-mode proxy, agent→client flood of 1 KiB session/update", 0.95, "msg/s", result),
@@ -52,25 +53,29 @@ export function p1andP6(): Figure[] {
 
 export function p2(): Figure {
   const count = 100_000;
-  const result = interleaved((arm) => measure("up", count, wrapArm(arm, catBetween(1, 0))), POSIX_SHELL, true);
+  const result = interleaved((arm) => measure("up", count, wrapArm(arm, catBetween(1, 0))), { reference: POSIX_SHELL, relay: true });
   return ratioFigure("P2", "wrap-mode proxy, client→agent flood of 1 KiB non-prompt messages", 0.8, "msg/s at the agent", result);
 }
 
 export function p3(dir: string): Figure {
   const count = 2_000;
+  // The arms with editor context must have put it in front of every prompt (a stale state file would not).
+  const withEditorContext = (arm: Arm, command: string[]): Measured => {
+    const result = measure("prompts", count, command, { [STATE_FILE_ENV]: freshStateFile(dir) });
+    if (result.withContext !== count) throw new Error(`P3, ${arm}: ${result.withContext ?? 0} of ${count} prompts reached the agent with editor context`);
+    return result;
+  };
   const result = interleaved(
     (arm) =>
       arm === "baseline"
         ? measure("prompts", count, AGENT)
-        : arm === "candidate"
-          ? measure("prompts", count, [...CONDUCTOR, "agent", AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
+        : arm === "candidate" || arm === "before"
+          ? withEditorContext(arm, [...programsFor(arm).conductor, "agent", AGENT_LINE])
           : arm === "rust"
             ? // The Rust conductor has no in-process hook: our proxy runs as its first component.
-              measure("prompts", count, [RUST_CONDUCTOR!, "agent", PROXY.join(" "), AGENT_LINE], { [STATE_FILE_ENV]: freshStateFile(dir) })
+              withEditorContext(arm, [RUST_CONDUCTOR!, "agent", programsFor(arm).proxy.join(" "), AGENT_LINE])
             : measure("prompts", count, arm === "relay" ? [...NODE_RELAY, ...AGENT] : catBetween(1, 1)),
-    POSIX_SHELL,
-    true,
-    RUST_CONDUCTOR !== null,
+    { reference: POSIX_SHELL, relay: true, rust: RUST_CONDUCTOR !== null },
   );
   // A sequential ping-pong is latency: say what the conductor adds to one round trip.
   const micros = (rate: number) => 1e6 / rate;
@@ -82,6 +87,7 @@ export function p3(dir: string): Figure {
   const cat =
     (result.reference === null ? "" : `; the same hops through \`cat\`: ${signed(micros(result.reference) - direct)}`) +
     (result.relay === null ? "" : `; a Node program that only pipes: ${signed(micros(result.relay) - direct)}`) +
+    beforeArm(result.before, (before) => signed(micros(before) - direct)) +
     rustPeer(result.rust, (rust) => `${signed(micros(rust) - direct)} (our proxy as its component)`);
   return {
     id: "P3",
@@ -95,8 +101,11 @@ export function p3(dir: string): Figure {
 
 export function p4(): Figure {
   const count = 20_000;
-  const proxy = PROXY.join(" ");
   // Agent → conductor → proxy → conductor → proxy → conductor → proxy → conductor → client: 7 extra hops.
+  const chain = (conductor: string[], programs: { proxy: string[] }) => {
+    const proxy = programs.proxy.join(" ");
+    return [...conductor, "agent", proxy, proxy, proxy, AGENT_LINE];
+  };
   const result = interleaved(
     (arm) =>
       measure(
@@ -104,17 +113,15 @@ export function p4(): Figure {
         count,
         arm === "baseline"
           ? AGENT
-          : arm === "candidate"
-            ? [...CONDUCTOR, "agent", proxy, proxy, proxy, AGENT_LINE]
+          : arm === "candidate" || arm === "before"
+            ? chain(programsFor(arm).conductor, programsFor(arm))
             : arm === "rust"
-              ? [RUST_CONDUCTOR!, "agent", proxy, proxy, proxy, AGENT_LINE]
+              ? chain([RUST_CONDUCTOR!], programsFor(arm))
               : catBetween(0, 7),
       ),
-    POSIX_SHELL,
-    false,
-    RUST_CONDUCTOR !== null,
+    { reference: POSIX_SHELL, rust: RUST_CONDUCTOR !== null },
   );
-  return ratioFigure("P4", "conductor with 3 pass-through proxy processes, agent→client flood", 0.4, "msg/s", result);
+  return ratioFigure("P4", "conductor with 3 pass-through proxy processes, agent→client flood", 0.4, "msg/s", result, true);
 }
 
 /** P5, in process: one injection with a 64 KiB selection, the file rewritten before each so it is read every time. */

@@ -3,6 +3,8 @@
 // it never prints anything but protocol.
 //
 //   initialize, session/new, session/prompt   answered at once (P3 round trips)
+//   _bench/prompts {}                         answers {count, withContext}: the prompts so far, and how
+//                                              many began with an <editor-context> block (P3 checks it)
 //   _bench/flood {count, bytes}               `count` session/update notifications of
 //                                              about `bytes` each, then the answer (P1, P4)
 //   _bench/note (notification)                counted (P2)
@@ -11,6 +13,8 @@
 import * as readline from "node:readline";
 
 let notes = 0;
+let prompts = 0;
+let promptsWithContext = 0;
 let firstNoteAt = 0n;
 let lastNoteAt = 0n;
 
@@ -21,7 +25,11 @@ lines.on("line", (line) => {
     if (notes++ === 0) firstNoteAt = lastNoteAt;
     return;
   }
-  const message = JSON.parse(line) as { id?: number | string; method?: string; params?: { count?: number; bytes?: number } };
+  const message = JSON.parse(line) as {
+    id?: number | string;
+    method?: string;
+    params?: { count?: number; bytes?: number; prompt?: Array<{ text?: unknown }> };
+  };
   if (message.id === undefined || message.method === undefined) return;
   switch (message.method) {
     case "initialize":
@@ -29,7 +37,11 @@ lines.on("line", (line) => {
     case "session/new":
       return answer(message.id, { sessionId: "bench" });
     case "session/prompt":
+      prompts++;
+      if (String(message.params?.prompt?.[0]?.text).startsWith("<editor-context>")) promptsWithContext++;
       return answer(message.id, { stopReason: "end_turn" });
+    case "_bench/prompts":
+      return answer(message.id, { count: prompts, withContext: promptsWithContext });
     case "_bench/notes":
       return answer(message.id, { count: notes, elapsedNs: Number(lastNoteAt - firstNoteAt) });
     case "_bench/flood":

@@ -98,7 +98,9 @@ async function prompts(): Promise<Record<string, number>> {
     await request("session/prompt", { sessionId: "bench", prompt: [{ type: "text", text: `prompt ${i}` }] });
   }
   const elapsedNs = Number(process.hrtime.bigint() - started);
-  return { rate: count / (elapsedNs / 1e9), elapsedNs };
+  // Which prompts reached the agent with the editor context in front (a figure that claims it must have it).
+  const { withContext } = (await request("_bench/prompts", {})) as { withContext: number };
+  return { rate: count / (elapsedNs / 1e9), elapsedNs, withContext };
 }
 
 await request("initialize", { protocolVersion: 1, clientCapabilities: {} });

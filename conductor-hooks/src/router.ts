@@ -24,7 +24,6 @@ import {
   errorResponse,
   idJson,
   isObject,
-  mayFollowId,
   oversizedLineError,
   plainFromBody,
   plainInitialize,
@@ -32,11 +31,13 @@ import {
   readLine,
   changedView,
   hasMethod,
+  spliceableBody,
   type MethodView,
   type ErrorResponse,
   type IdLike,
   type LineView,
   type MessageView,
+  type DialectMethods,
   type ProxyDialect,
   type WireMessage,
 } from "../../acp-wire/src/index.js";
@@ -91,8 +92,10 @@ export interface RouterOptions {
 export class Router {
   private readonly nodes: ChainNode[];
   private readonly upstream: Connection;
-  /** In proxy mode, the dialect the outer conductor initialised us with. */
-  private upstreamDialect: ProxyDialect;
+  /** The methods proxy components are spoken to with. */
+  private readonly proxyMethods: DialectMethods;
+  /** In proxy mode, those of the dialect the outer conductor initialised us with. */
+  private upstreamMethods: DialectMethods;
   private readonly requests = new RequestTable();
   /** The agent's name and login methods, from its initialize answer: to explain its "Authentication required". */
   private readonly agentNotes = new AgentNotes();
@@ -100,7 +103,8 @@ export class Router {
   constructor(private readonly options: RouterOptions) {
     this.nodes = options.nodes;
     this.upstream = options.upstream;
-    this.upstreamDialect = options.dialect;
+    this.proxyMethods = dialectMethods(options.dialect);
+    this.upstreamMethods = this.proxyMethods;
   }
 
   /** A line from our stdio. */
@@ -157,7 +161,7 @@ export class Router {
       return;
     }
     const inner = from === this.upstream ? this.place(this.nodes.length, "up") : this.place(place.position, "down");
-    this.route(from, opened.view, inner);
+    this.route(from, opened, inner);
   }
 
   /** `<dialect>/initialize` from the outer conductor: the plain `initialize` it stands for, and the dialect to answer in. */
@@ -165,7 +169,7 @@ export class Router {
     const message = this.parsedOrAnswered(this.upstream, view);
     const initialize = message === null ? null : plainInitialize(message);
     if (initialize === null) return;
-    this.upstreamDialect = initialize.dialect;
+    this.upstreamMethods = dialectMethods(initialize.dialect);
     this.route(this.upstream, changedView(view, initialize.message, INITIALIZE), place);
   }
 
@@ -210,7 +214,7 @@ export class Router {
   private renamedForProxy(from: Connection, view: MethodView, to: Connection, successor: string | null): MethodView | null {
     if (view.method !== INITIALIZE || to.role !== "proxy" || successor !== null) return view;
     const message = this.parsedOrAnswered(from, view);
-    const method = dialectMethods(this.options.dialect).initialize;
+    const method = this.proxyMethods.initialize;
     return message === null ? null : changedView(view, { ...message, method }, method);
   }
 
@@ -225,16 +229,10 @@ export class Router {
    */
   private deliver(from: Connection, to: Connection, view: MessageView, successor: string | null): void {
     if (view.line !== null && successor === null && view.kind === "notification") return this.send(from, to, view.line);
-    const content = this.spliceable(view, successor) ?? this.parsedOrAnswered(from, view);
+    const content = spliceableBody(view, successor !== null) ?? this.parsedOrAnswered(from, view);
     if (content === null) return;
     const id = view.kind === "request" ? this.requests.remember(from, to, view.id ?? null) : undefined;
     this.send(from, to, Buffer.isBuffer(content) ? encodeBody(content, id, successor) : encodeMessage(content, id, successor, null));
-  }
-
-  /** The view's body, when it can go into an envelope or follow the id written before it (splice.ts). */
-  private spliceable(view: MessageView, successor: string | null): Buffer | null {
-    const body = view.body;
-    return body !== null && (successor !== null || view.kind === "notification" || mayFollowId(body)) ? body : null;
   }
 
   /** The line's message; null after answering its sender why it cannot be read. */
@@ -279,8 +277,8 @@ export class Router {
 
   /** The envelope method `to` receives messages going `direction` in, or null when they go plain. */
   private successorMethod(to: Connection, direction: Direction): string | null {
-    if (direction === "up" && to.role === "proxy") return dialectMethods(this.options.dialect).successor;
-    if (direction === "down" && to.role === "upstream") return dialectMethods(this.upstreamDialect).successor;
+    if (direction === "up" && to.role === "proxy") return this.proxyMethods.successor;
+    if (direction === "down" && to.role === "upstream") return this.upstreamMethods.successor;
     return null;
   }
 
@@ -303,7 +301,7 @@ export class Router {
       if (this.parsedOrAnswered(from, view) !== null) this.options.log(`${from.name} answered unknown request id ${idJson(view.id ?? null)}; dropped`);
       return;
     }
-    const body = this.spliceable(view, null);
+    const body = spliceableBody(view, false);
     const mustRead = body === null || (from.role === "agent" && this.mustReadAgentAnswer(view));
     const message = mustRead ? this.parsedOrAnswered(from, view) : null;
     const content = body ?? message;

@@ -4,41 +4,39 @@
 // client. Responses and $/cancel_request are echoed unchanged: every request we
 // send reuses the id of the request we received (ids from one sender are
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
-// Lines laid out as JSON.stringify writes messages are wrapped and opened by
-// splicing their bytes (acp-wire's canonical-line.ts); only prompts,
-// initialize and other layouts are parsed.
+// One route over a lazy view of each line (acp-wire's line-view.ts), as the
+// conductor's router takes: a line laid out as JSON.stringify writes messages is
+// wrapped and opened by splicing its bytes, and parsed only for prompts,
+// initialize and the agent's file requests; a line in any other layout is parsed once.
 
 import type { Readable, Writable } from "node:stream";
 import {
   CANCEL_REQUEST,
   INITIALIZE,
   MAX_MESSAGE_BYTES,
-  encodeMessage,
-  errorResponse,
-  exactId,
-  isRequest,
-  isResponse,
-  oversizedLineError,
-  parseLine,
-  plainInitialize,
-  rpcError,
-  type WireMessage,
-  type Logger,
-  LineWriter,
-  readLines,
   DEFAULT_PROXY_DIALECT,
+  LineWriter,
+  changedView,
   dialectMethods,
-  proxyMethodRole,
-  type ProxyDialect,
-  envelopeInnerBody,
-  messageBody,
-  MALFORMED_ENVELOPE,
-  openEnvelope,
-  canonicalHead,
-  openEnvelopeLine,
-  mayFollowId,
-  plainFromBody,
+  encodeMessage,
   envelopeFromBody,
+  errorResponse,
+  hasMethod,
+  oversizedLineError,
+  plainFromBody,
+  proxyMethodRole,
+  readLine,
+  readLines,
+  rpcError,
+  spliceableBody,
+  type IdLike,
+  type LineView,
+  type Logger,
+  type MessageView,
+  type MethodView,
+  type DialectMethods,
+  type ProxyDialect,
+  type WireMessage,
 } from "../../acp-wire/src/index.js";
 import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
 import { FILE_METHODS, answerLine } from "./unsaved-files.js";
@@ -76,7 +74,8 @@ export async function runChainedProxy(options: ChainedProxyOptions): Promise<voi
 }
 
 export class ChainedProxyRouter {
-  private dialect: ProxyDialect = DEFAULT_PROXY_DIALECT;
+  /** The methods of the dialect the conductor initialised us with. */
+  private methods: DialectMethods = dialectMethods(DEFAULT_PROXY_DIALECT);
 
   constructor(
     private readonly injector: EditorContextInjector,
@@ -84,72 +83,81 @@ export class ChainedProxyRouter {
     private readonly log: Logger,
   ) {}
 
+  /** Answers an unreadable line; echoes answers and cancellations; routes the others by method. */
   receive(line: Buffer): void {
-    if (this.forwardUnparsed(line)) return;
-    const parsed = parseLine(line);
-    if (!parsed.ok) {
-      this.send(errorResponse(parsed.id, parsed.error));
+    const view = readLine(line);
+    if (!view.ok) return this.send(errorResponse(view.id, view.error));
+    if (!hasMethod(view) || view.method === CANCEL_REQUEST) return this.send(line);
+    const role = proxyMethodRole(view.method);
+    if (role?.role === "successor") return this.fromSuccessor(view);
+    if (role?.role === "initialize") return this.initialize(view, role.dialect);
+    if (view.method === INITIALIZE && view.kind === "request") return this.refuseInitialize(view);
+    const rewritten = this.rewritten(view);
+    if (rewritten !== null) this.toSuccessor(view, rewritten);
+  }
+
+  /** `<dialect>/initialize` from the conductor: the plain `initialize` it stands for goes on, and we answer in its dialect. */
+  private initialize(view: LineView & MethodView, dialect: ProxyDialect): void {
+    const message = this.parsedOrAnswered(view);
+    if (message === null) return;
+    this.methods = dialectMethods(dialect);
+    this.toSuccessor(view, changedView(view, { ...message, method: INITIALIZE }, INITIALIZE));
+  }
+
+  /** A plain `initialize` means no conductor put us in a chain: say how to run us. */
+  private refuseInitialize(view: MessageView): void {
+    this.send(errorResponse(view.id ?? null, rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
+    this.log(NO_SUCCESSOR_HELP);
+  }
+
+  /** A prompt with the editor context in front; any other message as it came. Null when it had to be read and could not be (answered). */
+  private rewritten(view: MethodView): MethodView | null {
+    if (!INJECTED_METHODS.has(view.method)) return view;
+    const message = this.parsedOrAnswered(view);
+    if (message === null) return null;
+    const rewritten = this.injector.rewrite(message);
+    return rewritten === null ? view : changedView(view, rewritten, view.method);
+  }
+
+  /** `inner` to our successor, in an envelope carrying `outer`'s id (exactly as it was written) if it has one. */
+  private toSuccessor(outer: MessageView, inner: MessageView): void {
+    const id = outer.kind === "request" ? outer.id : undefined;
+    const successor = this.methods.successor;
+    const body = spliceableBody(inner, true);
+    if (body !== null) return this.send(envelopeFromBody(body, id, successor));
+    const message = this.parsedOrAnswered(inner);
+    if (message !== null) this.send(encodeMessage(message, id, successor, null));
+  }
+
+  /** Our successor's message, out of its envelope, toward the client; the agent's file requests may be answered here (unsaved-files.ts). */
+  private fromSuccessor(envelope: LineView): void {
+    const inner = envelope.open();
+    if (!inner.ok) {
+      if (inner.id !== undefined) this.send(errorResponse(inner.id, inner.error));
+      else this.log(`dropped a malformed ${String(envelope.method)} notification`);
       return;
     }
-    const message = parsed.message;
-    if (isResponse(message) || message.method === CANCEL_REQUEST) {
-      this.send(line);
-      return;
-    }
-    const initialize = plainInitialize(message);
-    if (initialize !== null) {
-      this.dialect = initialize.dialect;
-      this.toSuccessor(message, line, initialize.message, null);
-    } else if (proxyMethodRole(message.method)?.role === "successor") {
-      this.fromSuccessor(message, line);
-    } else if (isRequest(message) && message.method === INITIALIZE) {
-      this.send(errorResponse(exactId(line, message), rpcError("methodNotFound", NO_SUCCESSOR_HELP)));
-      this.log(NO_SUCCESSOR_HELP);
-    } else {
-      const rewritten = this.injector.rewrite(message);
-      this.toSuccessor(message, line, rewritten ?? message, rewritten === null ? line : null);
-    }
+    const id = envelope.kind === "request" ? envelope.id : undefined;
+    if (id !== undefined && FILE_METHODS.has(inner.method) && this.answeredHere(inner, id)) return;
+    const body = spliceableBody(inner, false);
+    if (body !== null) return this.send(plainFromBody(body, id));
+    const message = this.parsedOrAnswered(inner);
+    if (message !== null) this.send(encodeMessage(message, id, null, null));
   }
 
-  /** The parsed route's decisions, from the line's bytes; false when it must be parsed. */
-  private forwardUnparsed(line: Buffer): boolean {
-    const head = canonicalHead(line);
-    if (head === null) return false;
-    if (head.kind === "response") return (this.send(line), true);
-    const method = head.method;
-    if (method === null || method === CANCEL_REQUEST || method === INITIALIZE || INJECTED_METHODS.has(method)) return false;
-    const id = head.kind === "request" ? head.id : undefined;
-    const role = proxyMethodRole(method);
-    if (role?.role === "successor") {
-      const inner = openEnvelopeLine(line, head);
-      // The agent's file requests may be answered here (unsaved-files.ts): parsed.
-      if (inner === null || FILE_METHODS.has(inner.method) || (id !== undefined && !mayFollowId(inner.body))) return false;
-      this.send(plainFromBody(inner.body, id));
-      return true;
-    }
-    if (role !== null) return false;
-    this.send(envelopeFromBody(line.subarray(head.bodyStart), id, dialectMethods(this.dialect).successor));
-    return true;
+  /** Whether the agent's file request `inner` (the envelope's id `id`) was answered from the editor's unsaved buffers. */
+  private answeredHere(inner: MessageView, id: IdLike): boolean {
+    const message = this.parsedOrAnswered(inner);
+    const answer = message === null ? null : this.injector.unsavedFiles.answer(message);
+    if (answer !== null) this.send(answerLine(id, answer));
+    return message === null || answer !== null;
   }
 
-  /**
-   * Wraps `inner` in an envelope that carries `outer`'s id (exactly as it was
-   * written), if it has one. `raw` is `inner`'s original line when it is
-   * unchanged, for splicing.
-   */
-  private toSuccessor(outer: WireMessage, outerLine: Buffer, inner: WireMessage, raw: Buffer | null): void {
-    const id = isRequest(outer) ? exactId(outerLine, outer) : undefined;
-    const body = raw === null ? null : messageBody(raw, inner);
-    this.send(encodeMessage(inner, id, dialectMethods(this.dialect).successor, body));
-  }
-
-  private fromSuccessor(envelope: WireMessage, raw: Buffer): void {
-    const message = openEnvelope(envelope);
-    const id = isRequest(envelope) ? exactId(raw, envelope) : undefined;
-    const answer = message !== null && id !== undefined ? this.injector.unsavedFiles.answer(message) : null;
-    if (answer !== null) this.send(answerLine(id!, answer));
-    else if (message !== null) this.send(encodeMessage(message, id, null, envelopeInnerBody(raw, envelope)));
-    else if (id !== undefined) this.send(errorResponse(id, MALFORMED_ENVELOPE));
-    else this.log(`dropped a malformed ${String(envelope.method)} notification`);
+  /** The view's message; null after answering why it cannot be read. */
+  private parsedOrAnswered(view: MessageView): WireMessage | null {
+    const parsed = view.parse();
+    if (parsed.ok) return parsed.message;
+    this.send(errorResponse(parsed.id, parsed.error));
+    return null;
   }
 }
