@@ -37,8 +37,9 @@ for (const dialect of ["_proxy", "proxy"] as const) {
 }
 
 describe("under a conductor, on the wire", () => {
-  it("echoes responses and $/cancel_request, and opens envelopes without touching their content", async () => {
+  it("echoes responses and $/cancel_request, and opens envelopes without touching their content", async (t) => {
     const proxy = startNode(PROXY_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: "" });
+    t.after(() => proxy.child.kill()); // a failed assertion must not leave it holding the run open
     const out = new LineCollector(proxy.child.stdout!);
     const response = `{"jsonrpc":"2.0","id":5,"result":{"a":[1,2,{"b":null}]},"_meta":{"m":1}}`;
     const cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`;
@@ -61,6 +62,27 @@ describe("under a conductor, on the wire", () => {
     assert.deepEqual(JSON.parse(lines[3]!), { jsonrpc: "2.0", id: 9, method: "fs/read_text_file", params: { path: "/x", _meta: { k: 2 } } });
     assert.deepEqual(JSON.parse(lines[4]!), { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
     assert.equal(parseReply(lines[5]!).error?.code, -32602);
+    proxy.child.stdin!.end();
+    assert.equal(await proxy.exited, 0);
+  });
+
+  it("answers a malformed line it would echo or answer itself with its parse error, never passing it on", async (t) => {
+    const proxy = startNode(PROXY_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: "" });
+    t.after(() => proxy.child.kill());
+    const out = new LineCollector(proxy.child.stdout!);
+    // Each starts as JSON.stringify writes messages, so its method is read from its first bytes; the rest is broken.
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1]}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":01,"method":"initialize","params":{"bad":tru}}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"initialize","params":{"bad":tru}}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":3,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":tru}}}\n`);
+    const lines = await out.waitFor(4);
+    for (const line of lines) assert.deepEqual(JSON.parse(line), { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    // And the same lines whole pass as before: the cancellation echoed, the plain initialize refused with how to run us.
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}\n`);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}\n`);
+    const more = await out.waitFor(6);
+    assert.equal(more[4], `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`);
+    assert.equal(parseReply(more[5]!).error?.code, -32601);
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });

@@ -1,8 +1,10 @@
 // Routes messages along the chain: client ⇄ component 0 ⇄ … ⇄ agent
 // (the Proxy Chains rules in docs/proxy.md). One route, over a lazy view of each line (acp-wire's
 // line-view.ts): a line laid out as JSON.stringify writes messages is routed from its first bytes
-// and spliced (splice.ts), and parsed only when a decision needs the message: initialize,
-// $/cancel_request, a message an in-process component may rewrite or answer, an agent's error.
+// and spliced (splice.ts), and parsed only when a decision needs the message: initialize from an
+// outer conductor or to a proxy (renamed), $/cancel_request, a message an in-process component may
+// rewrite or answer, the agent's errors and its initialize answer. Anything else an agent or a proxy
+// parses itself, as every JSON-RPC peer must.
 // A line in any other layout is parsed once. A plain notification passes on as the bytes that came in.
 //
 // Encodings by receiver: a proxy gets messages from its predecessor plain

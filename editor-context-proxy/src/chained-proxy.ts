@@ -6,8 +6,9 @@
 // unique), so the answer to ours is, byte for byte, the answer to theirs.
 // One route over a lazy view of each line (acp-wire's line-view.ts), as the
 // conductor's router takes: a line laid out as JSON.stringify writes messages is
-// wrapped and opened by splicing its bytes, and parsed only for prompts,
-// initialize and the agent's file requests; a line in any other layout is parsed once.
+// wrapped and opened by splicing its bytes, and parsed only for prompts, initialize,
+// cancellations and the agent's file requests (what we answer or echo ourselves is read
+// whole first); a line in any other layout is parsed once.
 
 import type { Readable, Writable } from "node:stream";
 import {
@@ -87,7 +88,11 @@ export class ChainedProxyRouter {
   receive(line: Buffer): void {
     const view = readLine(line);
     if (!view.ok) return this.send(errorResponse(view.id, view.error));
-    if (!hasMethod(view) || view.method === CANCEL_REQUEST) return this.send(line);
+    if (!hasMethod(view)) return this.send(line);
+    // What we echo or answer ourselves is read whole first: a malformed one gets its parse error, never our reply.
+    const ours = view.method === CANCEL_REQUEST || view.method === INITIALIZE;
+    if (ours && this.parsedOrAnswered(view) === null) return;
+    if (view.method === CANCEL_REQUEST) return this.send(line);
     const role = proxyMethodRole(view.method);
     if (role?.role === "successor") return this.fromSuccessor(view);
     if (role?.role === "initialize") return this.initialize(view, role.dialect);
@@ -145,7 +150,10 @@ export class ChainedProxyRouter {
     if (message !== null) this.send(encodeMessage(message, id, null, null));
   }
 
-  /** Whether the agent's file request `inner` (the envelope's id `id`) was answered from the editor's unsaved buffers. */
+  /**
+   * Whether the agent's file request `inner` (its envelope's id `id`) was answered here: from the editor's
+   * unsaved buffers, or with its parse error (read whole, like every line an answer rests on).
+   */
   private answeredHere(inner: MessageView, id: IdLike): boolean {
     const message = this.parsedOrAnswered(inner);
     const answer = message === null ? null : this.injector.unsavedFiles.answer(message);
