@@ -304,7 +304,7 @@ export class Router {
       return;
     }
     const body = spliceableBody(view, false);
-    const mustRead = body === null || (from.role === "agent" && this.mustReadAgentAnswer(view));
+    const mustRead = body === null || (from.role === "agent" && this.mustReadAgentAnswer(view, body));
     const message = mustRead ? this.parsedOrAnswered(from, view) : null;
     const content = body ?? message;
     if ((mustRead && message === null) || content === null) return;
@@ -325,10 +325,9 @@ export class Router {
    * the others, its errors and its initialize answer (until seen). Two byte
    * checks per answer.
    */
-  private mustReadAgentAnswer(view: LineView): boolean {
+  private mustReadAgentAnswer(view: LineView, body: Buffer): boolean {
     if (view.isParsed) return true;
-    const body = view.body;
-    return body === null || body.subarray(0, ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && body.includes(AUTH_METHODS_MEMBER));
+    return body.subarray(0, ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && body.includes(AUTH_METHODS_MEMBER));
   }
 
   /** Notes the agent's initialize answer; an "Authentication required" gets which agent and what to do. Null: pass it on as it came. */
