@@ -68,6 +68,7 @@ export async function installBinary(agent: AgentConfig, target: BinaryTarget, ro
     commandInside(folder, target.cmd, `${agent.id}: the installed command`);
     return folder;
   }
+  // The built-in chat shows "Installing <id> <version>…" from this line (webchat/src/agent-session.ts).
   log(`installing ${agent.id} ${version} from ${target.archive}`);
   if (target.sha256 === undefined) log(`${agent.id}: ${UNVERIFIED_DOWNLOAD}; what runs is whatever ${new URL(target.archive).host} serves`);
   await stageInto(folder, installed, async (staging) => {
@@ -395,7 +396,7 @@ export async function installCargo(agent: AgentConfig, cargo: CargoDistribution,
   const program = path.join(folder, "bin", process.platform === "win32" ? `${binary}.exe` : binary);
   const installed = (): boolean => fs.existsSync(program);
   if (installed()) return program;
-  log(`installing ${cargo.crate} ${version} with cargo into ${folder}`);
+  log(`installing ${agent.id} ${version} with cargo (the crate ${cargo.crate}) into ${folder}`);
   await stageInto(folder, installed, async (staging) => {
     const spec = `${cargo.crate}@${version}`;
     const binstalled = await runCargo(["binstall", "--no-confirm", "--root", staging, spec]).then(
