@@ -139,7 +139,7 @@ export function parseAgentConfig(value: unknown, where: string): AgentConfig {
   }
   const agent: AgentConfig = { ...value, id, distribution: parseDistribution(value.distribution, `${at}.distribution`) };
   // An entry imported from a registry (saved by an older build, say) is held to the registry's rules.
-  if (agent._source === "registry") checkRegistryEnv(agent, at);
+  if (agent._source === "registry") checkRegistryEnv(agent, at, ` To set it yourself, make the entry your own ("_source": "custom").`);
   return agent;
 }
 
@@ -217,12 +217,14 @@ const RESERVED_ENV_PREFIXES = [
   "SYMPOSIUM_",
 ];
 
-function checkRegistryEnv(agent: AgentConfig, where: string): void {
+function checkRegistryEnv(agent: AgentConfig, where: string, hint = ""): void {
   for (const { field, env } of distributionEnvs(agent.distribution)) {
     for (const name of Object.keys(env)) {
       const upper = name.toUpperCase();
       if (RESERVED_ENV.has(upper) || RESERVED_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix))) {
-        throw new AgentFormatError(`${where}.distribution.${field}.env: a registry may not set ${name} (it would change which program runs or what it loads)`);
+        throw new AgentFormatError(
+          `${where}.distribution.${field}.env: a registry may not set ${name} (it would change which program runs or what it loads).${hint}`,
+        );
       }
     }
   }
