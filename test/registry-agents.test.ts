@@ -562,7 +562,7 @@ describe("hostile archives, downloads and values cannot leave the cache or chang
     fs.writeFileSync(path.join(outside, "recording-agent"), "not a program", { mode: 0o644 });
     const folder = path.join(path.dirname(config), "cache", "agents", "cached", "1.0.0");
     fs.mkdirSync(folder, { recursive: true });
-    fs.symlinkSync(outside, path.join(folder, "bin"));
+    fs.symlinkSync(outside, path.join(folder, "bin"), process.platform === "win32" ? "junction" : "dir");
     const result = await cli(["registry", "resolve", "cached"], env);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /the installed command 'bin\/recording-agent' leads outside the agent's folder/);
@@ -615,6 +615,20 @@ describe("hostile archives, downloads and values cannot leave the cache or chang
     assert.equal(missing, 0, `the command went missing ${missing} times after it was in place`);
     assert.deepEqual(fs.readdirSync(path.dirname(path.dirname(path.dirname(command)))), ["1.0.0"], "no staging folder left behind");
     assert.equal(fs.readdirSync(path.join(path.dirname(command), "..", "share")).length, 30);
+  });
+
+  it("a version folder without its command (an older build's, or tampered with) is moved aside and replaced whole", async () => {
+    server.files.set("/partial.tar.gz", (await recordingTarball("binary")).bytes);
+    serveRegistry([binaryEntry("partial", "1.0.0", "/partial.tar.gz")]);
+    const { config, env } = home();
+    const folder = path.join(path.dirname(config), "cache", "agents", "partial", "1.0.0");
+    fs.mkdirSync(path.join(folder, "bin"), { recursive: true });
+    fs.writeFileSync(path.join(folder, "leftover.txt"), "half an install");
+    const result = await cli(["registry", "resolve", "partial"], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(fs.statSync(path.join(folder, "bin", "recording-agent")).isFile());
+    assert.equal(fs.existsSync(path.join(folder, "leftover.txt")), false);
+    assert.deepEqual(fs.readdirSync(path.dirname(folder)), ["1.0.0"]);
   });
 
   it("a download that stalls (headers then silence, or no answer at all) ends with a clear error", async () => {

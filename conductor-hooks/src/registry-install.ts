@@ -128,8 +128,9 @@ function linksInside(folder: string, url: string): void {
  * Runs `fill` on a fresh staging folder beside `folder`, then renames it into
  * place, only where there is no folder: another process may be running the
  * agent from it. When another install got there first, its folder is used and
- * ours removed; one without the command (left by an older build) is moved
- * aside first, never emptied in place.
+ * ours removed. `fill` checks the command is there, so a folder in place is
+ * whole; one without its command (an older build's, or tampered with) is
+ * moved aside first, never emptied in place.
  */
 async function stageInto(folder: string, installed: () => boolean, fill: (staging: string) => Promise<void>): Promise<void> {
   fs.mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 });
@@ -404,8 +405,11 @@ export async function installCargo(agent: AgentConfig, cargo: CargoDistribution,
       () => false,
     );
     if (!binstalled) await runCargo(["install", "--root", staging, spec]);
+    // Checked before the rename: a folder in place always has its program.
+    if (!fs.existsSync(path.join(staging, path.relative(folder, program)))) {
+      throw new InstallError(`${agent.id}: cargo installed ${cargo.crate} ${version}, but it has no binary '${binary}'`);
+    }
   });
-  if (!fs.existsSync(program)) throw new InstallError(`${agent.id}: cargo installed ${cargo.crate} ${version}, but it has no binary '${binary}'`);
   removeOtherVersions(path.join(root, agent.id), version, log);
   return program;
 }
