@@ -22,6 +22,7 @@ import {
   recordingScript,
   recordingTarball,
   startRegistryServer,
+  tarballOf,
   tarballWithEntry,
   zipWith,
   type RegistryServer,
@@ -52,15 +53,26 @@ function home(extraConfig?: object): Home {
   };
 }
 
-/** Runs the CLI to its end (asynchronously: the registry server lives in this process). */
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the CLI to its end (asynchronously: the registry server lives in this process).
+ * After `timeoutMs` it is killed and its code is -1 (a CLI that hangs fails the test, not the run).
+ */
+function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CONDUCTOR_CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill();
+    }, timeoutMs);
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: timedOut ? -1 : (code ?? 1), stdout, stderr });
+    });
   });
 }
 
@@ -138,7 +150,7 @@ describe("registry list and resolve", () => {
         id: "rec-binary",
         name: "Recording agent (rec-binary)",
         version: "1.0.0",
-        description: "the recording agent as a binary archive",
+        description: "Download not verified: the registry gives no SHA-256 · the recording agent as a binary archive",
       },
     );
     for (const agent of agents)
@@ -504,6 +516,256 @@ describe("a malformed or hostile registry is refused, and nothing is installed",
       "elsewhere",
       new RegExp(`the agent 'elsewhere' has nothing that runs on this platform \\(${PLATFORM}\\): it has binaries for ${other} only`),
     );
+  });
+});
+
+describe("hostile archives, downloads and values cannot leave the cache or change what runs (issue 31)", () => {
+  /** `registry resolve id` against a registry of `agents`, in a fresh home: its result and that home's folder. */
+  async function resolveIn(agents: object[], id: string, env: NodeJS.ProcessEnv = {}, timeoutMs?: number) {
+    serveRegistry(agents);
+    const { config, env: homeEnv } = home();
+    const result = await cli(["registry", "resolve", id], { ...homeEnv, ...env }, timeoutMs);
+    return { ...result, homeDir: path.dirname(config), cache: path.join(path.dirname(config), "cache", "agents") };
+  }
+
+  const agentFile = (content = recordingScript("binary")) => ({ name: "bin/recording-agent", content, mode: 0o755 });
+
+  it("a chain of links, each lexically inside (a→., b→a/.., …), is refused; the file it reaches outside keeps its mode", async () => {
+    // Staged in <home>/cache/agents/<id>/.staging-…: four steps up from b is <home>.
+    const chain = [
+      { name: "a", type: "symlink" as const, linkpath: "." },
+      { name: "b", type: "symlink" as const, linkpath: "a/.." },
+      { name: "c", type: "symlink" as const, linkpath: "b/.." },
+      { name: "d", type: "symlink" as const, linkpath: "c/.." },
+      { name: "e", type: "symlink" as const, linkpath: "d/.." },
+    ];
+    server.files.set("/chain.tar.gz", tarballOf([agentFile(), ...chain]));
+    const entry = binaryEntry("chain", "1.0.0", "/chain.tar.gz");
+    (entry as { distribution: { binary: Record<string, { cmd: string }> } }).distribution.binary[PLATFORM]!.cmd = "e/victim.txt";
+    serveRegistry([entry]);
+    const { config, env } = home();
+    const victim = path.join(path.dirname(config), "victim.txt");
+    fs.writeFileSync(victim, "not a program", { mode: 0o644 });
+    const result = await cli(["registry", "resolve", "chain"], env);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /refused .*chain\.tar\.gz: the link '[a-e]' leads outside the agent's folder/);
+    assert.equal(result.stdout, "");
+    assert.equal(fs.statSync(victim).mode & 0o777, 0o644, "the file outside was not made executable");
+    assert.deepEqual(fs.readdirSync(path.join(path.dirname(config), "cache", "agents", "chain")), [], "nothing installed, no staging left");
+  });
+
+  it("a cached command whose real path is outside its folder (an older build's install) is refused before any chmod or spawn", async () => {
+    server.files.set("/cached.tar.gz", (await recordingTarball("binary")).bytes);
+    serveRegistry([binaryEntry("cached", "1.0.0", "/cached.tar.gz")]);
+    const { config, env } = home();
+    const outside = tempDir("registry-outside-");
+    fs.writeFileSync(path.join(outside, "recording-agent"), "not a program", { mode: 0o644 });
+    const folder = path.join(path.dirname(config), "cache", "agents", "cached", "1.0.0");
+    fs.mkdirSync(folder, { recursive: true });
+    fs.symlinkSync(outside, path.join(folder, "bin"), process.platform === "win32" ? "junction" : "dir");
+    const result = await cli(["registry", "resolve", "cached"], env);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /the installed command 'bin\/recording-agent' leads outside the agent's folder/);
+    assert.equal(fs.statSync(path.join(outside, "recording-agent")).mode & 0o777, 0o644);
+  });
+
+  it("tar modes lose setuid, setgid and sticky bits, and owners are never the archive's", async () => {
+    const stranger = 4321;
+    server.files.set(
+      "/modes.tar.gz",
+      tarballOf([
+        { name: "bin/", type: "directory", mode: 0o1777, uid: stranger, gid: stranger },
+        { ...agentFile(), mode: 0o4755, uid: stranger, gid: stranger },
+        { name: "lib/helper", content: "x", mode: 0o2755, uid: stranger, gid: stranger },
+      ]),
+    );
+    const { code, stderr, cache } = await resolveIn([binaryEntry("modes", "1.0.0", "/modes.tar.gz")], "modes");
+    assert.equal(code, 0, stderr);
+    const folder = path.join(cache, "modes", "1.0.0");
+    for (const file of ["bin", "bin/recording-agent", "lib/helper"]) {
+      const stat = fs.statSync(path.join(folder, file));
+      assert.equal(stat.mode & 0o7000, 0, `${file}: mode ${(stat.mode & 0o7777).toString(8)}`);
+      if (process.getuid) assert.equal(stat.uid, process.getuid(), `${file} belongs to this user, not the archive's ${stranger}`);
+    }
+    assert.equal(fs.statSync(path.join(folder, "bin/recording-agent")).mode & 0o777, 0o755);
+  });
+
+  it("six resolves at once of one 3,000-file archive: all succeed, and the command, once there, never goes missing", async () => {
+    const files = Array.from({ length: 3_000 }, (_, index) => ({ name: `share/${index % 30}/file-${index}.txt`, content: `file ${index}\n`, mode: 0o644 }));
+    server.files.set("/big.tar.gz", tarballOf([agentFile(), ...files]));
+    serveRegistry([binaryEntry("big", "1.0.0", "/big.tar.gz")]);
+    const { config, env } = home();
+    const command = path.join(path.dirname(config), "cache", "agents", "big", "1.0.0", "bin", "recording-agent");
+    let running = true;
+    let seen = 0;
+    let missing = 0;
+    const watching = (async () => {
+      while (running) {
+        if (fs.existsSync(command)) seen++;
+        else if (seen > 0) missing++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    const results = await Promise.all(Array.from({ length: 6 }, () => cli(["registry", "resolve", "big"], env)));
+    running = false;
+    await watching;
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(new Set(results.map((result) => (JSON.parse(result.stdout) as { command: string }).command)), new Set([command]));
+    assert.ok(seen > 0, "the watcher saw the command");
+    assert.equal(missing, 0, `the command went missing ${missing} times after it was in place`);
+    assert.deepEqual(fs.readdirSync(path.dirname(path.dirname(path.dirname(command)))), ["1.0.0"], "no staging folder left behind");
+    assert.equal(fs.readdirSync(path.join(path.dirname(command), "..", "share")).length, 30);
+  });
+
+  it("a version folder without its command (an older build's, or tampered with) is moved aside and replaced whole", async () => {
+    server.files.set("/partial.tar.gz", (await recordingTarball("binary")).bytes);
+    serveRegistry([binaryEntry("partial", "1.0.0", "/partial.tar.gz")]);
+    const { config, env } = home();
+    const folder = path.join(path.dirname(config), "cache", "agents", "partial", "1.0.0");
+    fs.mkdirSync(path.join(folder, "bin"), { recursive: true });
+    fs.writeFileSync(path.join(folder, "leftover.txt"), "half an install");
+    const result = await cli(["registry", "resolve", "partial"], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(fs.statSync(path.join(folder, "bin", "recording-agent")).isFile());
+    assert.equal(fs.existsSync(path.join(folder, "leftover.txt")), false);
+    assert.deepEqual(fs.readdirSync(path.dirname(folder)), ["1.0.0"]);
+  });
+
+  it("a download that stalls (headers then silence, or no answer at all) ends with a clear error", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/stall.tar.gz", tarball.bytes);
+    server.stalled.add("/stall.tar.gz");
+    server.silent.add("/silent.tar.gz");
+    try {
+      for (const [id, file] of [
+        ["stall", "/stall.tar.gz"],
+        ["silent", "/silent.tar.gz"],
+      ] as const) {
+        const started = Date.now();
+        const { code, stderr, stdout, cache } = await resolveIn([binaryEntry(id, "1.0.0", file)], id, { SYMPOSIUM_DOWNLOAD_STALL_MS: "1000" }, 20_000);
+        assert.equal(code, 2, `${id}: ${stderr}`);
+        assert.match(stderr, new RegExp(`the download of .*${escape(file)} stalled: nothing arrived for 1 s`));
+        assert.equal(stdout, "");
+        assert.ok(Date.now() - started < 15_000, `${id} gave up in ${Date.now() - started} ms`);
+        assert.deepEqual(fs.readdirSync(path.join(cache, id)), [], "no staging left");
+      }
+    } finally {
+      server.stalled.delete("/stall.tar.gz");
+      server.silent.delete("/silent.tar.gz");
+    }
+  });
+
+  it("an npx, pipx or uvx cmd must be a program name: npm 10's npx runs it through a shell", async () => {
+    const marker = path.join(tempDir("registry-marker-"), "MARK");
+    for (const kind of ["npx", "pipx", "uvx"]) {
+      const { code, stderr } = await resolveIn(
+        [{ id: `shell-${kind}`, distribution: { [kind]: { package: "some-agent", cmd: `x; touch ${marker} #` } } }],
+        `shell-${kind}`,
+      );
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, new RegExp(`${kind}\\.cmd: 'x; touch .*' is not a program name`));
+    }
+    assert.equal(fs.existsSync(marker), false);
+    const { code, stdout, stderr } = await resolveIn(
+      [{ id: "plain-cmd", distribution: { npx: { package: "@scope/agent@1.2.3", cmd: "agent-acp" } } }],
+      "plain-cmd",
+    );
+    assert.equal(code, 0, stderr);
+    assert.deepEqual((JSON.parse(stdout) as { args: string[] }).args, ["-y", "--package", "@scope/agent@1.2.3", "--", "agent-acp"]);
+  });
+
+  it("a registry may not set PATH, NODE_OPTIONS, LD_PRELOAD, DYLD_*, npm's config or the like in an agent's env", async () => {
+    const archive = server.url("/rec.tar.gz");
+    const cases: Array<[string, object]> = [
+      ["PATH", { npx: { package: "agent", env: { PATH: "/tmp/evil" } } }],
+      ["NODE_OPTIONS", { npx: { package: "agent", env: { NODE_OPTIONS: "--require /tmp/evil.js" } } }],
+      ["npm_config_script_shell", { npx: { package: "agent", env: { npm_config_script_shell: "/tmp/evil" } } }],
+      ["LD_PRELOAD", { binary: { [PLATFORM]: { archive, cmd: "agent", env: { LD_PRELOAD: "/tmp/evil.so" } } } }],
+      ["DYLD_INSERT_LIBRARIES", { binary: { [PLATFORM]: { archive, cmd: "agent", env: { DYLD_INSERT_LIBRARIES: "/tmp/evil.dylib" } } } }],
+      ["PYTHONPATH", { uvx: { package: "agent", env: { PYTHONPATH: "/tmp/evil" } } }],
+    ];
+    for (const [name, distribution] of cases) {
+      const { code, stderr } = await resolveIn([{ id: "env-agent", distribution }], "env-agent");
+      assert.equal(code, 2, `${name}: ${stderr}`);
+      assert.match(stderr, new RegExp(`env: a registry may not set ${name} `));
+    }
+    // An entry imported from a registry into the config is held to the same rule; the user's own entries are not.
+    const imported = { id: "imported", _source: "registry", distribution: { npx: { package: "agent", env: { PATH: "/tmp/evil" } } } };
+    const own = { id: "own", distribution: { local: { command: "my-agent", env: { PATH: "/opt/mine" } } } };
+    serveRegistry([]);
+    const refusedImport = await cli(["registry", "resolve", "imported"], home({ agent: "x", agents: [imported] }).env);
+    assert.equal(refusedImport.code, 2, refusedImport.stderr);
+    assert.match(refusedImport.stderr, /a registry may not set PATH .*make the entry your own \("_source": "custom"\)/);
+    const ownResolved = await cli(["registry", "resolve", "own"], home({ agent: "x", agents: [own] }).env);
+    assert.equal(ownResolved.code, 0, ownResolved.stderr);
+    // The agents the shipped snapshot sets variables for still pass.
+    const listed = await cli(["registry", "list"], { ...home().env, SYMPOSIUM_REGISTRY_URL: "" });
+    assert.equal(listed.code, 0, listed.stderr);
+    const ids = (JSON.parse(listed.stdout) as Array<{ id: string }>).map((agent) => agent.id);
+    for (const id of ["auggie", "factory-droid"]) assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
+  });
+
+  it("crates.io's max_stable_version and bin_names are held to the registry's own rules before they name a path", async () => {
+    const crates = "/api/v1/crates";
+    server.files.set(`${crates}/bad-version`, JSON.stringify({ crate: { max_stable_version: "../../../escaped" } }));
+    server.files.set(`${crates}/bad-binary/1.0.0`, JSON.stringify({ version: { bin_names: ["../../../../escaped"] } }));
+    const env = { SYMPOSIUM_CRATES_API: server.url(crates), PATH: path.dirname(process.execPath) };
+    const version = await resolveIn([{ id: "bad-version", distribution: { cargo: { crate: "bad-version" } } }], "bad-version", env);
+    assert.equal(version.code, 2, version.stderr);
+    assert.match(version.stderr, /refused crates\.io's max_stable_version of bad-version: '\.\.\/\.\.\/\.\.\/escaped' is not a version/);
+    const binary = await resolveIn([{ id: "bad-binary", distribution: { cargo: { crate: "bad-binary", version: "1.0.0" } } }], "bad-binary", env);
+    assert.equal(binary.code, 2, binary.stderr);
+    assert.match(binary.stderr, /refused crates\.io's bin_names of bad-binary 1\.0\.0: '\.\.\/\.\.\/\.\.\/\.\.\/escaped' is not a binary name/);
+    for (const { homeDir } of [version, binary]) {
+      assert.deepEqual(fs.readdirSync(homeDir), [], "nothing written in or beside the cache");
+      assert.equal(fs.existsSync(path.join(homeDir, "..", "escaped")), false);
+    }
+  });
+
+  it("http: archives are refused (but from this machine), redirects go to https only, at most 5", async () => {
+    const plain = await resolveIn(
+      [{ id: "plain", distribution: { binary: { [PLATFORM]: { archive: "http://example.com/agent.tar.gz", cmd: "agent" } } } }],
+      "plain",
+    );
+    assert.equal(plain.code, 2, plain.stderr);
+    assert.match(plain.stderr, /archive: 'http:\/\/example\.com\/agent\.tar\.gz': only https downloads are accepted \(plain http only from this machine\)/);
+
+    server.redirects.set("/downgrade.tar.gz", "http://example.com/agent.tar.gz");
+    const downgrade = await resolveIn([binaryEntry("downgrade", "1.0.0", "/downgrade.tar.gz")], "downgrade");
+    assert.equal(downgrade.code, 2, downgrade.stderr);
+    assert.match(downgrade.stderr, /refused .*\/downgrade\.tar\.gz: it redirects to 'http:\/\/example\.com\/agent\.tar\.gz': only https/);
+
+    for (let hop = 0; hop < 6; hop++) server.redirects.set(`/loop-${hop}.tar.gz`, `/loop-${hop + 1}.tar.gz`);
+    const loop = await resolveIn([binaryEntry("loop", "1.0.0", "/loop-0.tar.gz")], "loop");
+    assert.equal(loop.code, 2, loop.stderr);
+    assert.match(loop.stderr, /refused .*\/loop-0\.tar\.gz: more than 5 redirects/);
+
+    server.files.set("/moved-here.tar.gz", (await recordingTarball("binary")).bytes);
+    server.redirects.set("/moved.tar.gz", server.url("/moved-here.tar.gz"));
+    const moved = await resolveIn([binaryEntry("moved", "1.0.0", "/moved.tar.gz")], "moved");
+    assert.equal(moved.code, 0, moved.stderr);
+  });
+
+  it("an archive without a SHA-256 is shown as such: in the list's description and in the install's log", async () => {
+    const tarball = await recordingTarball("binary");
+    server.files.set("/unsummed.tar.gz", tarball.bytes);
+    serveRegistry([
+      binaryEntry("unsummed", "1.0.0", "/unsummed.tar.gz"),
+      binaryEntry("summed", "1.0.0", "/unsummed.tar.gz", { sha256: tarball.sha256 }),
+      { id: "packaged", description: "from npm", distribution: { npx: { package: "agent" } } },
+    ]);
+    const { env } = home();
+    const listed = JSON.parse((await cli(["registry", "list"], env)).stdout) as Array<{ id: string; description?: string }>;
+    const described = (id: string): string | undefined => listed.find((agent) => agent.id === id)?.description;
+    assert.equal(described("unsummed"), "Download not verified: the registry gives no SHA-256 · the recording agent as a binary archive");
+    assert.equal(described("summed"), "the recording agent as a binary archive");
+    assert.equal(described("packaged"), "from npm");
+    const unsummed = await cli(["registry", "resolve", "unsummed"], env);
+    assert.equal(unsummed.code, 0, unsummed.stderr);
+    assert.match(unsummed.stderr, /unsummed: download not verified: the registry gives no SHA-256; what runs is whatever 127\.0\.0\.1:\d+ serves/);
+    const summed = await cli(["registry", "resolve", "summed"], env);
+    assert.equal(summed.code, 0, summed.stderr);
+    assert.doesNotMatch(summed.stderr, /not verified/);
   });
 });
 

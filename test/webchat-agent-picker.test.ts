@@ -5,6 +5,8 @@
 // through `registry use`, starts a new conversation that B answers, and
 // leaves the first conversation in the history. A page cannot choose an id
 // the list does not have; a command that is not our conductor gets no picker.
+// While `run` downloads a binary agent (a stalled download from a local
+// server), the status says "Installing <id> <version>…" (issue 31, item 8).
 // WEBCHAT_SCREENSHOT_DIR=docs writes the picker's pictures (light and dark).
 
 import { strict as assert } from "node:assert";
@@ -16,7 +18,9 @@ import { quote } from "shell-quote";
 import { CHROMIUM } from "./harness/code-server.js";
 import { chatSuite, loadChat, openChatPage, typePrompt } from "./support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "./support/processes.js";
+import { recordingTarball, startRegistryServer } from "./support/registry-server.js";
 import { CHAT_AGENT_COMMAND, type ChatServer } from "./support/webchat-server.js";
+import { platformKey } from "../conductor-hooks/src/registry-format.js";
 import { ourConductor } from "../webchat/src/agent-catalog.js";
 import { conductorRunCommand } from "../extension/src/frontend-command-line.js";
 
@@ -171,6 +175,31 @@ describe("webchat agent picker (issue 24)", { skip }, () => {
     assert.equal(await page.locator("#agent-picker").isHidden(), true);
     assert.equal(server.process.child.exitCode, null);
     await page.close();
+  });
+
+  it("while the conductor downloads the agent the status says what it installs, and a stalled download ends the start saying so (issue 31)", async () => {
+    const archives = await startRegistryServer();
+    try {
+      archives.files.set("/slow.tar.gz", (await recordingTarball("binary")).bytes);
+      archives.stalled.add("/slow.tar.gz");
+      const { dir, config, env } = home();
+      const binary = { [platformKey()!]: { archive: archives.url("/slow.tar.gz"), cmd: "bin/recording-agent" } };
+      const slow = { id: "slow-agent", name: "Slow agent", version: "1.0.0", distribution: { binary } };
+      fs.writeFileSync(config, JSON.stringify({ agent: { id: "slow-agent" }, agents: [slow] }));
+      const server = await suite.serve({
+        command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
+        extraArgs: ["--state-dir", path.join(dir, "state")],
+        env: { ...env, SYMPOSIUM_DOWNLOAD_STALL_MS: "3000" },
+      });
+      const page = await suite.browser.newPage();
+      await page.goto(server.url.toString());
+      await page.waitForFunction(() => document.querySelector("#status")?.textContent === "Installing slow-agent 1.0.0…", undefined, TIMEOUT);
+      await page.waitForSelector("body[data-state=ended]", TIMEOUT);
+      assert.match(await page.locator("#banner").innerText(), /the download of .*\/slow\.tar\.gz stalled: nothing arrived for 3 s/);
+      await page.close();
+    } finally {
+      await archives.close();
+    }
   });
 
   async function screenshots(page: Page): Promise<void> {

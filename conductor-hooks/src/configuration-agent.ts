@@ -15,7 +15,7 @@ import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, w
 import { ChosenAgent } from "./chosen-agent.js";
 import * as fs from "node:fs";
 import { loadConfig, splitCommandLine, updateConfigFile } from "./config.js";
-import type { AgentConfig } from "./registry-format.js";
+import { pickerDescription, type AgentConfig } from "./registry-format.js";
 import { configuredAgent, resolveAgent, type RegistryContext } from "./registry.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
 
@@ -70,7 +70,8 @@ function registryEntry(options: MenuOptions, choice: KnownAgent): AgentConfig | 
 
 function registryLine(options: MenuOptions, choice: KnownAgent): string {
   const entry = registryEntry(options, choice)!;
-  return `- ${entry.id}: ${choice.name}${entry.version ? ` ${entry.version}` : ""}${entry.description ? ` — ${entry.description}` : ""}`;
+  const description = pickerDescription(entry);
+  return `- ${entry.id}: ${choice.name}${entry.version ? ` ${entry.version}` : ""}${description ? ` — ${description}` : ""}`;
 }
 
 export function menu(options: MenuOptions, firstQuestion: string | null = null): string {

@@ -72,6 +72,25 @@ export function platformKey(platform: NodeJS.Platform = process.platform, arch: 
   return os && cpu ? `${os}-${cpu}` : null;
 }
 
+/** The binary target this platform would install, when a binary is what resolution picks (no earlier distribution). */
+export function binaryTargetHere(agent: AgentConfig): BinaryTarget | undefined {
+  const d = agent.distribution;
+  if (d.local || d.symposium || d.npx || d.pipx || d.uvx || d.cargo) return undefined;
+  const key = platformKey();
+  return key === null ? undefined : d.binary?.[key];
+}
+
+/** Said to the user wherever an agent is offered whose download here has no checksum to check. */
+export const UNVERIFIED_DOWNLOAD = "download not verified: the registry gives no SHA-256";
+
+/** An agent's description as pickers show it: with UNVERIFIED_DOWNLOAD first when that applies. */
+export function pickerDescription(agent: AgentConfig): string | undefined {
+  const target = binaryTargetHere(agent);
+  if (target === undefined || target.sha256 !== undefined) return agent.description;
+  const note = UNVERIFIED_DOWNLOAD[0]!.toUpperCase() + UNVERIFIED_DOWNLOAD.slice(1);
+  return agent.description === undefined ? note : `${note} · ${agent.description}`;
+}
+
 const MAX_AGENTS = 1_000;
 const MAX_STRING = 4_096;
 const MAX_ARGS = 256;
@@ -79,6 +98,9 @@ const MAX_ARGS = 256;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A program inside a package (npx's `cmd`: npm 10 runs it through a shell), or a cargo binary: a plain name. */
+const PROGRAM_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+const BINARY_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SHA256 = /^[0-9a-fA-F]{64}$/;
 const PLATFORM = /^[a-z0-9]+-[a-z0-9_]+$/;
 
@@ -96,6 +118,7 @@ export function parseRegistry(value: unknown, where: string): RegistryFile {
         `${where}: '${agent.id}' names a local command; a registry may only name packages and downloads (npx, pipx, uvx, cargo, binary)`,
       );
     }
+    checkRegistryEnv(agent, `${where} ('${agent.id}')`);
   }
   return { agents };
 }
@@ -114,7 +137,107 @@ export function parseAgentConfig(value: unknown, where: string): AgentConfig {
   if (value._source !== undefined && value._source !== "registry" && value._source !== "custom") {
     throw new AgentFormatError(`${at}._source: must be "registry" or "custom"`);
   }
-  return { ...value, id, distribution: parseDistribution(value.distribution, `${at}.distribution`) };
+  const agent: AgentConfig = { ...value, id, distribution: parseDistribution(value.distribution, `${at}.distribution`) };
+  // An entry imported from a registry (saved by an older build, say) is held to the registry's rules.
+  if (agent._source === "registry") checkRegistryEnv(agent, at, ` To set it yourself, make the entry your own ("_source": "custom").`);
+  return agent;
+}
+
+/**
+ * Variables that choose which program runs, what it loads, or where its tools
+ * fetch from: a registry names a package, never these (a user's own "local"
+ * entry may). Compared in upper case: Windows' variables ignore case.
+ */
+const RESERVED_ENV = new Set([
+  "PATH",
+  "PATHEXT",
+  "COMSPEC",
+  "SHELL",
+  "HOME",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "BASH_ENV",
+  "ENV",
+  "ZDOTDIR",
+  "IFS",
+  "PS4",
+  "PROMPT_COMMAND",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_TLS_REJECT_UNAUTHORIZED",
+  "ELECTRON_RUN_AS_NODE",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONSTARTUP",
+  "PYTHONUSERBASE",
+  "PERL5LIB",
+  "PERL5OPT",
+  "PERLLIB",
+  "RUBYLIB",
+  "RUBYOPT",
+  "GEM_HOME",
+  "GEM_PATH",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "CLASSPATH",
+  "DOTNET_STARTUP_HOOKS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+]);
+const RESERVED_ENV_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "NPM_CONFIG_",
+  "YARN_",
+  "PNPM_",
+  "COREPACK_",
+  "PIP_",
+  "PIPX_",
+  "UV_",
+  "CARGO_",
+  "RUSTUP_",
+  "RUSTC",
+  "GIT_",
+  "XDG_",
+  "SYMPOSIUM_",
+];
+
+function checkRegistryEnv(agent: AgentConfig, where: string, hint = ""): void {
+  for (const { field, env } of distributionEnvs(agent.distribution)) {
+    for (const name of Object.keys(env)) {
+      const upper = name.toUpperCase();
+      if (RESERVED_ENV.has(upper) || RESERVED_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix))) {
+        throw new AgentFormatError(
+          `${where}.distribution.${field}.env: a registry may not set ${name} (it would change which program runs or what it loads).${hint}`,
+        );
+      }
+    }
+  }
+}
+
+function distributionEnvs(d: Distribution): Array<{ field: string; env: Record<string, string> }> {
+  const found: Array<{ field: string; env: Record<string, string> }> = [];
+  for (const kind of ["local", "npx", "pipx", "uvx"] as const) {
+    const env = d[kind]?.env;
+    if (env) found.push({ field: kind, env });
+  }
+  for (const [platform, target] of Object.entries(d.binary ?? {})) if (target.env) found.push({ field: `binary.${platform}`, env: target.env });
+  return found;
 }
 
 function parseDistribution(value: unknown, where: string): Distribution {
@@ -148,7 +271,9 @@ function parsePackage(value: unknown, where: string): PackageDistribution {
   // A package spec starting with "-" would be read as an option by npx/pipx/uvx.
   if (name.startsWith("-")) throw new AgentFormatError(`${where}.package: '${name}' is not a package name`);
   const cmd = entry.cmd === undefined ? undefined : text(entry.cmd, `${where}.cmd`);
-  if (cmd?.startsWith("-")) throw new AgentFormatError(`${where}.cmd: '${cmd}' is not a command name`);
+  if (cmd !== undefined && !PROGRAM_NAME.test(cmd)) {
+    throw new AgentFormatError(`${where}.cmd: '${cmd}' is not a program name (letters, digits, '.', '_' and '-')`);
+  }
   return { package: name, ...(cmd === undefined ? {} : { cmd }), ...argsAndEnv(entry, where) };
 }
 
@@ -157,18 +282,22 @@ function parseCargo(value: unknown, where: string): CargoDistribution {
   const crate = text(entry.crate, `${where}.crate`);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(crate)) throw new AgentFormatError(`${where}.crate: '${crate}' is not a crate name`);
   const result: CargoDistribution = { crate, ...argsAndEnv(entry, where) };
-  if (entry.version !== undefined) {
-    const version = text(entry.version, `${where}.version`);
-    if (!VERSION.test(version)) throw new AgentFormatError(`${where}.version: '${version}' is not a version`);
-    result.version = version;
-  }
-  if (entry.binary !== undefined) {
-    const binary = text(entry.binary, `${where}.binary`);
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(binary)) throw new AgentFormatError(`${where}.binary: '${binary}' is not a binary name`);
-    result.binary = binary;
-  }
+  if (entry.version !== undefined) result.version = checkedVersion(text(entry.version, `${where}.version`), `${where}.version`);
+  if (entry.binary !== undefined) result.binary = checkedBinaryName(text(entry.binary, `${where}.binary`), `${where}.binary`);
   delete (result as { env?: unknown }).env;
   return result;
+}
+
+/** A crate version as a folder name (the registry's, or crates.io's `max_stable_version`). */
+export function checkedVersion(version: string, where: string): string {
+  if (!VERSION.test(version)) throw new AgentFormatError(`${where}: '${version}' is not a version`);
+  return version;
+}
+
+/** A cargo binary's name as a file name (the registry's, or crates.io's `bin_names`). */
+export function checkedBinaryName(binary: string, where: string): string {
+  if (!BINARY_NAME.test(binary)) throw new AgentFormatError(`${where}: '${binary}' is not a binary name`);
+  return binary;
 }
 
 function parseBinary(value: unknown, where: string): Record<string, BinaryTarget> {
@@ -190,8 +319,8 @@ function parseBinaryTarget(value: unknown, where: string): BinaryTarget {
   } catch {
     throw new AgentFormatError(`${where}.archive: '${archive}' is not a URL`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new AgentFormatError(`${where}.archive: only http(s) downloads are accepted, not ${url.protocol}`);
+  const problem = archiveUrlProblem(url);
+  if (problem !== null) throw new AgentFormatError(`${where}.archive: ${problem}`);
   const cmd = safeRelativePath(text(entry.cmd, `${where}.cmd`), `${where}.cmd`);
   const result: BinaryTarget = { archive, cmd, ...argsAndEnv(entry, where) };
   if (entry.sha256 !== undefined) {
@@ -200,6 +329,19 @@ function parseBinaryTarget(value: unknown, where: string): BinaryTarget {
     result.sha256 = sha256.toLowerCase();
   }
   return result;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/**
+ * Why an archive (or a redirect on its way) may not be downloaded from `url`,
+ * or null: HTTPS only, so what arrives is what its host serves; plain http
+ * only from this machine (a local mirror, the tests), where no network lies between.
+ */
+export function archiveUrlProblem(url: URL): string | null {
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  return `'${url.href}': only https downloads are accepted (plain http only from this machine), not ${url.protocol}`;
 }
 
 /** A path inside an unpacked archive: relative, no "..", no drive or root. */

@@ -5,10 +5,16 @@
 // ~/.symposium/bin/<id> would share a folder with the launcher
 // (launcher.ts), so an agent with the id "symposium-conductor" could replace it.
 //
-// An install is staged in a temporary folder and renamed into place whole;
-// a failed one leaves nothing. Archive entries are checked before anything is
-// unpacked: absolute paths, "..", links leaving the folder and device files
-// refuse the whole archive. When a version is installed, the id's other
+// An install is staged in a temporary folder and renamed into place whole,
+// only where no folder is yet: when another process (a second window, a
+// restart) put the same version there first, that one is used and nothing is
+// removed under it. A failed install leaves nothing. Archive entries are
+// checked before anything is unpacked: absolute paths, "..", links leaving the
+// folder and device files refuse the whole archive; after unpacking, every
+// link's real path is checked (a chain of links each lexically inside can lead
+// out), and the command's real path must be inside before it is made
+// executable or run. Modes lose setuid, setgid and sticky bits; owners are
+// never taken from the archive. When a version is installed, the id's other
 // versions are removed (the seed's "no accumulation").
 
 import { execFile } from "node:child_process";
@@ -19,7 +25,17 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import yauzl from "yauzl";
-import { AgentFormatError, safeRelativePath, type AgentConfig, type BinaryTarget, type CargoDistribution } from "./registry-format.js";
+import {
+  AgentFormatError,
+  archiveUrlProblem,
+  checkedBinaryName,
+  checkedVersion,
+  safeRelativePath,
+  UNVERIFIED_DOWNLOAD,
+  type AgentConfig,
+  type BinaryTarget,
+  type CargoDistribution,
+} from "./registry-format.js";
 
 export class InstallError extends Error {
   override name = "InstallError";
@@ -30,6 +46,13 @@ export const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
 /** Larger unpacked totals are refused (a zip or gzip bomb). */
 const MAX_UNPACKED_BYTES = 2 * 1024 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+/** A download that receives nothing for this long is given up (override: $SYMPOSIUM_DOWNLOAD_STALL_MS). */
+const STALL_TIMEOUT_MS = 30_000;
+export const STALL_TIMEOUT_ENV = "SYMPOSIUM_DOWNLOAD_STALL_MS";
+/** Redirects followed, each to an https URL (GitHub's release downloads redirect to another host once). */
+const MAX_REDIRECTS = 5;
+/** crates.io's API (override: $SYMPOSIUM_CRATES_API, a mirror). */
+export const CRATES_API_ENV = "SYMPOSIUM_CRATES_API";
 
 export function cacheRoot(configPath: string): string {
   return path.join(path.dirname(configPath), "cache", "agents");
@@ -40,69 +63,206 @@ export async function installBinary(agent: AgentConfig, target: BinaryTarget, ro
   // Without a version the archive's URL names the folder: a new URL is a new version.
   const version = agent.version ?? createHash("sha256").update(target.archive).digest("hex").slice(0, 16);
   const folder = path.join(root, agent.id, version);
-  if (fs.existsSync(path.join(folder, target.cmd))) return folder;
+  const installed = (): boolean => fs.existsSync(path.join(folder, target.cmd));
+  if (installed()) {
+    commandInside(folder, target.cmd, `${agent.id}: the installed command`);
+    return folder;
+  }
+  // The built-in chat shows "Installing <id> <version>…" from this line (webchat/src/agent-session.ts).
   log(`installing ${agent.id} ${version} from ${target.archive}`);
-  await stageInto(folder, async (staging) => {
+  if (target.sha256 === undefined) log(`${agent.id}: ${UNVERIFIED_DOWNLOAD}; what runs is whatever ${new URL(target.archive).host} serves`);
+  await stageInto(folder, installed, async (staging) => {
     const archive = path.join(staging, `.download-${randomBytes(4).toString("hex")}`);
     await download(target.archive, archive, target.sha256);
     await unpack(archive, target, staging);
     fs.rmSync(archive);
-    const command = path.join(staging, target.cmd);
-    if (!fs.existsSync(command)) throw new InstallError(`${agent.id}: the archive ${target.archive} has no '${target.cmd}' (its "cmd")`);
+    linksInside(staging, target.archive);
+    if (!fs.existsSync(path.join(staging, target.cmd))) throw new InstallError(`${agent.id}: the archive ${target.archive} has no '${target.cmd}' (its "cmd")`);
+    const command = commandInside(staging, target.cmd, `refused ${target.archive}: its "cmd"`);
     if (process.platform !== "win32") fs.chmodSync(command, fs.statSync(command).mode | 0o111);
   });
   removeOtherVersions(path.join(root, agent.id), version, log);
   return folder;
 }
 
-/** Runs `fill` on a fresh staging folder beside `folder`, then renames it into place; removes it on failure. */
-async function stageInto(folder: string, fill: (staging: string) => Promise<void>): Promise<void> {
+/** The real path of `folder`/`cmd`: a regular file whose real path is inside `folder`, or an InstallError. */
+function commandInside(folder: string, cmd: string, what: string): string {
+  const real = realPathInside(folder, path.join(folder, cmd));
+  if (real === null) throw new InstallError(`${what} '${cmd}' leads outside the agent's folder ${folder} through a link`);
+  if (!fs.statSync(real).isFile()) throw new InstallError(`${what} '${cmd}' is not a file`);
+  return real;
+}
+
+/**
+ * The real path of `file` when it is inside `folder`'s real path; null when it leads out, loops or dangles.
+ * The system's realpath: Node's own (fs.realpathSync) joins a link's target to the path lexically, so
+ * `b → a/..` with `a → .` comes out inside when it is not.
+ */
+function realPathInside(folder: string, file: string): string | null {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(file);
+  } catch {
+    return null;
+  }
+  const base = fs.realpathSync.native(folder);
+  return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep) ? real : null;
+}
+
+/**
+ * Every link in the unpacked `folder` leads to something inside it. The entry
+ * check before unpacking reads each link alone; `a→.`, `b→a/..` passes it
+ * and still leads out, so the real paths are checked once all are written.
+ */
+function linksInside(folder: string, url: string): void {
+  for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isSymbolicLink()) continue;
+    const link = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (realPathInside(folder, link) === null) {
+      throw new InstallError(`refused ${url}: the link '${path.relative(folder, link)}' leads outside the agent's folder (or nowhere)`);
+    }
+  }
+}
+
+/**
+ * Runs `fill` on a fresh staging folder beside `folder`, then renames it into
+ * place, only where there is no folder: another process may be running the
+ * agent from it. When another install got there first, its folder is used and
+ * ours removed. `fill` checks the command is there, so a folder in place is
+ * whole; one without its command (an older build's, or tampered with) is
+ * moved aside first, never emptied in place.
+ */
+async function stageInto(folder: string, installed: () => boolean, fill: (staging: string) => Promise<void>): Promise<void> {
   fs.mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 });
-  const staging = `${path.dirname(folder)}${path.sep}.staging-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const staging = stagingName(folder);
   fs.mkdirSync(staging, { mode: 0o700 });
   try {
     await fill(staging);
-    fs.rmSync(folder, { recursive: true, force: true });
-    fs.renameSync(staging, folder);
-  } catch (error) {
+    if (renamedInto(staging, folder)) return;
+    if (!installed()) {
+      moveAsideAndRemove(folder);
+      if (renamedInto(staging, folder)) return;
+    }
+    if (!installed()) throw new InstallError(`another install left ${folder} without its command; remove that folder and try again`);
+  } finally {
     fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A name beside `folder` that removeOtherVersions and other installs leave alone. */
+function stagingName(folder: string): string {
+  return `${path.dirname(folder)}${path.sep}.staging-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** Renames `staging` to `folder`; false when a folder is already there (another install's). */
+function renamedInto(staging: string, folder: string): boolean {
+  try {
+    fs.renameSync(staging, folder);
+    return true;
+  } catch (error) {
+    // ENOTEMPTY/EEXIST on POSIX, EPERM/EACCES on Windows: the name is taken.
+    if (fs.existsSync(folder)) return false;
     throw error;
   }
+}
+
+/** Renames `folder` out of the way (atomic: a process starting from it sees the old folder or none), then removes it. */
+function moveAsideAndRemove(folder: string): void {
+  const aside = stagingName(folder);
+  try {
+    fs.renameSync(folder, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  fs.rmSync(aside, { recursive: true, force: true });
 }
 
 function removeOtherVersions(idFolder: string, keep: string, log: (message: string) => void): void {
   for (const entry of fs.readdirSync(idFolder)) {
     if (entry === keep || entry.startsWith(".staging-")) continue;
-    fs.rmSync(path.join(idFolder, entry), { recursive: true, force: true });
-    log(`removed the old version ${entry} of ${path.basename(idFolder)}`);
+    try {
+      moveAsideAndRemove(path.join(idFolder, entry));
+      log(`removed the old version ${entry} of ${path.basename(idFolder)}`);
+    } catch (error) {
+      // Windows refuses to move a program that is running: the next install tries again.
+      log(`could not remove the old version ${entry} of ${path.basename(idFolder)} yet: ${(error as Error).message}`);
+    }
   }
 }
 
-/** Streams `url` to `file`, refusing more than MAX_ARCHIVE_BYTES and a checksum that differs. */
+/** Streams `url` to `file`, refusing more than MAX_ARCHIVE_BYTES, a checksum that differs, and a download that stalls. */
 async function download(url: string, file: string, sha256: string | undefined): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), redirect: "follow" });
-  } catch (error) {
-    throw new InstallError(`cannot download ${url}: ${describeCause(error)}`);
-  }
-  if (!response.ok || response.body === null) throw new InstallError(`cannot download ${url}: HTTP ${response.status}`);
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_ARCHIVE_BYTES) {
-    throw new InstallError(`refused ${url}: it is larger than ${MAX_ARCHIVE_BYTES} bytes`);
-  }
+  const stall = stallWatch();
+  const signal = AbortSignal.any([stall.signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]);
   const hash = createHash("sha256");
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > MAX_ARCHIVE_BYTES) return done(new InstallError(`refused ${url}: it is larger than ${MAX_ARCHIVE_BYTES} bytes`));
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), counter, fs.createWriteStream(file, { mode: 0o600 }));
+  try {
+    const response = await fetchArchive(url, signal);
+    if (!response.ok || response.body === null) throw new InstallError(`cannot download ${url}: HTTP ${response.status}`);
+    if (Number(response.headers.get("content-length") ?? 0) > MAX_ARCHIVE_BYTES) {
+      throw new InstallError(`refused ${url}: it is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+    }
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        stall.progress();
+        bytes += chunk.length;
+        if (bytes > MAX_ARCHIVE_BYTES) return done(new InstallError(`refused ${url}: it is larger than ${MAX_ARCHIVE_BYTES} bytes`));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    stall.progress();
+    await pipeline(
+      Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>),
+      counter,
+      fs.createWriteStream(file, { mode: 0o600 }),
+    );
+  } catch (error) {
+    if (stall.signal.aborted)
+      throw new InstallError(`the download of ${url} stalled: nothing arrived for ${stall.ms / 1000} s. Check the connection and try again.`);
+    if (error instanceof InstallError) throw error;
+    throw new InstallError(`cannot download ${url}: ${describeCause(error)}`);
+  } finally {
+    stall.stop();
+  }
   const actual = hash.digest("hex");
   if (sha256 !== undefined && actual !== sha256) throw new InstallError(`refused ${url}: its SHA-256 is ${actual}, the registry says ${sha256}`);
+}
+
+/** An abort signal that fires when `progress` has not been called for the stall timeout. */
+function stallWatch(): { signal: AbortSignal; ms: number; progress(): void; stop(): void } {
+  const ms = Number(process.env[STALL_TIMEOUT_ENV]) > 0 ? Number(process.env[STALL_TIMEOUT_ENV]) : STALL_TIMEOUT_MS;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const progress = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), ms);
+  };
+  progress();
+  return { signal: controller.signal, ms, progress, stop: () => clearTimeout(timer) };
+}
+
+/**
+ * GET `url`, following at most MAX_REDIRECTS redirects by hand: each must go
+ * to an https URL (fetch's own "follow" would take http too). Another host is
+ * followed: the host the registry named decides where its file lives, as it
+ * decides the file (GitHub's releases are served from another host).
+ */
+async function fetchArchive(url: string, signal: AbortSignal): Promise<Response> {
+  let current = url;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetch(current, { signal, redirect: "manual" });
+    if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    if (location === null) throw new InstallError(`cannot download ${url}: ${current} answered HTTP ${response.status} without a Location`);
+    if (redirects === MAX_REDIRECTS) throw new InstallError(`refused ${url}: more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, current);
+    const problem = archiveUrlProblem(next);
+    if (problem !== null) throw new InstallError(`refused ${url}: it redirects to ${problem}`);
+    current = next.href;
+  }
 }
 
 function describeCause(error: unknown): string {
@@ -138,7 +298,17 @@ async function unpackTar(archive: string, into: string, url: string): Promise<vo
   });
   if (problems.length > 0) throw new InstallError(`refused ${url}: ${problems.slice(0, 3).join("; ")}`);
   if (total > MAX_UNPACKED_BYTES) throw new InstallError(`refused ${url}: it unpacks to more than ${MAX_UNPACKED_BYTES} bytes`);
-  await tar.x({ file: archive, cwd: into, strict: true });
+  await tar.x({
+    file: archive,
+    cwd: into,
+    strict: true,
+    // Never the archive's owner (node-tar keeps it when run as root), never setuid, setgid or sticky bits.
+    preserveOwner: false,
+    filter: (_path, entry) => {
+      if (typeof entry.mode === "number") entry.mode &= 0o777;
+      return true;
+    },
+  });
 }
 
 const TAR_TYPES = new Set(["File", "OldFile", "ContiguousFile", "Directory", "SymbolicLink"]);
@@ -215,23 +385,31 @@ async function writeZipEntries(zip: yauzl.ZipFile, entries: yauzl.Entry[], into:
 
 const CRATES_API = "https://crates.io/api/v1/crates";
 
+function cratesApi(): string {
+  return process.env[CRATES_API_ENV] ?? CRATES_API;
+}
+
 /** The path of the crate's binary, installed with cargo binstall (or cargo install) into the cache when missing. */
 export async function installCargo(agent: AgentConfig, cargo: CargoDistribution, root: string, log: (message: string) => void): Promise<string> {
   const version = cargo.version ?? (await latestStableVersion(cargo.crate));
   const binary = cargo.binary ?? (await onlyBinary(cargo.crate, version));
   const folder = path.join(root, agent.id, version);
   const program = path.join(folder, "bin", process.platform === "win32" ? `${binary}.exe` : binary);
-  if (fs.existsSync(program)) return program;
-  log(`installing ${cargo.crate} ${version} with cargo into ${folder}`);
-  await stageInto(folder, async (staging) => {
+  const installed = (): boolean => fs.existsSync(program);
+  if (installed()) return program;
+  log(`installing ${agent.id} ${version} with cargo (the crate ${cargo.crate}) into ${folder}`);
+  await stageInto(folder, installed, async (staging) => {
     const spec = `${cargo.crate}@${version}`;
     const binstalled = await runCargo(["binstall", "--no-confirm", "--root", staging, spec]).then(
       () => true,
       () => false,
     );
     if (!binstalled) await runCargo(["install", "--root", staging, spec]);
+    // Checked before the rename: a folder in place always has its program.
+    if (!fs.existsSync(path.join(staging, path.relative(folder, program)))) {
+      throw new InstallError(`${agent.id}: cargo installed ${cargo.crate} ${version}, but it has no binary '${binary}'`);
+    }
   });
-  if (!fs.existsSync(program)) throw new InstallError(`${agent.id}: cargo installed ${cargo.crate} ${version}, but it has no binary '${binary}'`);
   removeOtherVersions(path.join(root, agent.id), version, log);
   return program;
 }
@@ -249,19 +427,32 @@ async function crateJson(url: string): Promise<Record<string, unknown>> {
 }
 
 async function latestStableVersion(crate: string): Promise<string> {
-  const info = (await crateJson(`${CRATES_API}/${crate}`)).crate as { max_stable_version?: string } | undefined;
-  if (!info?.max_stable_version) throw new InstallError(`crates.io lists no stable version of ${crate}`);
-  return info.max_stable_version;
+  const info = (await crateJson(`${cratesApi()}/${crate}`)).crate as { max_stable_version?: unknown } | undefined;
+  if (typeof info?.max_stable_version !== "string" || info.max_stable_version === "") throw new InstallError(`crates.io lists no stable version of ${crate}`);
+  // It names a folder in the cache: held to the registry's own rule for versions.
+  return fromCratesIo(() => checkedVersion(info.max_stable_version as string, `crates.io's max_stable_version of ${crate}`));
 }
 
 async function onlyBinary(crate: string, version: string): Promise<string> {
-  const info = (await crateJson(`${CRATES_API}/${crate}/${version}`)).version as { bin_names?: string[] } | undefined;
-  const names = info?.bin_names ?? [];
+  const info = (await crateJson(`${cratesApi()}/${crate}/${version}`)).version as { bin_names?: unknown } | undefined;
+  const names = Array.isArray(info?.bin_names) ? info.bin_names : [];
   if (names.length !== 1)
     throw new InstallError(
-      `${crate} ${version} has ${names.length === 0 ? "no binaries" : `several binaries (${names.join(", ")})`}: set "binary" in its cargo distribution`,
+      `${crate} ${version} has ${names.length === 0 ? "no binaries" : `several binaries (${names.map(String).join(", ")})`}: set "binary" in its cargo distribution`,
     );
-  return names[0]!;
+  const name: unknown = names[0];
+  // It names a file in the cache: held to the registry's own rule for binaries.
+  return fromCratesIo(() => checkedBinaryName(typeof name === "string" ? name : JSON.stringify(name), `crates.io's bin_names of ${crate} ${version}`));
+}
+
+/** A crates.io value checked: a value that fails is refused as an install error, before any path is made of it. */
+function fromCratesIo(check: () => string): string {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof AgentFormatError) throw new InstallError(`refused ${error.message}`);
+    throw error;
+  }
 }
 
 /** cargo's own output goes to stderr: stdout carries ACP. */

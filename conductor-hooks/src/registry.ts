@@ -12,7 +12,7 @@ import { isObject } from "../../acp-wire/src/index.js";
 import snapshot from "../registry-snapshot.json" with { type: "json" };
 import { agentChoices, DEMO_AGENT_NAME } from "./agent-choices.js";
 import { loadConfig, splitCommandLine, updateConfigFile, type SymposiumConfig } from "./config.js";
-import { AgentFormatError, parseAgentConfig, parseRegistry, platformKey, type AgentConfig, type Distribution } from "./registry-format.js";
+import { AgentFormatError, parseAgentConfig, parseRegistry, pickerDescription, platformKey, type AgentConfig, type Distribution } from "./registry-format.js";
 import { cacheRoot, installBinary, installCargo } from "./registry-install.js";
 
 export const DEFAULT_REGISTRY_URL = "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json";
@@ -203,13 +203,14 @@ export async function configuredAgent(value: unknown, context: RegistryContext):
   return parseAgentConfig(value, `${context.configPath}: agent`);
 }
 
-/** The seed's `registry list` line for an agent. */
+/** The seed's `registry list` line for an agent; the description says when its download here is not checksummed. */
 export function listed(agent: AgentConfig): { id: string; name: string; version?: string; description?: string } {
+  const description = pickerDescription(agent);
   return {
     id: agent.id,
     name: agent.name ?? agent.id,
     ...(agent.version === undefined ? {} : { version: agent.version }),
-    ...(agent.description === undefined ? {} : { description: agent.description }),
+    ...(description === undefined ? {} : { description }),
   };
 }
 

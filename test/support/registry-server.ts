@@ -24,6 +24,10 @@ export interface RegistryServer {
   requests: string[];
   /** Paths never answered (a registry that says nothing): the request waits until the server closes. */
   silent: Set<string>;
+  /** Paths that send their headers and the first half of their body, then nothing more (a stalled download). */
+  stalled: Set<string>;
+  /** Paths answered with a 302 to the given Location. */
+  redirects: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -31,13 +35,23 @@ export async function startRegistryServer(): Promise<RegistryServer> {
   const files = new Map<string, Buffer | string>();
   const requests: string[] = [];
   const silent = new Set<string>();
+  const stalled = new Set<string>();
+  const redirects = new Map<string, string>();
   const server = http.createServer((request, response) => {
     const url = request.url ?? "/";
     requests.push(url);
     if (silent.has(url)) return;
+    const location = redirects.get(url);
+    if (location !== undefined) return void response.writeHead(302, { location }).end();
     const body = files.get(url);
     if (body === undefined) return void response.writeHead(404).end("not found");
-    response.writeHead(200, { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" }).end(body);
+    const bytes = Buffer.from(body);
+    response.writeHead(200, {
+      "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream",
+      "content-length": bytes.length,
+    });
+    if (stalled.has(url)) return void response.write(bytes.subarray(0, bytes.length >> 1));
+    response.end(bytes);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -46,6 +60,8 @@ export async function startRegistryServer(): Promise<RegistryServer> {
     files,
     requests,
     silent,
+    stalled,
+    redirects,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -75,25 +91,51 @@ export async function recordingTarball(kind: string): Promise<{ bytes: Buffer; s
   return { bytes, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
+/** One entry of a hand-built tar: any name, mode, owner, type and link target, as a hostile archive may carry. */
+export interface TarEntry {
+  name: string;
+  content?: string;
+  mode?: number;
+  uid?: number;
+  gid?: number;
+  type?: "file" | "directory" | "symlink";
+  linkpath?: string;
+}
+
 /** A .tar.gz whose one entry is named `entryName` as is (say "../escaped"): node-tar would clean it, so the header is written by hand. */
 export function tarballWithEntry(entryName: string, content = "#!/bin/sh\necho pwned\n"): Buffer {
+  return tarballOf([{ name: entryName, content }]);
+}
+
+/** A .tar.gz of `entries`, every header written by hand (node-tar's writer would clean names, modes and owners). */
+export function tarballOf(entries: TarEntry[]): Buffer {
+  const blocks = entries.flatMap((entry) => {
+    const content = entry.type === "file" || entry.type === undefined ? (entry.content ?? "") : "";
+    const body = Buffer.alloc(Math.ceil(Buffer.byteLength(content) / 512) * 512);
+    body.write(content);
+    return [tarHeader(entry, Buffer.byteLength(content)), body];
+  });
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
+}
+
+function tarHeader(entry: TarEntry, size: number): Buffer {
+  const octal = (value: number, width: number): string => `${value.toString(8).padStart(width - 1, "0")}\0`;
   const header = Buffer.alloc(512);
-  header.write(entryName, 0, 100, "utf8");
-  header.write("0000755\0", 100); // mode
-  header.write("0000000\0", 108); // uid
-  header.write("0000000\0", 116); // gid
-  header.write(`${Buffer.byteLength(content).toString(8).padStart(11, "0")}\0`, 124);
-  header.write("00000000000\0", 136); // mtime
+  header.write(entry.name, 0, 100, "utf8");
+  header.write(octal(entry.mode ?? 0o755, 8), 100);
+  header.write(octal(entry.uid ?? 0, 8), 108);
+  header.write(octal(entry.gid ?? 0, 8), 116);
+  header.write(octal(size, 12), 124);
+  header.write(octal(0, 12), 136); // mtime
   header.write("        ", 148); // checksum placeholder
-  header.write("0", 156); // regular file
+  header.write({ file: "0", directory: "5", symlink: "2" }[entry.type ?? "file"], 156);
+  if (entry.linkpath !== undefined) header.write(entry.linkpath, 157, 100, "utf8");
   header.write("ustar\0", 257);
   header.write("00", 263);
   let sum = 0;
   for (const byte of header) sum += byte;
   header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-  const body = Buffer.alloc(Math.ceil(Buffer.byteLength(content) / 512) * 512);
-  body.write(content);
-  return gzipSync(Buffer.concat([header, body, Buffer.alloc(1024)]));
+  return header;
 }
 
 /** `npm pack` of a one-file package whose bin is the recording agent; returns the tarball's path. */

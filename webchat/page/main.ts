@@ -217,7 +217,8 @@ function onMessage(message: ServerMessage): void {
 function updateSession(next: SessionInfo): void {
   const previousName = session.agentName;
   session = next;
-  const words = { starting: "Starting the agent…", ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
+  const starting = next.installing ? `Installing ${next.installing}…` : "Starting the agent…";
+  const words = { starting, ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
   setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
   reportAgent(next.agentName ?? "", words[next.state]);
   document.body.dataset.state = next.state;

@@ -95,6 +95,8 @@ export type ConversationState = "starting" | "ready" | "prompting" | "ended";
 export interface SessionInfo {
   state: ConversationState;
   agentName?: string;
+  /** While starting: what our conductor is installing first ("<id> <version>"), shown instead of "Starting the agent…". */
+  installing?: string;
   modes: AgentMode[];
   currentModeId?: string;
   commands: SlashCommand[];

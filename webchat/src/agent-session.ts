@@ -40,6 +40,8 @@ export const AUTH_REQUIRED = -32000;
 const TERMINAL_AUTH_META = "terminal-auth";
 
 const STDERR_TAIL_LINES = 12;
+/** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
+const CONDUCTOR_INSTALLING = /^\[symposium-conductor\] installing (\S+ \S+) (?:from|with) /;
 
 export interface AgentSessionOptions {
   command: string;
@@ -89,6 +91,7 @@ export class AgentSession {
     this.child.stdin!.on("error", () => {}); // EPIPE after the agent exits: reported by "exit".
     void followStderr(this.child.stderr!, this.stderrTail, (line) => {
       if (line.trim() !== "") options.log(`agent: ${line}`);
+      this.noteInstall(line);
     });
     this.child.on("error", (error) => this.end(describeSpawnError(options.command, error)));
     this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`));
@@ -402,6 +405,15 @@ export class AgentSession {
 
   private setState(state: SessionInfo["state"]): void {
     this.info.state = state;
+    delete this.info.installing;
+    this.options.onSession(this.info);
+  }
+
+  /** While the agent starts, a download can take minutes: the page says what is being installed. */
+  private noteInstall(line: string): void {
+    const installing = CONDUCTOR_INSTALLING.exec(line)?.[1];
+    if (installing === undefined || this.info.state !== "starting") return;
+    this.info.installing = installing;
     this.options.onSession(this.info);
   }
 }
