@@ -106,6 +106,7 @@ describe("the chat server against a hostile project or history folder", () => {
     assert.ok(!answer.files.includes("p199/c199/deep.txt"), "the walk stopped at its budget");
     assert.ok(seconds < 2.5, `a listing took ${seconds.toFixed(2)} s`);
     await chat.close();
+    for (let parent = 0; parent < 200; parent++) fs.rmSync(path.join(project, `p${parent}`), { recursive: true });
   });
 
   describe("history", () => {
