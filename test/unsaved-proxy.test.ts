@@ -169,6 +169,46 @@ describe("unsaved changes: whose, and which snapshot files", () => {
     assert.equal(clientCalls(client, "fs/write_text_file").length, 0);
   });
 
+  it(
+    "knows an unsaved file by what it is, not how it is named: through a link inside the project, or the project through a linked folder",
+    { skip: POSIX ? false : "symlinks need Developer Mode on Windows" },
+    async () => {
+      const real = fs.realpathSync(tempDir("symposium-unsaved-real-"));
+      fs.writeFileSync(path.join(real, "dirty.txt"), "on disk\n");
+      fs.writeFileSync(path.join(real, "clean.txt"), "on disk\n");
+      fs.symlinkSync("dirty.txt", path.join(real, "alias.txt"));
+      const linked = path.join(tempDir("symposium-unsaved-link-"), "project");
+      fs.symlinkSync(real, linked);
+      const check = async (listed: string, writes: string[]) => {
+        const stateFile = windowState([{ path: listed, text: "typed, not saved" }]);
+        const { result, client } = await withAgent(wrap(stateFile), async (op) => {
+          const outcomes: Outcome[] = [];
+          for (const target of writes) outcomes.push(await op({ op: "write", path: target, content: "agent's version" }));
+          outcomes.push(await op({ op: "read", path: writes[0]! }));
+          outcomes.push(await op({ op: "write", path: path.join(real, "clean.txt"), content: "agent's version" }));
+          return outcomes;
+        });
+        const read = result.splice(writes.length, 1)[0];
+        for (const [index, outcome] of result.slice(0, writes.length).entries())
+          assert.match(
+            (outcome as { message?: string }).message ?? "",
+            /has unsaved changes in the editor/,
+            `the write to ${writes[index]} (the editor holds ${listed})`,
+          );
+        assert.deepEqual(read, { ok: true, content: "typed, not saved" }, `a read of ${writes[0]} gets the editor's text`);
+        assert.deepEqual(result.at(-1), { ok: true }, "a write to another file goes through");
+        assert.deepEqual(
+          clientCalls(client, "fs/write_text_file").map((params) => (params as { path: string }).path),
+          [path.join(real, "clean.txt")],
+        );
+      };
+      // The editor holds dirty.txt; the agent writes through the link inside the project, or the project's other name.
+      await check(path.join(real, "dirty.txt"), [path.join(real, "alias.txt"), path.join(linked, "dirty.txt"), path.join(linked, "alias.txt")]);
+      // VS Code opened the project through the linked folder; the agent names the real one.
+      await check(path.join(linked, "dirty.txt"), [path.join(real, "dirty.txt"), path.join(real, "alias.txt")]);
+    },
+  );
+
   it("reads files written by older trackers (no unsavedDocuments): everything goes to the client", async () => {
     const dir = tempDir("symposium-unsaved-");
     const stateFile = path.join(dir, "editor-state.json");

@@ -3,10 +3,11 @@
 // websocket client: a page that stops reading holds the agent back instead of
 // growing the server; with no page attached the transcript stays bounded and
 // its replay leaves in pieces; the number of live conversations is capped.
-// The server's memory is read from the outside (/proc, else ps).
+// Terminals printing to a page that stops reading (issue 31, item 5) cost
+// only each terminal's latest view; a conversation's terminals keep at most
+// their budget. The server's memory is read from the outside (/proc, else ps).
 
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
@@ -17,6 +18,7 @@ import { planLaunch } from "../extension/src/panel-launch.js";
 import { parseArgs } from "../webchat/src/args.js";
 import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { watchMemory } from "./support/memory.js";
 import { frameText } from "../acp-wire/src/index.js";
 
 const FLOOD_AGENT = path.join(OUT_DIR, "test", "fixtures", "flood-agent.js");
@@ -26,6 +28,8 @@ const RSS_LIMIT_MB = 200;
 /** Past this the old build is plainly failing: stop it before it takes the machine's memory. */
 const RSS_ABORT_MB = 450;
 const MB = 1024 * 1024;
+/** Issue 31, item 5: 32 printing terminals took the server from 104 to 458 MB in 20 s. */
+const PRINTING_TERMINALS = 32;
 
 /** A page's websocket: keeps the frames it receives (as text) and the messages in them. */
 class Page {
@@ -48,7 +52,11 @@ class Page {
       const text = frameText(data);
       if (this.keepFrames) this.frames.push(text);
       const message = JSON.parse(text) as ServerMessage;
-      this.messages.push(...(message.type === "batch" ? message.messages : [message]));
+      for (const each of message.type === "batch" ? message.messages : [message]) {
+        // A terminal's view is its last 64 KiB: the end is what the tests read, and all of it would fill this process.
+        if (each.type === "event" && each.event.kind === "terminal") each.event.output = each.event.output.slice(-64);
+        this.messages.push(each);
+      }
     });
     this.socket.on("close", (code) => (this.closeCode = code));
     this.opened = new Promise((resolve, reject) => {
@@ -86,31 +94,9 @@ class Page {
   }
 }
 
-/** Resident memory of a process, in MB: /proc on Linux, ps elsewhere; 0 once it is gone. */
-function rssMb(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    // no /proc (macOS), or the process is gone
-  }
-  try {
-    return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 /** Samples the server's memory every 50 ms; a server past RSS_ABORT_MB is stopped (the test has failed). */
-function watchMemory(server: ChatServer): { peakMb(): number; stop(): void } {
-  const pid = server.process.child.pid!;
-  let peak = 0;
-  const timer = setInterval(() => {
-    if (server.process.child.exitCode !== null) return;
-    peak = Math.max(peak, rssMb(pid));
-    if (peak > RSS_ABORT_MB) server.process.child.kill("SIGKILL");
-  }, 50);
-  return { peakMb: () => peak, stop: () => clearInterval(timer) };
+function watchServer(server: ChatServer): { peakMb(): number; stop(): void } {
+  return watchMemory(server.process.child, RSS_ABORT_MB);
 }
 
 function progressOf(file: string): number {
@@ -142,7 +128,7 @@ describe("chat server under floods", () => {
 
   it("a page that does not read holds the agent back: the server stays small, and the flood goes on once the page reads", async () => {
     const { server, progress } = await floodServer();
-    const memory = watchMemory(server);
+    const memory = watchServer(server);
     const page = new Page(server);
     await page.ready();
     page.stopReading();
@@ -167,7 +153,7 @@ describe("chat server under floods", () => {
 
   it("with no page attached, keeps a bounded transcript and replays it in pieces, newest output kept, oldest marked as trimmed", async () => {
     const { server, progress } = await floodServer();
-    const memory = watchMemory(server);
+    const memory = watchServer(server);
     const first = new Page(server, "flood-named");
     await first.ready();
     first.prompt("flood 300");
@@ -205,6 +191,64 @@ describe("chat server under floods", () => {
     assert.ok(text.endsWith("END-OF-FLOOD"), "the newest output is kept");
     assert.equal(events.filter((event) => event.kind === "user").length, 0, "the prompt, the oldest event, was trimmed");
     await again.close();
+  });
+
+  it("terminals printing to a page that does not read: only each terminal's latest view waits, the server stays small", async () => {
+    const { server, progress } = await floodServer();
+    const memory = watchServer(server);
+    const page = new Page(server);
+    await page.ready();
+    page.prompt(`terminals ${PRINTING_TERMINALS}`);
+    await eventually(() => progressOf(progress) === PRINTING_TERMINALS || server.process.child.exitCode !== null, 30_000, "the terminals to start");
+    page.stopReading();
+    const stalled = watchServer(server);
+    const stalledAt = page.messages.length;
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    memory.stop();
+    stalled.stop();
+    assert.equal(server.process.child.exitCode, null, `the server ended:\n${server.process.stderr().slice(-2000)}`);
+    assert.ok(
+      memory.peakMb() < RSS_LIMIT_MB,
+      `the server grew to ${memory.peakMb().toFixed(0)} MB while ${PRINTING_TERMINALS} terminals printed to a page that did not read`,
+    );
+    console.log(
+      `# ${PRINTING_TERMINALS} printing terminals: server peak RSS ${memory.peakMb().toFixed(0)} MB (${stalled.peakMb().toFixed(0)} MB while the page did not read, 8 s)`,
+    );
+
+    // Reading again, the page gets every terminal's newest view: lines printed well after it stopped reading.
+    const views = (from: number, to?: number) =>
+      page.messages.slice(from, to).flatMap((message) => (message.type === "event" && message.event.kind === "terminal" ? [message.event] : []));
+    const newestLine = (event: TranscriptEvent) => Number(/line (\d+)\n$/.exec(event.kind === "terminal" ? event.output : "")?.[1] ?? 0);
+    const before = new Map<string, number>();
+    for (const event of views(0, stalledAt))
+      if (event.kind === "terminal") before.set(event.terminalId, Math.max(before.get(event.terminalId) ?? 0, newestLine(event)));
+    page.resumeReading();
+    const caughtUp = () =>
+      new Set(
+        views(stalledAt).flatMap((event) =>
+          event.kind === "terminal" && newestLine(event) > (before.get(event.terminalId) ?? 0) + 150 ? [event.terminalId] : [],
+        ),
+      );
+    await eventually(() => caughtUp().size === PRINTING_TERMINALS, 30_000, "a view of every terminal printed after the stall");
+    page.socket.send(JSON.stringify({ type: "cancel" }));
+    const [agentPid] = server.agentPids();
+    await page.close();
+    await eventually(() => !isAlive(agentPid!), 10_000, "the agent to end with its page");
+  });
+
+  it("bounds the output a conversation's terminals keep: the sum of their limits, a terminal past it refused with why", async () => {
+    const { server } = await floodServer();
+    const page = new Page(server);
+    await page.ready();
+    page.prompt("hold 3 16");
+    await eventually(() => /created \d/.test(agentText(page.events())), 10_000, "the agent's report");
+    const report = agentText(page.events());
+    assert.match(report, /^created 2; refused: .*32 MiB/, report);
+    assert.match(report, /terminal\/release/, "the refusal says how to make room");
+    page.prompt("hold 1 1");
+    await eventually(() => agentText(page.events()).length > report.length, 10_000, "the second report");
+    assert.match(agentText(page.events()).slice(report.length), /^created 0; refused/, "the session's budget is spent");
+    await page.close();
   });
 
   it("caps live conversations: a page past the cap is told why; a conversation with no page makes room", async () => {

@@ -84,6 +84,13 @@ function displayPath(file: string, workspaceFolders: string[]): string {
   return file;
 }
 
+/**
+ * The unsaved document that is the file `requested` names, whatever names
+ * either: both are compared as real paths (links followed, as the extension
+ * compares them: extension/src/workspace-path.ts), so a link inside the
+ * project to an unsaved file, or the project reached through a linked folder,
+ * is the same file.
+ */
 function findDocument(documents: UnsavedDocumentState[], requested: string): UnsavedDocumentState | null {
   if (!path.isAbsolute(requested)) return null;
   const key = samePathKey(requested);
@@ -91,8 +98,18 @@ function findDocument(documents: UnsavedDocumentState[], requested: string): Uns
 }
 
 function samePathKey(file: string): string {
-  const normal = path.resolve(file);
-  return CASE_INSENSITIVE ? normal.toLowerCase() : normal;
+  const real = realPath(path.resolve(file));
+  return CASE_INSENSITIVE ? real.toLowerCase() : real;
+}
+
+/** `file` with every link followed; a name that does not exist (yet) keeps its name, under its folder's real path. */
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    const folder = path.dirname(file);
+    return folder === file ? file : path.join(realPath(folder), path.basename(file));
+  }
 }
 
 /** `line` (1-based; 0 is taken as 1) and `limit` as webchat/src/project-files.ts reads them. */

@@ -22,10 +22,12 @@ export class ChatPage {
   /** Rejects if the server refuses the socket; unawaited, that refusal is no test's failure. */
   readonly opened: Promise<void>;
 
-  constructor(server: ChatEndpoint, conversation?: string, headers: Record<string, string> = { origin: server.origin }) {
+  /** `query`: more of the page's URL parameters (`reopen`). */
+  constructor(server: ChatEndpoint, conversation?: string, headers: Record<string, string> = { origin: server.origin }, query: Record<string, string> = {}) {
     const url = new URL("/ws", server.origin.replace(/^http/, "ws"));
     url.searchParams.set("token", server.token);
     if (conversation) url.searchParams.set("conversation", conversation);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     this.socket = new WebSocket(url, { headers });
     this.socket.on("message", (data) => {
       this.frames++;

@@ -28,6 +28,7 @@ import {
   type Logger,
 } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
+import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
@@ -103,7 +104,11 @@ export class AgentSession {
       onOutput: (event, keep) => (keep ? options.onEvent(event) : options.onTransient?.(event)),
     });
     this.connection = this.connect();
-    void this.open();
+    this.open().catch((error: unknown) => {
+      // A bug (or a kept transcript that breaks it) must not end the server and every conversation in it.
+      options.log(`internal error starting the session: ${errorLine(error)}`);
+      void this.stop();
+    });
   }
 
   get pid(): number | undefined {

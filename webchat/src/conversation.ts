@@ -9,6 +9,8 @@
 // the agent's output is read no faster than the slowest attached page takes
 // it: while a page has more than BACKLOG_HIGH_BYTES waiting, the agent's
 // stdout is not read, the pipe fills, and the agent's own writes wait.
+// A running terminal's views are not the agent's output (its commands print
+// them): a page with a backlog gets only each terminal's latest (page-link.ts).
 
 import { ProjectIndex } from "./project-index.js";
 import type { WebSocket } from "ws";
@@ -90,7 +92,7 @@ export class Conversation {
         if (how === "resume") this.record({ kind: "notice", message: "Reopened: the agent continues this conversation." });
       },
       onSessionId: (id) => (this.kept.agentSessionId = id),
-      onTransient: (event) => this.broadcast({ type: "event", event }),
+      onTransient: (event) => this.sendView(event),
       offerEdit: (path, content) => this.edits.offer(path, content),
     });
     this.session.info.historyId = this.kept.id;
@@ -117,7 +119,7 @@ export class Conversation {
     link.sendNow(JSON.stringify(contextMessage));
     void link.replay(replayFrames(this.transcript));
     // Running terminals' output is not in the transcript (only their final view): it follows the replay.
-    for (const event of this.session.terminalSnapshots()) link.send(JSON.stringify({ type: "event", event } satisfies ServerMessage));
+    for (const event of this.session.terminalSnapshots()) link.sendLatest(viewKey(event), eventFrame(event));
     this.options.agents?.offer((message) => link.send(JSON.stringify(message)));
     socket.on("message", (data) => {
       try {
@@ -271,8 +273,22 @@ export class Conversation {
     }
   }
 
+  /**
+   * A view that replaces the previous one of its kind (a running terminal's
+   * output), not kept: what was queued before it leaves first; a page with a
+   * backlog gets only the latest, serialised once for all pages.
+   */
+  private sendView(event: TranscriptEvent): void {
+    if (this.links.size === 0) return;
+    this.flush();
+    const frame = eventFrame(event);
+    for (const link of this.links.values()) link.sendLatest(viewKey(event), frame);
+  }
+
   /** Sends the event and keeps it for replay (transcript.ts), serialised once; a finished turn is kept on disk. */
   private record(event: TranscriptEvent): void {
+    // A terminal's final view: an older one not yet sent must not follow it.
+    if (event.kind === "terminal") for (const link of this.links.values()) link.dropLatest(viewKey(event));
     const json = JSON.stringify(event);
     this.broadcastJson(`{"type":"event","event":${json}}`);
     this.transcript.add(event, json);
@@ -318,6 +334,17 @@ export class Conversation {
       this.options.log(`cannot keep the conversation in ${history.dir}: ${errorLine(error)}`);
     }
   }
+}
+
+/** Which view an event replaces: a terminal's, by its id. */
+function viewKey(event: TranscriptEvent): string {
+  return event.kind === "terminal" ? `terminal:${event.terminalId}` : event.kind;
+}
+
+/** The `event` message's text, made once, when first sent. */
+function eventFrame(event: TranscriptEvent): () => string {
+  let text: string | undefined;
+  return () => (text ??= JSON.stringify({ type: "event", event } satisfies ServerMessage));
 }
 
 /**

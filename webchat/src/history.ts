@@ -5,6 +5,10 @@
 // profile folder's permissions apply) and bounded: at most
 // HISTORY_LIMITS.conversations files, each at most conversationBytes (the
 // oldest events dropped), all at most totalBytes (the oldest files dropped).
+// Read back as untrusted (another process, or a damaged disk, may have put
+// anything there): regular files only, opened without blocking or following
+// a link, at most MAX_FILE_BYTES each, every line checked; what is not a
+// well-formed entry or event is left out and logged.
 
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -16,6 +20,10 @@ import type { HistoryEntry, TranscriptEvent } from "../page/protocol.js";
 export const HISTORY_LIMITS = { conversations: 50, conversationBytes: 1024 * 1024, totalBytes: 16 * 1024 * 1024 } as const;
 /** How much of a file `list` reads for its first line. */
 const HEAD_BYTES = 4096;
+/** The largest history file read: a conversation's limit, and room for an entry larger than its share. Larger ones are not ours. */
+export const MAX_FILE_BYTES = HISTORY_LIMITS.conversationBytes + 64 * 1024;
+// O_NOFOLLOW and O_NONBLOCK do not exist on Windows, where a FIFO is no name in a folder.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 const TITLE_CHARS = 120;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const SUFFIX = ".jsonl";
@@ -61,22 +69,25 @@ export class HistoryStore {
       .map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
   }
 
-  /** The entry and its events, or undefined when there is no such conversation. */
+  /** The entry and its well-formed events (others dropped, and logged), or undefined when there is no such conversation or it cannot be read. */
   load(id: string): { entry: KeptConversation; events: TranscriptEvent[] } | undefined {
     if (!isHistoryId(id)) return undefined;
     let text: string;
     try {
-      text = fs.readFileSync(this.file(id), "utf8");
-    } catch {
+      text = readStart(this.file(id), MAX_FILE_BYTES).toString("utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log(`cannot reopen history ${id}: ${(error as Error).message}`);
       return undefined;
     }
     const [head, ...lines] = text.split("\n").filter((line) => line !== "");
-    try {
-      return { entry: JSON.parse(head!) as KeptConversation, events: lines.map((line) => JSON.parse(line) as TranscriptEvent) };
-    } catch (error) {
-      this.log(`history ${id} is damaged (${(error as Error).message}): not shown`);
+    const entry = keptConversation(parsed(head ?? ""), id);
+    if (!entry) {
+      this.log(`history ${id} is damaged (its first line is no entry): not shown`);
       return undefined;
     }
+    const events = lines.map((line) => transcriptEvent(parsed(line))).filter((event) => event !== undefined);
+    if (events.length < lines.length) this.log(`history ${id}: ${lines.length - events.length} damaged event(s) left out`);
+    return { entry, events };
   }
 
   /**
@@ -140,20 +151,77 @@ export class HistoryStore {
   }
 
   private head(file: string): KeptConversation | undefined {
+    let text: string;
     try {
-      const fd = fs.openSync(file, "r");
-      try {
-        const buffer = Buffer.alloc(HEAD_BYTES);
-        const read = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
-        const text = buffer.subarray(0, read).toString("utf8");
-        const end = text.indexOf("\n");
-        return JSON.parse(end < 0 ? text : text.slice(0, end)) as KeptConversation;
-      } finally {
-        fs.closeSync(fd);
-      }
+      text = readStart(file, HEAD_BYTES).toString("utf8");
     } catch (error) {
       this.log(`cannot read the history file ${file}: ${(error as Error).message}`);
       return undefined;
     }
+    const end = text.indexOf("\n");
+    const entry = keptConversation(parsed(end < 0 ? text : text.slice(0, end)), path.basename(file, SUFFIX));
+    if (!entry) this.log(`the history file ${file} is damaged (its first line is no entry): not listed`);
+    return entry;
   }
+}
+
+/**
+ * The first `most` bytes of `file`: a regular file (never a FIFO, a device or
+ * a link; opened without blocking) of at most MAX_FILE_BYTES. Throws, saying why.
+ */
+function readStart(file: string, most: number): Buffer {
+  const fd = fs.openSync(file, OPEN_FLAGS);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    if (stat.size > MAX_FILE_BYTES) throw new Error(`it is ${stat.size} bytes, too large: over the ${MAX_FILE_BYTES}-byte limit of a history file`);
+    const buffer = Buffer.alloc(Math.min(most, stat.size));
+    let total = 0;
+    for (let read = -1; read !== 0 && total < buffer.length; total += read) read = fs.readSync(fd, buffer, total, buffer.length - total, total);
+    return buffer.subarray(0, total);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function parsed(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const isOptional = (value: unknown, check: (value: unknown) => boolean): boolean => value === undefined || check(value);
+const isStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
+
+/** A file's first line as an entry, when well-formed and naming the file's own id. */
+function keptConversation(value: unknown, id: string): KeptConversation | undefined {
+  if (!isObject(value) || value.id !== id || !isString(value.title)) return undefined;
+  if (!Number.isFinite(value.createdAt) || !Number.isFinite(value.updatedAt) || !isOptional(value.agentSessionId, isString)) return undefined;
+  return value as unknown as KeptConversation;
+}
+
+/** The fields each kind of event must have for the transcript and the page to take it (webchat/page/protocol.ts). */
+const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> = {
+  user: (event) => isString(event.text) && isOptional(event.contextSkipped, (value) => typeof value === "boolean"),
+  update: (event) => isObject(event.update) && isString(event.update.sessionUpdate),
+  permission: (event) => isString(event.id) && isString(event.title) && Array.isArray(event.options) && event.options.every(isObject),
+  permissionDone: (event) => isString(event.id) && isString(event.outcome),
+  turnEnd: (event) => isString(event.stopReason),
+  error: (event) => isString(event.message) && isOptional(event.detail, isStrings),
+  notice: (event) => isString(event.message),
+  signIn: (event) => isString(event.id) && isString(event.message) && Array.isArray(event.methods) && event.methods.every(isObject),
+  signInDone: (event) => isString(event.id) && isString(event.methodId) && typeof event.ok === "boolean",
+  terminal: (event) => isString(event.terminalId) && isString(event.output) && typeof event.truncated === "boolean",
+};
+
+/** A kept line as a transcript event, when it is one of a known kind with its fields. */
+export function transcriptEvent(value: unknown): TranscriptEvent | undefined {
+  if (!isObject(value) || !isString(value.kind) || !Object.hasOwn(EVENT_FIELDS, value.kind)) return undefined;
+  return EVENT_FIELDS[value.kind as TranscriptEvent["kind"]](value) ? (value as unknown as TranscriptEvent) : undefined;
 }

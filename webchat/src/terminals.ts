@@ -1,6 +1,10 @@
 // The ACP `terminal` client capability for one agent session: commands the
 // agent runs (terminal/create), their output kept up to the agent's byte
 // limit (cut at the start, at a character boundary), exit, kill and release.
+// Memory is bounded per session (docs/webchat.md: terminals): the limits of
+// its terminals not yet released add up to at most SESSION_OUTPUT_BYTES, so a
+// server keeps at most that times its conversations; the page is sent views
+// (the end of the output), which a slow page gets merged (conversation.ts).
 // Each command is started without a shell, as given (command + args, env
 // added to the agent's), in a folder inside the project, and leads its own
 // process group: every one is ended with the session (acp-wire's stop
@@ -19,6 +23,8 @@ export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 /** Terminals one session may hold at once (released ones do not count). */
 export const MAX_TERMINALS = 64;
+/** The most output one session's terminals (those not released) may keep together: the sum of their limits. */
+export const SESSION_OUTPUT_BYTES = 32 * 1024 * 1024;
 /** What the page is shown of a terminal's output (its end). */
 export const PAGE_OUTPUT_BYTES = 64 * 1024;
 /** The page hears of new output at most this often. */
@@ -60,6 +66,7 @@ export class Terminals {
     const args = params.args ?? [];
     if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) throw RequestError.invalidParams({}, "terminal/create: args must be strings");
     const limit = outputLimit(params.outputByteLimit);
+    this.checkBudget(limit);
     const cwd = this.options.files.directory(params.cwd ?? this.options.projectDir);
     const env = { ...this.options.env };
     for (const variable of params.env ?? []) env[String(variable.name)] = String(variable.value);
@@ -122,6 +129,19 @@ export class Terminals {
     const events: TerminalEvent[] = [];
     for (const terminal of this.live.values()) if (!terminal.exit) this.toPage(terminal, false, (event) => events.push(event));
     return events;
+  }
+
+  /** Refuses a terminal whose limit would take this session's terminals past SESSION_OUTPUT_BYTES. */
+  private checkBudget(limit: number): void {
+    let held = 0;
+    for (const terminal of this.live.values()) held += terminal.limit;
+    if (held + limit <= SESSION_OUTPUT_BYTES) return;
+    const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+    throw RequestError.invalidParams(
+      { outputByteLimit: limit, heldBytes: held, maxBytes: SESSION_OUTPUT_BYTES },
+      `this session's terminals may keep ${mib(SESSION_OUTPUT_BYTES)} of output in all, and those not released keep up to ${mib(held)}: ` +
+        `release some (terminal/release), or ask for a smaller outputByteLimit than ${mib(limit)}`,
+    );
   }
 
   private find(terminalId: string): Terminal {
