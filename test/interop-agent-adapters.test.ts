@@ -17,6 +17,7 @@ import { ADAPTERS, adapterCommand, adapterSetup, agentProjectDir, isRoot, type A
 import { ChatSocket } from "./interop/chat-socket.js";
 import { failIfMissing, skipOutsideCi } from "./interop/rust-peers.js";
 import { KNOWN_AGENTS } from "../conductor-hooks/src/agent-choices.js";
+import type { ServerMessage } from "../webchat/page/protocol.js";
 
 const setup = adapterSetup();
 const missing = "missing" in setup ? setup.missing : false;
@@ -31,6 +32,12 @@ const LOGGED_OUT: Record<Adapter["shortName"], { refuses: "session/new" | "sessi
 function conductorArgs(adapter: Adapter): string[] {
   if ("missing" in setup) throw new Error(setup.missing);
   return ["agent", quote(adapterCommand(setup, adapter))];
+}
+
+/** What the chat shows when a conversation ended: its message and the last lines it kept. */
+function endedText(message: ServerMessage): string[] {
+  if (message.type !== "session" || message.session.ended === undefined) return [];
+  return [message.session.ended.message, ...message.session.ended.stderrTail];
 }
 
 /** The error the user is shown must say which agent and what to do: never a bare "Internal error". */
@@ -83,8 +90,8 @@ describe("the published agent adapters behind our conductor, logged out", { skip
     });
   }
 
-  async function chatWithClaude(t: TestContext, projectDir: string): Promise<{ page: ChatSocket; chat: RunningProcess }> {
-    const adapter = ADAPTERS.find((candidate) => candidate.shortName === "claude")!;
+  async function chatWith(t: TestContext, shortName: Adapter["shortName"], projectDir: string): Promise<{ page: ChatSocket; chat: RunningProcess }> {
+    const adapter = ADAPTERS.find((candidate) => candidate.shortName === shortName)!;
     const server = await startChatServer({
       command: quote([process.execPath, CONDUCTOR_CLI, ...conductorArgs(adapter)]),
       env: { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
@@ -99,7 +106,7 @@ describe("the published agent adapters behind our conductor, logged out", { skip
 
   it("the built-in chat shows which agent failed and what to do", async (t) => {
     failIfMissing(missing);
-    const { page, chat } = await chatWithClaude(t, agentProjectDir());
+    const { page, chat } = await chatWith(t, "claude", agentProjectDir());
     await withStderrOnFailure(chat, () => page.ready(30_000));
     page.send("hello");
     // The chat shows our explanation as an error, or (when the agent offers sign-in methods) a sign-in card with them.
@@ -124,11 +131,25 @@ describe("the published agent adapters behind our conductor, logged out", { skip
     async (t) => {
       failIfMissing(missing);
       // A project folder only root may enter: the adapter's Claude Code cannot start there, and says so on stderr only.
-      const { page } = await chatWithClaude(t, tempDir("symposium-project-"));
+      const { page } = await chatWith(t, "claude", tempDir("symposium-project-"));
       await eventually(() => page.errors().length > 0, 30_000, "the chat to show an error");
       const [error] = page.errors();
       assert.doesNotMatch(error!, /Internal error$/);
       assert.match(error!, /^The agent did not start a session: Internal error: agent 'Claude Agent' wrote on stderr: .*EACCES/);
+    },
+  );
+
+  it(
+    "an adapter that exits at start: the chat says why, in the adapter's own words from its stderr",
+    { skip: !isRoot() && "needs a project folder the agent's user cannot enter: runs as root only" },
+    async (t) => {
+      failIfMissing(missing);
+      // Gemini CLI reads its working folder at start: in one only root may enter, it exits with a stack trace (issue 37).
+      const { page, chat } = await chatWith(t, "gemini", tempDir("symposium-project-"));
+      // However the chat says it (an error, or the conversation ended with the agent's last lines), the cause is in it.
+      const shown = (): string => [...page.errors(), ...page.messages.flatMap(endedText)].join("\n");
+      await withStderrOnFailure(chat, () => eventually(() => shown() !== "", 30_000, "the chat to say the agent failed"));
+      assert.match(shown(), /exited with code 1: An unexpected critical error occurred:Error: EACCES: permission denied, lstat '[^']*symposium-project-/);
     },
   );
 });

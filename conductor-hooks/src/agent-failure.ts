@@ -54,6 +54,8 @@ export function describeAgentFailure(failure: AgentFailure): FailureReport {
     ...(failure.stderrTail.length > 0 ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)] : ["It wrote nothing to stderr."]),
     "What to try:",
     ...whatToTry(failure),
+    // Last, so that a client showing only the end of our stderr (the built-in chat keeps 12 lines) shows the cause.
+    ...(lastLine ? [`In one line: ${message}`] : []),
   ].join("\n");
   return {
     message,
