@@ -76,6 +76,14 @@ describe("the demo's conductor config", () => {
     assert.equal(fs.readFileSync(file, "utf8"), chosen);
   });
 
+  it("leaves a config that does not parse as it is (the conductor says what is wrong in it)", () => {
+    const cache = tempDir("symposium-cache-");
+    const file = path.join(cache, "demo-conductor.jsonc");
+    fs.writeFileSync(file, '{ "agent": "my-agent --acp", ');
+    assert.deepEqual(demoConductorConfig(cache, CONDUCTOR_CLI), { file, agent: "chosen" });
+    assert.equal(fs.readFileSync(file, "utf8"), '{ "agent": "my-agent --acp", ');
+  });
+
   it("points the demo agent at this clone again when the clone has moved", () => {
     const cache = tempDir("symposium-cache-");
     demoConductorConfig(cache, "/old/clone/dist/symposium-conductor.mjs");

@@ -6,7 +6,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse as parseJsonc } from "jsonc-parser";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 
 /** The demo agent's command line as this file writes it: refreshed each start (the clone or Node may have moved). */
 const DEMO_AGENT = /symposium-conductor\.mjs"?\s+demo-agent$/;
@@ -28,7 +28,7 @@ export function demoConductorConfig(cache: string, conductorScript: string, node
   return { file, agent: "demo" };
 }
 
-/** True when `file` names an agent other than the demo agent this module writes. */
+/** True when `file` names an agent other than the demo agent this module writes, or does not parse (the conductor then says why; nothing is lost). */
 function chosenAgent(file: string): boolean {
   let text: string;
   try {
@@ -36,7 +36,9 @@ function chosenAgent(file: string): boolean {
   } catch {
     return false;
   }
-  const config: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+  const errors: ParseError[] = [];
+  const config: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) return true;
   if (typeof config !== "object" || config === null || !("agent" in config)) return false;
   const { agent } = config;
   return agent !== undefined && !(typeof agent === "string" && DEMO_AGENT.test(agent.trim()));
