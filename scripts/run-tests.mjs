@@ -7,6 +7,9 @@
 // to Windows' cmd.) Each end-to-end file is a run of its own; after each run,
 // whatever it left running (a chat host its code-server started detached) is
 // stopped and named on stderr. bench/'s own unit tests run with the unit phase.
+// Every skipped test and every skipped group (a `describe` skipped whole, which
+// Node's own count leaves out; scripts/skip-reporter.mjs) is named, with its
+// reason, just before the closing line, and counted in it.
 //
 // Under CI (`CI` set) the end-to-end phase must run and skip nothing: a run
 // that never opened the panel fails instead of passing.
@@ -15,8 +18,10 @@
 //   node scripts/run-tests.mjs --e2e                 only the end-to-end phase
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, sep } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 // bench/ holds the unit tests of its own report writer (it may import test/, not the reverse).
 const root = join("out", "test");
@@ -35,6 +40,8 @@ const RUN_MARK = "SYMPOSIUM_TEST_RUN";
 const isEndToEnd = (file) => file.includes(`${sep}e2e${sep}`);
 const onlyEndToEnd = process.argv.includes("--e2e");
 const runnerArgs = process.argv.slice(2).filter((arg) => arg !== "--e2e");
+/** Beside TAP on stdout, a reporter that writes each skipped test and group to a file of the run's own. */
+const SKIP_REPORTER = pathToFileURL(join(fileURLToPath(new URL(".", import.meta.url)), "skip-reporter.mjs")).href;
 
 const ci = isCI(process.env.CI);
 const endToEndFiles = files.filter(isEndToEnd);
@@ -44,6 +51,8 @@ const phases = [
 ].filter((phase) => phase.files.length > 0);
 
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
+/** Every skipped test and group of every run: `{ file, names, group, reason }`. */
+const skipped = [];
 const problems = [];
 if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
   problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
@@ -53,17 +62,20 @@ for (const phase of phases) {
   const batches = phase.concurrency === 1 ? phase.files.map((file) => [file]) : [phase.files];
   const skips = [];
   for (const batch of batches) {
-    const args = ["--test", `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.timeoutMs}`, ...runnerArgs, ...batch];
     const mark = randomUUID();
-    const result = await runPhase(args, { ...process.env, [RUN_MARK]: mark });
+    const result = await runPhase(phase, batch, { ...process.env, [RUN_MARK]: mark });
     await stopLeftovers(mark, batch.length === 1 ? batch[0] : `the ${phase.name} phase`);
     status = Math.max(status, result.code);
     skips.push(...result.skips);
   }
+  skipped.push(...skips);
   if (phase.mustNotSkip && skips.length > 0) {
-    problems.push(`CI is set, and the ${phase.name} phase skipped ${skips.length} test(s):\n  ${skips.join("\n  ")}`);
+    problems.push(`CI is set, and the ${phase.name} phase skipped ${skips.length} test(s) or group(s):\n  ${skips.map(describeSkip).join("\n  ")}`);
   }
 }
+// Node's "# skipped" counts skipped tests only; a group skipped whole counts once here.
+totals.skipped = skipped.length;
+if (skipped.length > 0) console.log(`\nSkipped:\n  ${skipped.map(describeSkip).join("\n  ")}`);
 const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(
   Boolean,
 );
@@ -77,17 +89,28 @@ function isCI(value) {
   return text !== undefined && text !== "" && text !== "false" && text !== "0";
 }
 
-/** Runs one phase (or one file of it), passing its output through; adds its closing counts to the totals and returns its skipped tests. */
-function runPhase(args, env) {
+/**
+ * Runs `files` of `phase` under Node's test runner, passing its TAP through; adds its closing
+ * counts to the totals and returns its skipped tests and groups (scripts/skip-reporter.mjs).
+ */
+function runPhase(phase, files, env) {
+  const skipsDir = mkdtempSync(join(tmpdir(), "symposium-skips-"));
+  const skipsFile = join(skipsDir, "skipped.jsonl");
+  const args = [
+    "--test",
+    `--test-concurrency=${phase.concurrency}`,
+    `--test-timeout=${phase.timeoutMs}`,
+    "--test-reporter=tap",
+    "--test-reporter-destination=stdout",
+    `--test-reporter=${SKIP_REPORTER}`,
+    `--test-reporter-destination=${skipsFile}`,
+    ...runnerArgs,
+    ...files,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env });
-    const skips = [];
     let pending = "";
-    const read = (line) => {
-      countLine(line);
-      // TAP: "ok 3 - name # SKIP reason" (Node's runner reports to a pipe in TAP).
-      if (/^\s*ok \d+ - .* # SKIP\b/.test(line)) skips.push(line.trim());
-    };
+    const read = (line) => countLine(line);
     child.stdout.on("data", (chunk) => {
       process.stdout.write(chunk);
       pending += chunk.toString("utf8");
@@ -97,9 +120,24 @@ function runPhase(args, env) {
     });
     child.on("close", (code) => {
       read(pending);
+      const skips = existsSync(skipsFile)
+        ? readFileSync(skipsFile, "utf8")
+            .split("\n")
+            .filter((line) => line.trim() !== "")
+            .map((line) => JSON.parse(line))
+        : [];
+      rmSync(skipsDir, { recursive: true, force: true });
       resolve({ code: code ?? 1, skips });
     });
   });
+}
+
+/** "test/x.test.ts › group › test (whole group): reason", named by the source file a reader edits. */
+function describeSkip({ file, names, group, reason }) {
+  const source = relative(process.cwd(), file)
+    .replace(/^out[\\/]/, "")
+    .replace(/\.js$/, ".ts");
+  return `${[source, ...names].join(" › ")}${group ? " (whole group)" : ""}${reason ? `: ${reason}` : ""}`;
 }
 
 function countLine(line) {

@@ -15,7 +15,7 @@ export const SETUP_LOG = process.env.SYMPOSIUM_SETUP_LOG || path.join(REPO, "out
 /** npm as a program to spawn: Windows has it as npm.cmd, which Node runs only through a shell. */
 export const NPM = process.platform === "win32" ? { command: "npm.cmd", shell: true } : { command: "npm", shell: false };
 
-/** Empties the log: each `npm start` or `npm test` keeps only its own run. */
+/** Empties the log: each `npm start` keeps only its own run (`npm test` only adds to it, and only when it installs). */
 export function startLog() {
   fs.mkdirSync(path.dirname(SETUP_LOG), { recursive: true });
   fs.writeFileSync(SETUP_LOG, "");
@@ -28,6 +28,7 @@ export function startLog() {
 export async function step(title, command, args, { shell = false } = {}) {
   process.stderr.write(`${title}… `);
   const started = Date.now();
+  fs.mkdirSync(path.dirname(SETUP_LOG), { recursive: true });
   const log = fs.openSync(SETUP_LOG, "a");
   fs.writeSync(log, `\n== ${new Date().toISOString()} ${title}: ${command} ${args.join(" ")}\n`);
   const code = await new Promise((resolve) => {

@@ -1,6 +1,7 @@
 // scripts/steps.mjs, the steps of `npm start` and `npm test`'s setup (issue 22: "screens of
 // install noise"): one line per step on stderr, the tools' output in the setup log, and on
-// failure the log's path and last lines. Real processes: the module runs in a child Node.
+// failure the log's path and last lines; `npm test` never empties that log (issue 32.15).
+// Real processes: the module runs in a child Node.
 
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
@@ -56,6 +57,27 @@ describe("setup steps (npm start, npm test)", () => {
     assert.equal(result.status, 0);
     assert.match(result.stderr, /^Installing code-server… done \(\d+ s\)\n$/);
     assert.match(fs.readFileSync(logFile, "utf8"), /apt-get noise\nmore noise\n/);
+  });
+
+  it("npm test's pretest leaves the setup log npm start wrote (issue 32.15)", () => {
+    const logFile = path.join(tempDir("symposium-steps-"), "setup.log");
+    fs.writeFileSync(logFile, "== npm start's build output\n");
+    const result = spawnSync(process.execPath, [path.join(REPO_DIR, "scripts", "ensure-deps.mjs")], {
+      encoding: "utf8",
+      env: { ...process.env, SYMPOSIUM_SETUP_LOG: logFile },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(fs.readFileSync(logFile, "utf8"), "== npm start's build output\n");
+  });
+
+  it("a step makes the log's folder when nothing has yet (a fresh clone has no out/)", () => {
+    const logFile = path.join(tempDir("symposium-steps-"), "out", "setup.log");
+    const result = spawnSync(process.execPath, [path.join(REPO_DIR, "scripts", "steps.mjs"), "Installing", process.execPath, "-e", 'console.log("noise")'], {
+      encoding: "utf8",
+      env: { ...process.env, SYMPOSIUM_SETUP_LOG: logFile },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(fs.readFileSync(logFile, "utf8"), /noise\n/);
   });
 
   it("report a program that cannot start as a failed step", () => {

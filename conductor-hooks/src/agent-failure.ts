@@ -45,7 +45,7 @@ export interface FailureReport {
 
 export function describeAgentFailure(failure: AgentFailure): FailureReport {
   const status = describeEnd(failure);
-  const lastLine = [...failure.stderrTail].reverse().find((line) => line.trim() !== "");
+  const lastLine = tellingLine(failure.stderrTail);
   const who = `${failure.role ?? "agent"} '${failure.name}'`;
   const message = `${who} ${status}${lastLine ? `: ${lastLine.trim()}` : ""}`;
   const details = [
@@ -54,11 +54,34 @@ export function describeAgentFailure(failure: AgentFailure): FailureReport {
     ...(failure.stderrTail.length > 0 ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)] : ["It wrote nothing to stderr."]),
     "What to try:",
     ...whatToTry(failure),
+    // Last, so that a client showing only the end of our stderr (the built-in chat keeps 12 lines) shows the cause.
+    ...(lastLine ? [`In one line: ${message}`] : []),
   ].join("\n");
   return {
     message,
     data: { component: failure.name, command: [...failure.command], status, stderrTail: [...failure.stderrTail], details },
   };
+}
+
+const STACK_FRAME = /^\s+at\s/;
+/** What Node prints after an uncaught error's frames: the error's own fields (`{ code: 'EACCES', … }`), then its version. */
+const AFTER_FRAMES = /^\s|^[{}]|^Node\.js v\d/;
+
+/**
+ * The stderr line that says best what went wrong: the last one, unless the
+ * tail ends in a stack trace (an uncaught Node error: its message, its frames,
+ * its fields, "Node.js v20…"), whose message then stands just before its frames.
+ */
+function tellingLine(tail: readonly string[]): string | undefined {
+  const written = tail.filter((line) => line.trim() !== "");
+  let lastFrame = written.length - 1;
+  while (lastFrame >= 0 && !STACK_FRAME.test(written[lastFrame]!)) {
+    if (!AFTER_FRAMES.test(written[lastFrame]!)) return written[written.length - 1];
+    lastFrame--;
+  }
+  let firstFrame = lastFrame;
+  while (firstFrame > 0 && STACK_FRAME.test(written[firstFrame - 1]!)) firstFrame--;
+  return written[firstFrame - 1] ?? written[written.length - 1];
 }
 
 export interface AgentError extends Omit<AgentFailure, "end" | "stderrTail"> {

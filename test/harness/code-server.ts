@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
+import { applyEdits, modify, parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { hostProcesses } from "../support/panel-host.js";
@@ -79,7 +80,35 @@ const USER_SETTINGS = {
   "update.mode": "none",
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
+  // Else the PORTS view forwards (and its badge counts) every port anything on the machine listens on.
+  "remote.autoForwardPorts": false,
 };
+
+/**
+ * The harness's settings in the profile's User/settings.json, added to what is there: a
+ * setting already in the file (a theme the user chose in the demo's profile) is never
+ * replaced, and comments stay (jsonc-parser edits the text). A file that does not parse is
+ * left as it is (VS Code says what is wrong in it); returns why, or null.
+ */
+export function addDefaultUserSettings(userDataDir: string): string | null {
+  const file = path.join(userDataDir, "User", "settings.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, JSON.stringify(USER_SETTINGS, null, 2));
+    return null;
+  }
+  let text = fs.readFileSync(file, "utf8");
+  const errors: ParseError[] = [];
+  const current: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (text.trim() === "") text = "{}";
+  else if (errors.length > 0 || typeof current !== "object" || current === null || Array.isArray(current))
+    return `${file} is not a JSON object with comments; left as it is`;
+  const present = new Set(Object.keys((current as Record<string, unknown> | undefined) ?? {}));
+  const missing = Object.entries(USER_SETTINGS).filter(([key]) => !present.has(key));
+  for (const [key, value] of missing) text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  if (missing.length > 0) fs.writeFileSync(file, text);
+  return null;
+}
 
 export interface StartOptions {
   /** Profile directory (user data, extensions); a fresh temporary one by default. */
@@ -105,8 +134,8 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   const root = options.root ?? tempDir("symposium-e2e-");
   const userDataDir = path.join(root, "data");
   const extensionsDir = path.join(root, "extensions");
-  fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
+  const settingsProblem = addDefaultUserSettings(userDataDir);
+  if (settingsProblem !== null) process.stderr.write(`${settingsProblem}\n`);
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
   const password = crypto.randomBytes(18).toString("base64url");
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share"), PASSWORD: password };

@@ -1,5 +1,7 @@
 // `npm start`: a real VS Code (code-server) with this extension installed, a
-// sample workspace and built-in defaults; prints the address to open.
+// sample workspace and built-in defaults; prints the address to open. What the
+// user changes in the demo (a theme, an agent chosen in the chat's picker) is
+// kept for the next start.
 
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -8,6 +10,7 @@ import * as path from "node:path";
 import getPort from "get-port";
 import { REPO_DIR } from "../support/processes.js";
 import { codeServerEntry, copySampleWorkspace, startCodeServer } from "./code-server.js";
+import { demoConductorConfig, type DemoConfig } from "./demo-config.js";
 
 const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
 
@@ -28,16 +31,12 @@ if (!fs.existsSync(codeServerEntry())) {
   if (step.status !== 0) process.exit(1);
 }
 
-// The demo works with no configuration: the conductor runs the offline demo agent,
-// unless the user named a conductor config of their own.
+// The demo works with no configuration: the conductor runs the offline demo agent (or the one
+// chosen since in the chat's picker), unless the user named a conductor config of their own.
+let demo: DemoConfig | undefined;
 if (!process.env.SYMPOSIUM_CONFIG) {
-  const config = path.join(cache, "demo-conductor.jsonc");
-  const conductor = path.join(REPO_DIR, "dist", "symposium-conductor.mjs");
-  fs.mkdirSync(cache, { recursive: true });
-  fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(conductor)} demo-agent`, proxies: [] }, null, 2), {
-    mode: 0o600,
-  });
-  process.env.SYMPOSIUM_CONFIG = config;
+  demo = demoConductorConfig(cache, path.join(REPO_DIR, "dist", "symposium-conductor.mjs"));
+  process.env.SYMPOSIUM_CONFIG = demo.file;
 }
 
 const workspace = path.join(cache, "demo-workspace");
@@ -56,9 +55,16 @@ Symposium for VS Code is running in code-server.
   Password:  ${server.password}
 
 Open src/main.rs, select a line or two, press Ctrl+Alt+Y (or run "Symposium: Open Chat")
-and ask about it: the demo agent's answer shows the <editor-context> block it received.
+and ask about it. ${agentLine(demo)}
 "Symposium: Show Editor Context" shows what an agent would receive at any moment.
 Press Ctrl+C to stop.`);
+
+/** Which agent answers, and where another is chosen. */
+function agentLine(config: DemoConfig | undefined): string {
+  if (config === undefined) return `The agent is the one ${process.env.SYMPOSIUM_CONFIG} names.`;
+  if (config.agent === "chosen") return "The agent chosen earlier answers (the agent picker in the chat's header lists the others, the demo agent too).";
+  return "The offline demo agent answers with the <editor-context> block it received;\nthe agent picker in the chat's header switches to another (kept for the next npm start).";
+}
 
 // `on`, not `once`: a second Ctrl+C (or the terminal's SIGINT beside npm's) while stopping must not
 // end this process by the default action, leaving the chat host running.

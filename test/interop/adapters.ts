@@ -1,9 +1,11 @@
 // The published agent adapters scripts/install-agent-adapters.sh installs
 // (pinned; keep in step with it), and how the tests start them: as an
 // unprivileged user when the tests run as root (as real users run them; Claude
-// Code refuses some options as root), with no credentials in the environment.
+// Code refuses some options as root), with no credentials in the environment,
+// in a project folder made for the test that this user can enter (never the
+// clone, which may sit in a private folder).
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -56,4 +58,51 @@ export function adapterSetup(): { dir: string; prefix: string[] } | { missing: s
 
 export function adapterCommand(setup: { dir: string; prefix: string[] }, adapter: Adapter): string[] {
   return [...setup.prefix, path.join(setup.dir, "node_modules", ".bin", adapter.bin), ...adapter.args];
+}
+
+/**
+ * A project folder for agents run as AGENT_USER: a fixture of its own under the
+ * system's temporary folder, readable by others, never the clone (a clone in a
+ * private folder, as `mktemp -d` makes and many homes are, is closed to that
+ * user, and Gemini CLI exits at start in a folder it cannot read). Checked
+ * before any agent starts: throws saying which folder is in the way and what to do.
+ */
+export function agentProjectDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "symposium-agent-project-"));
+  const readme = path.join(dir, "README.md");
+  fs.writeFileSync(readme, "A project folder for the agent adapters' tests.\n");
+  // Whatever the umask: mkdtemp makes the folder 0700.
+  fs.chmodSync(readme, 0o644);
+  fs.chmodSync(dir, 0o755);
+  const problem = whyAgentUserCannotEnter(dir);
+  if (problem !== null) throw new Error(problem);
+  return dir;
+}
+
+/** Null when the agents' user can list and enter `dir` (always, when the agents run as us); else what stands in the way. */
+export function whyAgentUserCannotEnter(dir: string): string | null {
+  if (!isRoot()) return null;
+  if (asAgentUser("test", "-r", dir, "-a", "-x", dir)) return null;
+  const blocking = [...ancestors(dir), dir].find((folder) => !asAgentUser("test", "-x", folder)) ?? dir;
+  const stat = fs.statSync(blocking);
+  const mode = (stat.mode & 0o7777).toString(8).padStart(4, "0");
+  return (
+    `the agents run as the user ${AGENT_USER}, who cannot enter the project folder ${dir}: ` +
+    `${blocking} is mode ${mode}, owner uid ${stat.uid}. Give the tests a temporary folder others may enter ` +
+    `(TMPDIR, now ${os.tmpdir()}), or let others through ${blocking} (chmod o+x)`
+  );
+}
+
+/** Runs `command` as the agents' user; true when it succeeds. */
+function asAgentUser(command: string, ...args: string[]): boolean {
+  return spawnSync("runuser", ["-u", AGENT_USER, "--", command, ...args], { stdio: "ignore" }).status === 0;
+}
+
+/** `/a/b/c` → `/`, `/a`, `/a/b`. */
+function ancestors(dir: string): string[] {
+  const folders: string[] = [];
+  for (let folder = path.dirname(dir); ; folder = path.dirname(folder)) {
+    folders.unshift(folder);
+    if (path.dirname(folder) === folder) return folders;
+  }
 }

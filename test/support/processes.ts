@@ -29,8 +29,9 @@ export interface RunningProcess {
   exited: Promise<number>;
 }
 
-export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+/** `cwd`: where it runs (default ours); a program run as another user needs one that user can enter. */
+export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}, options: { cwd?: string } = {}): RunningProcess {
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env }, cwd: options.cwd });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number>((resolve) => {
@@ -39,8 +40,23 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
   return { child, stderr: () => stderr, exited };
 }
 
-export function startNode(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): RunningProcess {
-  return startProcess(process.execPath, [script, ...args], env);
+export function startNode(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, options: { cwd?: string } = {}): RunningProcess {
+  return startProcess(process.execPath, [script, ...args], env, options);
+}
+
+/**
+ * Runs `op`; when it fails, the error's message gains the last lines `proc` wrote on stderr (a
+ * conductor relays its agent's, each prefixed "[agent] "), so the cause of, say, an agent that
+ * exited at start is on screen in the test's failure.
+ */
+export async function withStderrOnFailure<T>(proc: Pick<RunningProcess, "stderr">, op: () => Promise<T>, lines = 30): Promise<T> {
+  try {
+    return await op();
+  } catch (error) {
+    const tail = proc.stderr().trimEnd().split("\n").slice(-lines).join("\n");
+    if (error instanceof Error && tail !== "") error.message += `\n--- the last lines it wrote on stderr:\n${tail}`;
+    throw error;
+  }
 }
 
 /** An ACP stream over a child's stdio, for the SDK's client or agent app. */
