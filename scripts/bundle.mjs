@@ -53,6 +53,8 @@ await Promise.all([
     outfile: "dist/symposium-editor-context.mjs",
   }),
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
+  // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers.
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-tools/src/cli.ts"], outfile: "dist/symposium-editor-tools.mjs" }),
   // The built-in web chat: its server, and the page's script and stylesheet it serves.
   esbuild.build({
     ...common,

@@ -7,6 +7,7 @@ import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
+import { EditorToolsHost } from "./editor-tools-host.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
@@ -50,9 +51,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     show: (status, url) => view.show(status, url),
   });
   const editorContextView = createEditorContextView(tracker, log);
+  const editorTools = new EditorToolsHost({ documents, contextEditor: () => tracker.editor() }, log, () => tracker.setEditorTools(editorTools.state));
   context.subscriptions.push(
     log,
     tracker,
+    editorTools,
     createContextStatus(tracker),
     ...editorContextView.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
