@@ -8,3 +8,12 @@ export { formatEditorContext, displayPath, codeFence, OPEN_TAG, CLOSE_TAG, DEFAU
 export { runChainedProxy, ChainedProxyRouter } from "./chained-proxy.js";
 export { runWrapped } from "./wrap-mode.js";
 export { FILE_METHODS, READ_TEXT_FILE, answerLine, UnsavedFiles } from "./unsaved-files.js";
+export {
+  EDITOR_TOOLS_SERVER_NAME,
+  EDITOR_TOOLS_CONFIG_KEY,
+  SESSION_SETUP_METHODS,
+  editorToolsServer,
+  editorToolsOffInConfig,
+  withEditorTools,
+  type McpServerEntry,
+} from "./editor-tools-entry.js";
