@@ -115,13 +115,22 @@ function editorState(deps: EditorToolsDeps): Record<string, unknown> {
     selections: (editor?.selections ?? []).map((selection) => ({
       start: { line: selection.start.line + 1, character: selection.start.character + 1 },
       end: { line: selection.end.line + 1, character: selection.end.character + 1 },
-      text: capped(document!.getText(selection), LIMITS.maxSelectionChars),
+      text: selectedText(document!, selection),
     })),
     visibleLines: (editor?.visibleRanges ?? []).map((range) => ({ startLine: range.start.line + 1, endLine: range.end.line + 1 })),
     openEditors: openEditors.slice(0, LIMITS.maxOpenEditors),
     omittedEditors: Math.max(0, openEditors.length - LIMITS.maxOpenEditors),
     workspaceFolders: folders(),
   };
+}
+
+/** A selection's text, read only up to the cap (a huge selection costs one bounded read). */
+function selectedText(document: vscode.TextDocument, selection: vscode.Selection): string {
+  const start = document.offsetAt(selection.start);
+  const end = document.offsetAt(selection.end);
+  const readTo = Math.min(end, start + LIMITS.maxSelectionChars);
+  const text = document.getText(new vscode.Range(selection.start, document.positionAt(readTo)));
+  return readTo < end ? `${text}… (${end - readTo} more characters)` : text;
 }
 
 function readFile(params: Record<string, unknown>): ReadFileResult {
@@ -241,21 +250,28 @@ interface LocationAnswer {
   text: string;
 }
 
-/** Locations or links as path and 1-based range, with their first line's text; duplicates and places outside the workspace dropped. */
-function locations(found: Array<vscode.Location | vscode.LocationLink>): LocationAnswer[] {
+/** Locations or links as path and 1-based range, files only, duplicates dropped. */
+function locations(found: Array<vscode.Location | vscode.LocationLink>): Array<Omit<LocationAnswer, "text">> {
   const seen = new Set<string>();
-  const answers: LocationAnswer[] = [];
-  const lines = new LineCache();
+  const answers: Array<Omit<LocationAnswer, "text">> = [];
   for (const item of found) {
     const uri = "targetUri" in item ? item.targetUri : item.uri;
     const range = "targetUri" in item ? (item.targetSelectionRange ?? item.targetRange) : item.range;
     const key = `${uri.toString()}:${range.start.line}:${range.start.character}`;
     if (seen.has(key) || uri.scheme !== "file") continue;
     seen.add(key);
-    const inside = insideFolders(uri.fsPath, folders()) !== undefined;
-    answers.push({ path: uri.fsPath, ...rangeOf(range), text: inside ? capped(lines.line(uri, range.start.line).trim(), 300) : "" });
+    answers.push({ path: uri.fsPath, ...rangeOf(range) });
   }
   return answers;
+}
+
+/** Each location with its line's text (only inside the workspace): for one page, so a symbol used in a thousand files reads at most a page's. */
+function withLineText(page: Array<Omit<LocationAnswer, "text">>): LocationAnswer[] {
+  const lines = new LineCache();
+  return page.map((location) => {
+    const inside = insideFolders(location.path, folders()) !== undefined;
+    return { ...location, text: inside ? capped(lines.line(vscode.Uri.file(location.path), location.line - 1).trim(), 300) : "" };
+  });
 }
 
 /** Lines of files, from open documents or the disk, each file read once per answer. */
@@ -292,7 +308,7 @@ async function findDefinitions(params: Record<string, unknown>): Promise<Record<
       )) ?? []),
     );
   }
-  return { definitions: locations(found).slice(0, LIMITS.pageSize) };
+  return { definitions: withLineText(locations(found).slice(0, LIMITS.pageSize)) };
 }
 
 async function findReferences(params: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -302,7 +318,7 @@ async function findReferences(params: Record<string, unknown>): Promise<Record<s
     found.push(...((await vscode.commands.executeCommand<vscode.Location[]>("vscode.executeReferenceProvider", target.uri, target.position)) ?? []));
   }
   const { items, page } = pageOf(locations(found), offset);
-  return { ...page, references: items };
+  return { ...page, references: withLineText(items) };
 }
 
 async function hover(params: Record<string, unknown>): Promise<Record<string, unknown>> {

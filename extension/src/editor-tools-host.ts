@@ -15,45 +15,47 @@ import { privateStateDirectory } from "./state-file-location.js";
 
 export class EditorToolsHost implements vscode.Disposable {
   private server: EditorChannelServer | undefined;
-  private current: EditorToolsState = { enabled: false, socket: null, secret: null };
   private readonly setting: vscode.Disposable;
+  /** Setting changes are applied one after the other: a quick off-on never runs two channels. */
+  private applying: Promise<void> = Promise.resolve();
+  private disposed = false;
 
   constructor(
     private readonly deps: EditorToolsDeps,
     private readonly log: vscode.LogOutputChannel,
-    /** Called when what the state file should say changed. */
-    private readonly changed: () => void,
+    /** Told what the state file is to say about the tools, each time that changes. */
+    private readonly publish: (state: EditorToolsState) => void,
   ) {
-    this.setting = onSettingChange(["editorTools.enabled"], () => void this.apply());
-    void this.apply();
-  }
-
-  /** What the state file says about the tools now. */
-  get state(): EditorToolsState {
-    return this.current;
+    this.setting = onSettingChange(["editorTools.enabled"], () => this.queueApply());
+    this.queueApply();
   }
 
   dispose(): void {
+    this.disposed = true;
     this.setting.dispose();
     void this.server?.close();
     this.server = undefined;
   }
 
+  private queueApply(): void {
+    this.applying = this.applying.then(() => this.apply()).catch((error: unknown) => this.log.error(`editor tools: ${(error as Error).message}`));
+  }
+
   private async apply(): Promise<void> {
+    if (this.disposed) return;
     const enabled = readConfig().editorToolsEnabled !== false;
-    if (enabled === (this.server !== undefined)) return;
     if (!enabled) {
       const server = this.server;
       this.server = undefined;
-      this.current = { enabled: false, socket: null, secret: null };
-      this.changed();
-      await server?.close();
+      this.publish({ enabled: false, socket: null, secret: null });
+      if (server === undefined) return;
+      await server.close();
       this.log.info("editor tools off: the channel is closed and agents get no editor MCP server");
       return;
     }
-    this.current = { enabled: true, socket: null, secret: null };
+    if (this.server !== undefined) return;
     const address = this.address();
-    if (address === undefined) return this.changed();
+    if (address === undefined) return this.publish({ enabled: true, socket: null, secret: null });
     const secret = channelSecret();
     const server = new EditorChannelServer({
       address,
@@ -66,12 +68,12 @@ export class EditorToolsHost implements vscode.Disposable {
       await server.listen();
     } catch (error) {
       this.log.error(`the editor tools' channel cannot listen at ${address}: ${(error as Error).message}; agents get the state-file tools only`);
-      return this.changed();
+      return this.publish({ enabled: true, socket: null, secret: null });
     }
+    if (this.disposed) return void server.close();
     this.server = server;
-    this.current = { enabled: true, socket: address, secret };
     this.log.info(`editor tools: channel at ${address}`);
-    this.changed();
+    this.publish({ enabled: true, socket: address, secret });
   }
 
   /** Where to listen: beside the state file; a short private directory in /tmp when that path is too long for a socket. */

@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     show: (status, url) => view.show(status, url),
   });
   const editorContextView = createEditorContextView(tracker, log);
-  const editorTools = new EditorToolsHost({ documents, contextEditor: () => tracker.editor() }, log, () => tracker.setEditorTools(editorTools.state));
+  const editorTools = new EditorToolsHost({ documents, contextEditor: () => tracker.editor() }, log, (tools) => tracker.setEditorTools(tools));
   context.subscriptions.push(
     log,
     tracker,
