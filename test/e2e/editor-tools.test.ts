@@ -113,7 +113,7 @@ describe("editor tools in code-server, answered by the TypeScript language servi
       ["greeting.ts:2"],
     );
     const hover = JSON.parse((await call("hover", { path: "ts/main.ts", line: 3, symbol: "greet" })).text) as { hover: string };
-    assert.match(hover.hover, /function greet\(name: string\): string/);
+    assert.match(hover.hover, /greet\(name: string\): string/);
     assert.match(hover.hover, /Says hello to someone/);
     const symbols = JSON.parse((await call("document_symbols", { path: "ts/greeting.ts" })).text) as { symbols: Array<{ name: string; kind: string }> };
     assert.deepEqual(
