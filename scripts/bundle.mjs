@@ -1,5 +1,5 @@
-// Bundles what ships: the two CLIs (dist/*.mjs, what package.json's bin and
-// the .vsix run) and, when it exists, the VS Code extension.
+// Bundles what ships: the CLIs (dist/*.mjs, what package.json's bin and
+// the .vsix run; the editor's MCP server among them) and, when it exists, the VS Code extension.
 //
 // The ACP SDK and zod are marked side-effect free so esbuild can drop the
 // generated zod schemas the CLIs never call: the proxy only needs the SDK's
