@@ -16,6 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL_NAMES } from "../editor-tools/src/protocol.js";
+import { ProposalError, checkProposal, proposedText } from "../editor-tools/src/proposal.js";
 import { insideFolders } from "../editor-tools/src/workspace-paths.js";
 import { EditorChannelServer, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
 import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "./support/processes.js";
@@ -387,5 +388,53 @@ describe("editor tools: the window's channel, spoken to directly", { skip: POSIX
     assert.equal(insideFolders("../x", [workspace]), undefined);
     assert.equal(insideFolders(".", [workspace]), undefined);
     assert.equal(insideFolders("src/a.ts\0", [workspace]), undefined);
+  });
+});
+
+describe("editor tools: a proposal's text", () => {
+  const current = "alpha\nbeta\ngamma beta\n";
+
+  it("applies edits in order, each oldText found exactly once; newText replaces the whole", () => {
+    assert.equal(
+      proposedText(current, {
+        path: "f",
+        edits: [
+          { oldText: "alpha", newText: "ALPHA" },
+          { oldText: "gamma beta", newText: "g" },
+        ],
+      }),
+      "ALPHA\nbeta\ng\n",
+    );
+    assert.equal(proposedText(current, { path: "f", newText: "" }), "");
+  });
+
+  it("refuses an oldText that is missing or not unique, and says which edit", () => {
+    assert.throws(() => proposedText(current, { path: "f", edits: [{ oldText: "delta", newText: "x" }] }), /edit 1: oldText does not occur/);
+    assert.throws(
+      () =>
+        proposedText(current, {
+          path: "f",
+          edits: [
+            { oldText: "alpha", newText: "a" },
+            { oldText: "beta", newText: "b" },
+          ],
+        }),
+      /edit 2: oldText occurs more than once/,
+    );
+  });
+
+  it("checks the arguments: newText or edits, a path, the size", () => {
+    for (const bad of [
+      { path: "f" },
+      { path: "f", newText: "a", edits: [] },
+      { path: "f", edits: [{ oldText: "", newText: "x" }] },
+      { newText: "a" },
+      null,
+      "text",
+    ]) {
+      assert.throws(() => checkProposal(bad), ProposalError, JSON.stringify(bad));
+    }
+    assert.throws(() => checkProposal({ path: "f", newText: "é".repeat(LIMITS.maxProposalBytes / 2 + 1) }), /4194306 bytes, over the 4194304-byte limit/);
+    assert.deepEqual(checkProposal({ path: "f", newText: "ok" }), { path: "f", newText: "ok" });
   });
 });

@@ -9,7 +9,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { packageVersion } from "../../acp-wire/src/index.js";
 import { ChannelClient, NoWindowError } from "./channel-client.js";
-import { LIMITS, TOOL, TOOL_NAMES, type ProposeEditParams, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
+import { checkProposal } from "./proposal.js";
+import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
 import { StateFallback } from "./state-fallback.js";
 import { TOOL_SPECS } from "./tools.js";
 
@@ -46,7 +47,7 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
 }
 
 async function answer(name: ToolName, args: Record<string, unknown>, channel: ChannelClient, fallback: StateFallback): Promise<CallToolResult> {
-  if (name === TOOL.proposeEdit) checkProposalSize(args as unknown as ProposeEditParams);
+  if (name === TOOL.proposeEdit) checkProposal(args);
   try {
     const result = await channel.request(name, args, name === TOOL.proposeEdit ? PROPOSAL_WAIT_MS : LIMITS.requestMs);
     return rendered(name, result);
@@ -62,16 +63,6 @@ function fromStateFile(name: ToolName, args: Record<string, unknown>, fallback: 
   if (name === TOOL.readFile) return fallback.readFile(args as unknown as ReadFileParams);
   if (args.path === undefined) return fallback.diagnostics();
   throw noWindow;
-}
-
-function checkProposalSize(params: ProposeEditParams): void {
-  const texts = [params.newText ?? "", ...(params.edits ?? []).flatMap((edit) => [edit.oldText, edit.newText])];
-  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
-  if (bytes > LIMITS.maxProposalBytes) {
-    throw new Error(`The proposal is ${bytes} bytes, over the ${LIMITS.maxProposalBytes}-byte limit; propose smaller edits (edits: [{oldText, newText}]).`);
-  }
-  if ((params.newText === undefined) === (params.edits === undefined))
-    throw new Error("Give either newText (the whole new content) or edits, not both and not neither.");
 }
 
 /** The answer as text an agent reads: a file's lines as they are, anything else as JSON. */

@@ -15,11 +15,11 @@ import {
   TOOL,
   linesOf,
   pageOf,
-  type ProposeEditParams,
   type ProposeEditResult,
   type ReadFileResult,
   type SymbolTarget,
 } from "../../editor-tools/src/protocol.js";
+import { ProposalError, checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
 import { readDisk } from "../../editor-tools/src/read-disk.js";
 import { ACCEPT, reviewInDiff } from "./agent-edits.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
@@ -379,51 +379,25 @@ async function workspaceSymbols(params: Record<string, unknown>): Promise<Record
   return { ...page, symbols: items };
 }
 
-/** The proposal's whole new text from the current one: `newText`, or each edit's oldText (found exactly once) replaced. */
-export function proposedText(current: string, params: ProposeEditParams): string {
-  if (typeof params.newText === "string") return params.newText;
-  let text = current;
-  for (const [index, edit] of (params.edits ?? []).entries()) {
-    const first = text.indexOf(edit.oldText);
-    if (first < 0)
-      throw new ChannelRefusal(
-        `edit ${index + 1}: oldText does not occur in the file (read it again: it may have unsaved changes)`,
-        CHANNEL_ERROR.invalidParams,
-      );
-    if (text.includes(edit.oldText, first + 1))
-      throw new ChannelRefusal(`edit ${index + 1}: oldText occurs more than once; include more context`, CHANNEL_ERROR.invalidParams);
-    text = text.slice(0, first) + edit.newText + text.slice(first + edit.oldText.length);
+/** `make()`, its ProposalError as the window's refusal of bad arguments. */
+function asRefusal<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof ProposalError) throw new ChannelRefusal(error.message, CHANNEL_ERROR.invalidParams);
+    throw error;
   }
-  return text;
-}
-
-function checkProposal(params: Record<string, unknown>): ProposeEditParams {
-  const proposal = params as unknown as ProposeEditParams;
-  const edits = proposal.edits;
-  const validEdits =
-    edits === undefined ||
-    (Array.isArray(edits) && edits.every((edit) => typeof edit?.oldText === "string" && edit.oldText !== "" && typeof edit.newText === "string"));
-  if ((typeof proposal.newText === "string") === (edits !== undefined) || !validEdits) {
-    throw new ChannelRefusal("give either newText or edits ([{oldText, newText}]), not both", CHANNEL_ERROR.invalidParams);
-  }
-  const bytes = [proposal.newText ?? "", ...(edits ?? []).flatMap((edit) => [edit.oldText, edit.newText])].reduce(
-    (sum, text) => sum + Buffer.byteLength(text),
-    0,
-  );
-  if (bytes > LIMITS.maxProposalBytes)
-    throw new ChannelRefusal(`the proposal is ${bytes} bytes, over the ${LIMITS.maxProposalBytes}-byte limit`, CHANNEL_ERROR.invalidParams);
-  return proposal;
 }
 
 async function proposeEdit(params: Record<string, unknown>, deps: EditorToolsDeps): Promise<ProposeEditResult> {
   if (!vscode.workspace.isTrusted) throw new ChannelRefusal("this workspace is not trusted: VS Code takes no edits from agents in it");
-  const proposal = checkProposal(params);
+  const proposal = asRefusal(() => checkProposal(params));
   const real = resolvePath(proposal.path);
   const exists = fs.existsSync(real);
   const document = exists ? await loadDocument(real) : undefined;
   const version = document?.version;
   const current = document?.getText() ?? "";
-  const proposed = proposedText(current, proposal);
+  const proposed = asRefusal(() => proposedText(current, proposal));
   if (exists && proposed === current)
     return { path: real, decision: "applied", finalText: current, message: "nothing to change: the file already holds this text" };
   if (readConfig().chatAgentEdits === "review") {
