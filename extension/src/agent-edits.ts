@@ -86,13 +86,18 @@ export async function reviewInDiff(
   content: string,
   documents: BeforeDocuments,
   title?: string,
+  /** An editable right side holding `content` (proposal-documents.ts); else a read-only one. */
+  editable?: vscode.Uri,
 ): Promise<string | undefined | typeof UNANSWERED> {
   const name = path.basename(file);
   const before = documents.add(file, current, "current");
-  const after = documents.add(file, content, "agent");
+  const after = editable ?? documents.add(file, content, "agent");
   await vscode.commands.executeCommand("vscode.diff", before, after, `${name} (the agent's proposed edit)`, { preview: true });
   const question = title ? `The agent wants to change ${name}: ${title}` : `The agent wants to change ${name}.`;
   const answer = await answerWithin(vscode.window.showInformationMessage(question, ACCEPT, REJECT), REVIEW_ANSWER_MS);
+  // What the user typed into an editable proposal is kept (saved into memory, never to disk), so closing never asks.
+  const edited = vscode.workspace.textDocuments.find((document) => document.uri.toString() === after.toString());
+  if (edited?.isDirty) await edited.save();
   // The diff was only for the question: close it (it is the active editor unless the user moved on).
   if (vscode.window.activeTextEditor?.document.uri.toString() === after.toString()) await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   return answer;

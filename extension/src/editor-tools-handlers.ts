@@ -24,12 +24,15 @@ import { readDisk } from "../../editor-tools/src/read-disk.js";
 import { ACCEPT, reviewInDiff } from "./agent-edits.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
+import type { ProposalDocuments } from "./proposal-documents.js";
 import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
 import { UNANSWERED } from "./review-deadline.js";
 import { insideFolders } from "./workspace-path.js";
 
 export interface EditorToolsDeps {
   documents: BeforeDocuments;
+  /** The editable right sides of propose_edit's diffs. */
+  proposals: ProposalDocuments;
   /** The editor the user was last in (the tracker's), when the active one is not a text editor (focus in the chat). */
   contextEditor(): vscode.TextEditor | undefined;
 }
@@ -400,19 +403,27 @@ async function proposeEdit(params: Record<string, unknown>, deps: EditorToolsDep
   const proposed = asRefusal(() => proposedText(current, proposal));
   if (exists && proposed === current)
     return { path: real, decision: "applied", finalText: current, message: "nothing to change: the file already holds this text" };
-  if (readConfig().chatAgentEdits === "review") {
-    const answer = await reviewInDiff(real, current, proposed, deps.documents, typeof proposal.title === "string" ? proposal.title.slice(0, 200) : undefined);
-    if (answer === UNANSWERED) return { path: real, decision: "unanswered", message: "the user did not answer within 10 minutes; nothing was changed" };
-    if (answer !== ACCEPT) return { path: real, decision: "rejected", message: "the user rejected the proposal; nothing was changed" };
-    if (document !== undefined && document.version !== version) {
-      return {
-        path: real,
-        decision: "conflict",
-        message: "the file changed while the user reviewed the proposal; nothing was changed: read it again and propose anew",
-      };
-    }
+  if (readConfig().chatAgentEdits !== "review") return applyProposal(real, document, proposed, "applied");
+  // The right side is editable: the user may change the proposal before accepting it.
+  const editable = deps.proposals.add(real, proposed);
+  const title = typeof proposal.title === "string" ? proposal.title.slice(0, 200) : undefined;
+  let answer: Awaited<ReturnType<typeof reviewInDiff>>;
+  let reviewed: string;
+  try {
+    answer = await reviewInDiff(real, current, proposed, deps.documents, title, editable);
+  } finally {
+    reviewed = deps.proposals.take(editable) ?? proposed;
   }
-  return applyProposal(real, document, proposed, readConfig().chatAgentEdits === "review" ? "accepted" : "applied");
+  if (answer === UNANSWERED) return { path: real, decision: "unanswered", message: "the user did not answer within 10 minutes; nothing was changed" };
+  if (answer !== ACCEPT) return { path: real, decision: "rejected", message: "the user rejected the proposal; nothing was changed" };
+  if (document !== undefined && document.version !== version) {
+    return {
+      path: real,
+      decision: "conflict",
+      message: "the file changed while the user reviewed the proposal; nothing was changed: read it again and propose anew",
+    };
+  }
+  return applyProposal(real, document, reviewed, "accepted", reviewed !== proposed);
 }
 
 /** One WorkspaceEdit (undoable); saved when the document had no unsaved changes, so the user's own unsaved work is never written for them. */
@@ -421,6 +432,7 @@ async function applyProposal(
   document: vscode.TextDocument | undefined,
   proposed: string,
   decision: "accepted" | "applied",
+  changedByUser = false,
 ): Promise<ProposeEditResult> {
   const uri = vscode.Uri.file(real);
   const edit = new vscode.WorkspaceEdit();
@@ -437,10 +449,6 @@ async function applyProposal(
   if (!wasDirty) await after.save();
   const finalText = after.getText();
   const note = wasDirty ? " (the file had unsaved changes: it stays unsaved)" : "";
-  return {
-    path: real,
-    decision,
-    finalText: capped(finalText, LIMITS.maxAnswerChars),
-    message: `${decision === "accepted" ? "the user accepted the proposal" : "applied"}${note}`,
-  };
+  const accepted = changedByUser ? "the user changed the proposal, then accepted it (finalText is what was applied)" : "the user accepted the proposal";
+  return { path: real, decision, finalText: capped(finalText, LIMITS.maxAnswerChars), message: `${decision === "accepted" ? accepted : "applied"}${note}` };
 }

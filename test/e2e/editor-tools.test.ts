@@ -133,6 +133,41 @@ describe("editor tools in code-server, answered by the TypeScript language servi
     assert.match(fs.readFileSync(path.join(workspace, "ts", "greeting.ts"), "utf8"), /hi \$\{name\}/);
   });
 
+  it("propose_edit under review: the user changes the proposal in the diff, accepts, and the agent gets the final text", async () => {
+    const { page, server } = window;
+    fs.mkdirSync(path.join(workspace, ".vscode"), { recursive: true });
+    fs.writeFileSync(path.join(workspace, ".vscode", "settings.json"), JSON.stringify({ "symposium.chat.agentEdits": "review" }));
+    const log = (): string => {
+      const logs = path.join(server.userDataDir, "logs");
+      const files = fs
+        .readdirSync(logs, { recursive: true })
+        .map(String)
+        .filter((file) => path.basename(file) === "Symposium.log");
+      return files.map((file) => fs.readFileSync(path.join(logs, file), "utf8")).join("\n");
+    };
+    const deadline = Date.now() + 30_000;
+    while (!/settings changed: .*"chatAgentEdits":"review"/.test(log())) {
+      if (Date.now() > deadline) throw new Error("the review setting never reached the extension");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const pending = call("propose_edit", { path: "ts/greeting.ts", edits: [{ oldText: "hi ${name}", newText: "hey ${name}" }], title: "friendlier" });
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "The agent wants to change greeting.ts: friendlier" });
+    await toast.waitFor({ timeout: 30_000 });
+    const modified = page.locator(".part.editor .monaco-diff-editor .editor.modified .view-lines").first();
+    await modified.waitFor({ timeout: 10_000 });
+    assert.match(fs.readFileSync(path.join(workspace, "ts", "greeting.ts"), "utf8"), /hi \$\{name\}/, "nothing written before the answer");
+    // The user changes the proposal in the diff's right side before accepting it.
+    await modified.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("// reviewed");
+    await toast.getByRole("button", { name: "Accept" }).click();
+    const result = JSON.parse((await pending).text) as { decision: string; finalText: string; message: string };
+    assert.equal(result.decision, "accepted");
+    assert.match(result.message, /changed the proposal/);
+    assert.match(result.finalText, /hey \$\{name\}[\s\S]*\/\/ reviewed/);
+    assert.equal(fs.readFileSync(path.join(workspace, "ts", "greeting.ts"), "utf8"), result.finalText, "applied and saved");
+  });
+
   it("a path out of the workspace is refused by the window", async () => {
     const outside = await call("read_file", { path: path.join(REPO_DIR, "package.json") });
     assert.equal(outside.isError, true);
