@@ -18,7 +18,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL_NAMES } from "../editor-tools/src/protocol.js";
 import { ProposalError, checkProposal, proposedText } from "../editor-tools/src/proposal.js";
 import { insideFolders } from "../editor-tools/src/workspace-paths.js";
-import { EditorChannelServer, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
+import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
 import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "./support/processes.js";
 import { ageFile } from "./support/state-files.js";
 
@@ -388,6 +388,17 @@ describe("editor tools: the window's channel, spoken to directly", { skip: POSIX
     assert.equal(insideFolders("../x", [workspace]), undefined);
     assert.equal(insideFolders(".", [workspace]), undefined);
     assert.equal(insideFolders("src/a.ts\0", [workspace]), undefined);
+  });
+});
+
+describe("editor tools: the channel's address", () => {
+  it("a socket in the private directory on POSIX, a named pipe with a random name on Windows; never a port", () => {
+    const posix = channelAddress("/run/user/1000/symposium", "linux");
+    assert.match(posix, /^\/run\/user\/1000\/symposium\/symposium-tools-[0-9a-f]{24}\.sock$/);
+    assert.ok(Buffer.byteLength(posix) <= MAX_SOCKET_PATH_BYTES);
+    assert.match(channelAddress("C:\\Users\\u\\AppData\\Local\\Symposium", "win32"), /^\\\\\.\\pipe\\symposium-tools-[0-9a-f]{24}$/);
+    assert.notEqual(channelAddress("/d", "linux"), channelAddress("/d", "linux"));
+    assert.match(channelSecret(), /^[0-9a-f]{64}$/);
   });
 });
 
