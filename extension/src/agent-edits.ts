@@ -32,7 +32,7 @@ export async function applyAgentEdit(file: string, content: string, deps: AgentE
   if (!document) return "notOpen";
   const mode = readConfig().chatAgentEdits;
   deps.log.info(`the agent writes ${document.uri.fsPath}, open in VS Code: ${mode === "review" ? "asking the user" : "applying it"}`);
-  const review = mode === "review" ? await reviewed(document, content, deps.documents) : ACCEPT;
+  const review = mode === "review" ? await reviewInDiff(document.uri.fsPath, document.getText(), content, deps.documents) : ACCEPT;
   if (review !== ACCEPT) return notApplied(review === UNANSWERED ? "unanswered" : "rejected", document.uri.fsPath, deps.log);
   const wasDirty = document.isDirty;
   const edit = new vscode.WorkspaceEdit();
@@ -75,13 +75,29 @@ function realPath(file: string): string {
   }
 }
 
-/** Shows the change in the diff editor and asks: ACCEPT, anything else (dismissing) rejects; UNANSWERED after REVIEW_ANSWER_MS. */
-async function reviewed(document: vscode.TextDocument, content: string, documents: BeforeDocuments): Promise<string | undefined | typeof UNANSWERED> {
-  const name = path.basename(document.uri.fsPath);
-  const before = documents.add(document.uri.fsPath, document.getText(), "current");
-  const after = documents.add(document.uri.fsPath, content, "agent");
+/**
+ * Shows the change of `file` from `current` to `content` in the diff editor and asks: ACCEPT, anything
+ * else (dismissing) rejects; UNANSWERED after REVIEW_ANSWER_MS. Also the editor tools' propose_edit
+ * (editor-tools-handlers.ts), whose `title` says what the change is for.
+ */
+export async function reviewInDiff(
+  file: string,
+  current: string,
+  content: string,
+  documents: BeforeDocuments,
+  title?: string,
+  /** An editable right side holding `content` (proposal-documents.ts); else a read-only one. */
+  editable?: vscode.Uri,
+): Promise<string | undefined | typeof UNANSWERED> {
+  const name = path.basename(file);
+  const before = documents.add(file, current, "current");
+  const after = editable ?? documents.add(file, content, "agent");
   await vscode.commands.executeCommand("vscode.diff", before, after, `${name} (the agent's proposed edit)`, { preview: true });
-  const answer = await answerWithin(vscode.window.showInformationMessage(`The agent wants to change ${name}.`, ACCEPT, REJECT), REVIEW_ANSWER_MS);
+  const question = title ? `The agent wants to change ${name}: ${title}` : `The agent wants to change ${name}.`;
+  const answer = await answerWithin(vscode.window.showInformationMessage(question, ACCEPT, REJECT), REVIEW_ANSWER_MS);
+  // What the user typed into an editable proposal is kept (saved into memory, never to disk), so closing never asks.
+  const edited = vscode.workspace.textDocuments.find((document) => document.uri.toString() === after.toString());
+  if (edited?.isDirty) await edited.save();
   // The diff was only for the question: close it (it is the active editor unless the user moved on).
   if (vscode.window.activeTextEditor?.document.uri.toString() === after.toString()) await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   return answer;

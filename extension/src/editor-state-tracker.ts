@@ -15,7 +15,7 @@
 //   it (unsaved-snapshots.ts), so the agent reads what the user sees.
 
 import * as vscode from "vscode";
-import type { StateFile } from "../../editor-state/src/index.js";
+import type { EditorToolsState, StateFile } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
 import { editorFacts, isEditingPlace, isOpenInTab, unsavedDocumentFacts } from "./editor-facts.js";
 import { claimStateFilePath, privateStateDirectory, removeStateFile, type StateFileMemory } from "./state-file-location.js";
@@ -35,6 +35,7 @@ export class EditorStateTracker implements vscode.Disposable {
   private readonly snapshots: UnsavedSnapshots;
   private readonly refreshTimer: NodeJS.Timeout;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private editorToolsState: EditorToolsState | undefined;
 
   /** Fires with the new path (undefined when context sharing is turned off). */
   readonly onDidChangeStateFilePath: vscode.Event<string | undefined> = this.pathChanged.event;
@@ -55,6 +56,7 @@ export class EditorStateTracker implements vscode.Disposable {
       },
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
       unsavedDocuments: (file) => this.snapshots.sync(file, unsavedDocumentFacts()),
+      editorTools: () => this.editorToolsState,
       log,
       written: () => {
         if (this.writer.path) this.snapshots.removeObsolete(this.writer.path);
@@ -93,6 +95,17 @@ export class EditorStateTracker implements vscode.Disposable {
   /** What was last written (undefined when nothing is). */
   get currentState(): StateFile | undefined {
     return this.writer.currentState;
+  }
+
+  /** The editor's tools and their live channel, as the file is to say (editor-tools-host.ts); written soon. */
+  setEditorTools(state: EditorToolsState): void {
+    this.editorToolsState = state;
+    this.writer.schedule();
+  }
+
+  /** The editor the context is about: the last text editor the user was in, while it is open. */
+  editor(): vscode.TextEditor | undefined {
+    return this.contextEditor();
   }
 
   /** Writes a pending change now. */

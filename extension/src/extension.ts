@@ -7,6 +7,8 @@ import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
+import { EditorToolsHost } from "./editor-tools-host.js";
+import { PROPOSAL_SCHEME, ProposalDocuments } from "./proposal-documents.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
@@ -50,9 +52,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     show: (status, url) => view.show(status, url),
   });
   const editorContextView = createEditorContextView(tracker, log);
+  const proposals = new ProposalDocuments();
+  const editorTools = new EditorToolsHost({ documents, proposals, contextEditor: () => tracker.editor() }, log, (tools) => tracker.setEditorTools(tools));
   context.subscriptions.push(
     log,
     tracker,
+    editorTools,
     createContextStatus(tracker),
     ...editorContextView.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
@@ -61,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     offerRestartOnSettingChange(chat),
     ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
+    vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals, { isCaseSensitive: true }),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
   return {
