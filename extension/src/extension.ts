@@ -34,11 +34,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     opened: () => void chat?.ensureStarted(),
     retry: () => void chat?.restart(),
     conversation: (id) => void chat?.rememberConversation(id),
-    request: (request) =>
-      handleBridgeRequest(request, { documents, log }).catch((error: Error) => {
+    request: (request, withdrawn) =>
+      handleBridgeRequest(request, { documents, log }, withdrawn).catch((error: Error) => {
         log.warn(`the chat's ${request.kind} request failed: ${error.message}`);
-        // An agent's edit that failed: the chat server writes it to disk as before.
-        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "notOpen" as const } : undefined;
+        // An agent's edit that failed: nothing is written (never left to the server's disk write).
+        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "failed" as const } : undefined;
       }),
   });
   chat = new PanelHostController({

@@ -19,7 +19,7 @@ import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type Hos
 import { noticeToadMissing } from "./panel-settings.js";
 import { PanelRecord, type HostRecord } from "./panel-record.js";
 import { planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
-import { currentTheme } from "./chat-view.js";
+import { chatUrlWith, currentTheme } from "./chat-view.js";
 import type { PersistentState } from "./persistent-state.js";
 import { readLastLines } from "../../panel-host/src/host-log.js";
 
@@ -133,6 +133,7 @@ export class PanelHostController implements vscode.Disposable {
     const connection = this.connection;
     if (!connection || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return;
     connection.record = { ...connection.record, conversation: id };
+    connection.chatUrl = chatUrlWith(connection.chatUrl, { conversation: id }); // what the view shows next (chat-view.ts did the same)
     await this.record.save(connection.record, connection.secret);
   }
 

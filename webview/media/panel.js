@@ -93,7 +93,7 @@
 
   /** panel-messages.ts: ChatTheme and EditResult. */
   const THEMES = ["light", "dark", "high-contrast"];
-  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered"];
+  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
   let seq = Number(document.body.dataset.seq) || 0;
 
@@ -207,10 +207,20 @@
     if (ready && !wasReady && document.hasFocus()) focusChat();
   }
 
+  /**
+   * Whether a message is the extension's: VS Code's webview host (this page's parent, which
+   * relays what the extension posts) sends it from this page's own origin. Any other frame in
+   * the window (the chat's, another extension's webview, a page in Simple Browser) can reach
+   * this page through `top.frames` and post to it: never the extension (issue 31, item 3).
+   * @param {MessageEvent<unknown>} event
+   */
+  function fromExtension(event) {
+    return window.parent !== window && event.source === window.parent && event.origin === window.origin;
+  }
+
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = event.data;
-    // The extension's messages come through VS Code's host; the chat frame's never count as the extension's.
-    if (frame?.contentWindow && event.source === frame.contentWindow) return;
+    if (!fromExtension(event)) return;
     if (!isObject(data) || typeof data.type !== "string") return;
     if (data.type === "status") {
       const next = parseStatus(data.status);
@@ -239,7 +249,7 @@
     return frame !== null && event.source === frame.contentWindow && event.origin === chatOrigin && isObject(event.data) ? event.data : null;
   }
 
-  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit"];
+  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit", "withdrawEdit"];
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = fromChat(event);
     if (data?.type !== "symposium/request") return;
