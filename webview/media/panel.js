@@ -208,14 +208,24 @@
   }
 
   /**
-   * Whether a message is the extension's: VS Code's webview host (this page's parent, which
-   * relays what the extension posts) sends it from this page's own origin. Any other frame in
-   * the window (the chat's, another extension's webview, a page in Simple Browser) can reach
-   * this page through `top.frames` and post to it: never the extension (issue 31, item 3).
+   * Whether a message is the extension's: VS Code's webview host, the window this page is a frame
+   * of, relays what the extension posts, from this page's own origin. (The host deletes
+   * `window.parent` before this script runs: it is found as the window whose frames hold this one.)
+   * Any other frame in the window (the chat's, another extension's webview, a page in Simple
+   * Browser, the workbench) can reach this page through `top.frames` and post to it: never the
+   * extension (issue 31, item 3).
    * @param {MessageEvent<unknown>} event
    */
   function fromExtension(event) {
-    return window.parent !== window && event.source === window.parent && event.origin === window.origin;
+    const source = /** @type {Window | null} */ (event.source);
+    if (!source || source === window || event.origin !== window.origin) return false;
+    try {
+      // eslint-disable-next-line @typescript-eslint/prefer-for-of -- a Window is not iterable
+      for (let index = 0; index < source.length; index++) if (source[index] === window) return true;
+    } catch {
+      return false; // not a window
+    }
+    return false;
   }
 
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
