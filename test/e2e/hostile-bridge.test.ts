@@ -144,12 +144,13 @@ describe("the bridge against foreign frames, and the extension's side of a revie
 });
 
 /**
- * A frame of its own origin (sandboxed srcdoc: an opaque origin) added to the workbench, posting
- * forged extension messages to every frame it can reach, as a hostile page in the window can; and
- * the workbench's page itself (in code-server of the webviews' origin), which is not their host.
+ * Forged extension messages posted to every frame reachable through `top.frames`, as a hostile page
+ * in the window can: from the workbench's page itself (in code-server of the webviews' origin, yet
+ * not their host), and from a frame of an origin of its own (a data: URL frame, opaque; the code runs
+ * in it through the browser's debugger protocol, as the workbench's CSP keeps its own scripts out).
  */
 async function postFromForeignFrame(page: Page): Promise<void> {
-  await page.evaluate(() => {
+  const forge = (): void => {
     const forged = [
       { type: "status", status: { kind: "error", message: "FORGED STATUS", retry: true }, seq: 1e9 },
       { type: "mention", text: "@forged-mention" },
@@ -163,15 +164,22 @@ async function postFromForeignFrame(page: Page): Promise<void> {
         reach(child);
       }
     };
-    reach(window);
+    reach(window.top!);
+  };
+  await page.evaluate(forge);
+  await page.evaluate(() => {
     const attacker = document.createElement("iframe");
-    attacker.setAttribute("sandbox", "allow-scripts");
-    attacker.id = "attacker";
-    // The same walk, from a page of an origin of its own (a data: URL frame is opaque too).
-    const source = `const forged = ${JSON.stringify(forged)}; const reach = ${reach.toString()}; reach(top);`;
-    attacker.src = `data:text/html,${encodeURIComponent(`<script>${source}</script>`)}`;
+    attacker.src = "data:text/html,<title>a page of another origin</title>";
     document.body.appendChild(attacker);
   });
+  const deadline = Date.now() + 10_000;
+  let attacker = page.frames().find((frame) => frame.url().startsWith("data:text/html"));
+  while (!attacker && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    attacker = page.frames().find((frame) => frame.url().startsWith("data:text/html"));
+  }
+  assert.ok(attacker, "the attacker's frame loaded");
+  await attacker.evaluate(forge);
 }
 
 /** Counts, in each panel page, the forged messages that reached it (by their origin): the forgery did arrive. */

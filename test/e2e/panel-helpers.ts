@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
-import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
+import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer, type StartOptions } from "../harness/code-server.js";
 import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
@@ -20,13 +20,13 @@ export interface DemoWindow {
  * A workspace copy and a conductor config that runs the demo agent (as `npm start` sets
  * up), in code-server with `settings`, open in Chromium.
  */
-export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}): Promise<DemoWindow> {
+export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}, start: StartOptions = {}): Promise<DemoWindow> {
   const root = tempDir("symposium-panel-");
   const workspace = copySampleWorkspace(path.join(root, "workspace"));
   const config = path.join(root, "config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(CONDUCTOR_CLI)} demo-agent`, proxies: [] }));
   Object.assign(process.env, env, { SYMPOSIUM_CONFIG: config });
-  const server = await startCodeServer(workspace);
+  const server = await startCodeServer(workspace, start);
   let browser: Browser | undefined;
   try {
     setUserSettings(server, settings);
@@ -41,17 +41,18 @@ export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<st
 
 /**
  * Called inside a describe: its demo window, opened (openDemoWindow) before its first test
- * with `settings` (or what they resolve to there), then handed to `setUp`; closed after its
+ * with `settings` (or what they resolve to there) in a code-server started with `start`, then handed to `setUp`; closed after its
  * last test. Its fields are the window's once opened.
  */
 export function demoWindowSuite(
   env: NodeJS.ProcessEnv = {},
   settings: Record<string, unknown> | (() => Promise<Record<string, unknown>>) = {},
   setUp?: (window: DemoWindow) => Promise<void> | void,
+  start: StartOptions = {},
 ): DemoWindow {
   let window: DemoWindow | undefined;
   before(async () => {
-    window = await openDemoWindow(env, typeof settings === "function" ? await settings() : settings);
+    window = await openDemoWindow(env, typeof settings === "function" ? await settings() : settings, start);
     await setUp?.(window);
   });
   after(() => closeDemoWindow(window?.browser, window?.server));

@@ -93,6 +93,11 @@ export interface StartOptions {
    * a host that outlives a test run killed before its cleanup does not wait a quarter of an hour.
    */
   panelIdleMs?: number | null;
+  /**
+   * Run with VS Code's workspace trust on (the folder opens untrusted, in Restricted Mode, without the
+   * startup question); by default it is off (`--disable-workspace-trust`), as for most tests.
+   */
+  workspaceTrust?: boolean;
 }
 
 const TEST_PANEL_IDLE_MS = 120_000;
@@ -106,7 +111,9 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   const userDataDir = path.join(root, "data");
   const extensionsDir = path.join(root, "extensions");
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(USER_SETTINGS, null, 2));
+  const trust = options.workspaceTrust === true;
+  const settings = trust ? { ...USER_SETTINGS, "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : USER_SETTINGS;
+  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify(settings, null, 2));
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
   const password = crypto.randomBytes(18).toString("base64url");
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: path.join(root, "config"), XDG_DATA_HOME: path.join(root, "share"), PASSWORD: password };
@@ -128,7 +135,7 @@ export async function startCodeServer(workspace: string, options: StartOptions =
       `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(trust ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       workspace,
     ],

@@ -60,7 +60,7 @@
       case "ready":
         return { kind: "ready", notice: text(value.notice) };
       case "stopped":
-        return { kind: "stopped", message: text(value.message) ?? "" };
+        return { kind: "stopped", message: text(value.message) ?? "", button: text(value.button) };
       case "error":
         return { kind: "error", message: text(value.message) ?? "", detail: text(value.detail), retry: value.retry === true };
       default:
@@ -201,7 +201,7 @@
     detail.textContent = next.kind === "error" && next.detail ? next.detail : "";
     detail.hidden = !detail.textContent;
     retry.hidden = !(next.kind === "stopped" || (next.kind === "error" && next.retry === true));
-    retry.textContent = next.kind === "stopped" ? "Start" : "Retry";
+    retry.textContent = next.kind === "stopped" ? (next.button ?? "Start") : "Retry";
     // The chat takes the keys when it appears only if the panel has them now: a
     // user who went back to the editor while it started keeps typing there.
     if (ready && !wasReady && document.hasFocus()) focusChat();

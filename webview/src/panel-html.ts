@@ -56,7 +56,7 @@ export function panelHtml(options: PanelHtmlOptions): string {
 <main id="status" class="status${chatShown && line ? " over-chat" : ""}" data-state="${status.kind}"${line ? "" : " hidden"}>
 <p id="message"${status.kind === "error" ? ' class="error"' : ""}>${escapeHtml(line)}</p>
 <pre id="detail"${status.kind === "error" && status.detail ? "" : " hidden"}>${escapeHtml(status.kind === "error" ? (status.detail ?? "") : "")}</pre>
-<button id="retry"${(status.kind === "error" && status.retry) || status.kind === "stopped" ? "" : " hidden"}>${status.kind === "stopped" ? "Start" : "Retry"}</button>
+<button id="retry"${(status.kind === "error" && status.retry) || status.kind === "stopped" ? "" : " hidden"}>${escapeHtml(status.kind === "stopped" ? (status.button ?? "Start") : "Retry")}</button>
 </main>
 ${frame}
 <script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>

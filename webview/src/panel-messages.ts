@@ -9,8 +9,8 @@ export type PanelStatus =
   | { kind: "starting"; message: string; keepChat?: boolean }
   /** `notice`: a line shown above the chat for a while ("a new conversation started"). */
   | { kind: "ready"; notice?: string }
-  /** The user stopped the chat: the panel says so and offers Start. */
-  | { kind: "stopped"; message: string }
+  /** The user stopped the chat (or it may not start yet): the panel says so and offers Start, or `button`'s label. */
+  | { kind: "stopped"; message: string; button?: string }
   | { kind: "error"; message: string; detail?: string; retry?: boolean };
 
 /** VS Code's theme kind, as the chat is told it (`theme` query parameter and message). */
