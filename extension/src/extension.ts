@@ -50,16 +50,17 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     show: (status, url) => view.show(status, url),
   });
   const editorContextView = createEditorContextView(tracker, log);
+  const contextStatus = createContextStatus(tracker);
   context.subscriptions.push(
     log,
     tracker,
-    createContextStatus(tracker),
+    contextStatus,
     ...editorContextView.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     view,
     chat,
     offerRestartOnSettingChange(chat),
-    ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
+    ...registerCommands({ log, chat, showEditorContext: editorContextView.show, toggleEditorContext: () => contextStatus.toggle(), chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );

@@ -108,7 +108,7 @@ describe("the bridge against foreign frames, and the extension's side of a revie
   it("keeps what the user typed during the review, and applies the agent's lines around it", async () => {
     await ask(`write ${NOTES} line one\\nthe agent's line two\\nline three\\n`);
     const toast = await reviewToast(demo.page);
-    await typeAtEndOfLine(demo.page, 3, " (typed meanwhile)");
+    await typeAtEndOfLine(demo.page, notes(), 3, " (typed meanwhile)");
     await toast.getByRole("button", { name: "Accept" }).click();
     await waitForText(() => frame.locator("#transcript").innerText(), /wrote notes\.txt/, 30_000);
     const text = await waitForText(() => visibleText(demo.page, EDITOR), /the agent's line two/, 10_000);
@@ -121,7 +121,7 @@ describe("the bridge against foreign frames, and the extension's side of a revie
   it("refuses (nothing written) when the user changed the agent's lines during the review", async () => {
     await ask(`write ${NOTES} line one\\nthe agent's line two\\nline three, says the agent\\n`);
     const toast = await reviewToast(demo.page);
-    await typeAtEndOfLine(demo.page, 3, "!");
+    await typeAtEndOfLine(demo.page, notes(), 3, "!");
     await toast.getByRole("button", { name: "Accept" }).click();
     await waitForText(() => frame.locator("#transcript").innerText(), /write failed: the user changed the same part of .*notes\.txt/, 30_000);
     assert.match(await visibleText(demo.page, EDITOR), /line three \(typed meanwhile\)!/);
@@ -130,6 +130,8 @@ describe("the bridge against foreign frames, and the extension's side of a revie
   });
 
   it("refuses a write too large for the bridge to the open file; the disk is untouched", async () => {
+    await typeAtEndOfLine(demo.page, notes(), 1, ""); // the workspace's notes.txt, open and clean
+    await command(demo.page, "File: Revert File");
     const before = fs.readFileSync(notes(), "utf8");
     await ask(`write ${NOTES} x${4 * 1024 * 1024 + 100}`);
     await waitForText(() => frame.locator("#transcript").innerText(), /write failed: the edit to .*notes\.txt is too large to review in VS Code/, 60_000);
@@ -196,9 +198,21 @@ async function watchForgeries(page: Page): Promise<() => Promise<string[]>> {
   return async () => (await Promise.all(panels.map((panel) => panel.evaluate(() => (window as unknown as { forgeries: string[] }).forgeries)))).flat();
 }
 
-/** Types `text` at the end of the 1-based `line` of the active editor (notes.txt), as a user does. */
-async function typeAtEndOfLine(page: Page, line: number, text: string): Promise<void> {
-  await openFile(page, NOTES);
+/**
+ * Types `text` at the end of the 1-based `line` of the workspace's file `file`, as a user does. Quick
+ * Open is given its full path: by name it would also offer the review's read-only copies of it.
+ */
+async function typeAtEndOfLine(page: Page, file: string, line: number, text: string): Promise<void> {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(file);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${path.basename(file)}"]`, { timeout: 45_000 });
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(`.part.editor .tab.active[aria-label^="${path.basename(file)}"]:not([aria-label*="proposed"])`, { timeout: 10_000 });
+  await page.waitForFunction(() => document.activeElement?.closest(".part.editor .monaco-editor:not(.original-in-monaco-diff-editor)") != null, null, {
+    timeout: 10_000,
+  });
   await page.keyboard.press("Control+Home");
   for (let n = 1; n < line; n++) await page.keyboard.press("ArrowDown");
   await page.keyboard.press("End");

@@ -6,7 +6,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
-import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer, type StartOptions } from "../harness/code-server.js";
+import {
+  copySampleWorkspace,
+  launchBrowser,
+  openWorkbench,
+  paletteRows,
+  runCommand,
+  startCodeServer,
+  type CodeServer,
+  type StartOptions,
+} from "../harness/code-server.js";
 import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
@@ -223,4 +232,27 @@ export function gatePort(frame: Frame): number {
   const url = new URL(frame.url());
   const proxied = /\/proxy\/(\d+)\//.exec(url.pathname);
   return Number(proxied ? proxied[1] : url.port);
+}
+
+/** "Preferences: Color Theme", as a user picks one. */
+export async function chooseColorTheme(page: Page, name: string): Promise<void> {
+  // The row itself: typing its title also lists "Browse Color Themes in Marketplace", sometimes first.
+  await paletteRows(page, "Preferences: Color Theme");
+  await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.fill(name);
+  await page
+    .locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`)
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(async (error: Error) => {
+      const rows = await page.$$eval(".quick-input-widget .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label")));
+      const title = await page
+        .locator(".quick-input-widget")
+        .innerText()
+        .catch(() => "");
+      throw new Error(`${error.message}; rows: ${rows.join(" | ")}; widget: ${title.slice(0, 300)}`);
+    });
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(500);
 }
