@@ -1,7 +1,10 @@
 // "Symposium: Show Editor Context": the exact block the agent would receive
 // now, computed by the proxy's own reader and formatter from the file the
 // tracker wrote, in a read-only document beside the editor that follows every
-// write while it is open. When there is no block it says why.
+// write while it is open. When there is no block it says why. A window reload
+// restores it: VS Code activates this extension for its scheme
+// (package.json: onFileSystem:symposium-context), so no empty editor group is
+// left where it was (issue 32, item 11).
 
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";

@@ -2,7 +2,8 @@
 // "Open Chat in Editor" shows the conversation the panel shows, whichever way
 // it became current (New chat, a History reopen, an agent switch), and the chat
 // comes up in VS Code's current theme (New chat and the editor tab alike), not
-// in the theme of the URL the panel was first given.
+// in the theme of the URL the panel was first given. And a window reload
+// restores "Show Editor Context" rather than leaving an empty group (item 11).
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
@@ -118,5 +119,16 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     const tab = await tabShowsPanelConversation("in the dark");
     assert.equal(await tab.evaluate(() => document.body.dataset.theme), "dark", "the editor tab comes up dark");
     await closeTab();
+  });
+
+  it("Reload Window restores the Editor Context view, leaving no empty editor group (issue 32, item 11)", async () => {
+    await command(demo.page, "View: Close All Editors");
+    await command(demo.page, "Symposium: Show Editor Context");
+    await demo.page.locator(".part.editor .tab", { hasText: "Editor Context.md" }).waitFor({ timeout: 15_000 });
+    await command(demo.page, "Developer: Reload Window");
+    await demo.page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
+    await demo.page.locator(".part.editor .tab", { hasText: "Editor Context.md" }).waitFor({ timeout: 30_000 });
+    await waitForText(() => demo.page.locator(".part.editor").innerText(), /editor context|No editor context/i, 15_000);
+    assert.equal(await demo.page.locator(".part.editor .editor-group-container.empty").count(), 0, "no empty editor group");
   });
 });
