@@ -85,6 +85,10 @@
   if (frame)
     frame.addEventListener("load", () => {
       chatLoaded = true;
+      if (status.dataset.loading) {
+        status.hidden = true;
+        delete status.dataset.loading;
+      }
       loadedChat();
       toChat({ type: "symposium/chords", chords: CHORDS });
       pendingMentions.splice(0).forEach((text) => toChat({ type: "symposium/mention", text }));
@@ -157,6 +161,12 @@
     requestAnimationFrame(() => (keptView.scrollTop = keptView.scrollHeight));
   }
 
+  /** What a ready chat whose page is still loading says: a kept copy under it means it reconnects. */
+  function loadingLine() {
+    return kept.length > 0 ? "Reconnecting to the chat…" : "Starting the chat…";
+  }
+  if (status.dataset.loading) message.textContent = loadingLine();
+
   function forgetKept() {
     kept = [];
     vscode.setState({ kept });
@@ -185,7 +195,11 @@
     if (next.kind === "starting" && !ready) forgetKept();
     chatWanted = ready;
     updateKept();
-    const line = next.kind === "ready" ? (next.notice ?? "") : next.message;
+    // Until the chat's page has loaded, a ready chat is said to be starting (its area would be blank).
+    const loading = next.kind === "ready" && !next.notice && frame !== null && !chatLoaded;
+    if (loading) status.dataset.loading = "1";
+    else delete status.dataset.loading;
+    const line = loading ? loadingLine() : next.kind === "ready" ? (next.notice ?? "") : next.message;
     const wasReady = frame !== null && !frame.hidden;
     status.hidden = !line;
     status.dataset.state = next.kind;
@@ -193,7 +207,7 @@
     if (frame) frame.hidden = !ready;
     message.textContent = line;
     // A notice above a ready chat goes after a while (unless another status came since).
-    if (next.kind === "ready" && line)
+    if (next.kind === "ready" && line && !loading)
       setTimeout(() => {
         if (seq === nextSeq) status.hidden = true;
       }, 8000);
