@@ -3,13 +3,14 @@
 // it became current (New chat, a History reopen, an agent switch), and the chat
 // comes up in VS Code's current theme (New chat and the editor tab alike), not
 // in the theme of the URL the panel was first given. And a window reload
-// restores "Show Editor Context" rather than leaving an empty group (item 11).
+// restores "Show Editor Context" rather than leaving an empty group (item 11);
+// a cold open says "Starting the chat…" until the chat's page shows (item 8).
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { Frame, Page } from "playwright-core";
 import { e2eSkipReason } from "../harness/code-server.js";
-import { chatFrame, chooseColorTheme, command, demoWindowSuite, waitForText } from "./panel-helpers.js";
+import { chatFrame, chooseColorTheme, command, demoWindowSuite, waitForText, watchPanel } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 
@@ -62,8 +63,12 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await waitForText(async () => String(chatFrames(demo.page).length), /^1$/, 10_000);
   }
 
-  it("opens the chat and has a first conversation", async () => {
+  it("opens the chat, saying it starts from the first look on, never a blank area (issue 32, item 8)", async () => {
     await command(demo.page, "Symposium: Open Chat");
+    const looks = await watchPanel(demo.page, (look) => look.chatStatus.includes('Ready'), 60_000);
+    const blank = looks.find((look) => !look.status && !look.kept && !look.chat && !look.chatStatus);
+    assert.equal(blank, undefined, `every look says something: ${JSON.stringify(looks.slice(0, 3))}…`);
+    assert.match(looks[0]!.status, /Starting the chat…/);
     frame = await chatFrame(demo.page, "#input:visible");
     await ask("first question");
   });

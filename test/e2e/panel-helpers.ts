@@ -256,3 +256,53 @@ export async function chooseColorTheme(page: Page, name: string): Promise<void> 
   await page.keyboard.press("Enter");
   await page.waitForTimeout(500);
 }
+
+/** What the chat panel shows at one moment: its status line, its kept copy of the conversation, the chat page's transcript. */
+export interface PanelLook {
+  status: string;
+  kept: string;
+  chat: string;
+  /** The chat page's own status line ("Connecting…", "Ready"), when its page is on screen. */
+  chatStatus: string;
+  /** When it was seen (wall clock). */
+  at?: number;
+}
+
+/** The panel's page as it is now (once loaded: its script has run), or undefined while there is none. */
+export async function lookAtPanel(page: Page): Promise<PanelLook | undefined> {
+  for (const panel of page.frames().filter((frame) => frame.url().includes("fake.html"))) {
+    const look = await panel
+      .evaluate(() => {
+        const shown = (id: string) => {
+          const element = document.getElementById(id);
+          return element && !element.hidden ? element.innerText : "";
+        };
+        if (document.readyState === "loading" || !document.getElementById("status")) return undefined;
+        return { status: shown("status"), kept: shown("kept"), chatShown: shown("chat") !== "" || !!document.querySelector("#chat:not([hidden])") };
+      })
+      .catch(() => undefined);
+    if (!look) continue;
+    const chat = panel.childFrames().find((frame) => /[?&]token=/.test(frame.url()));
+    const seen =
+      chat && look.chatShown
+        ? await chat
+            .evaluate(() => ({ text: document.getElementById("transcript")?.innerText ?? "", status: document.getElementById("status")?.innerText ?? "" }))
+            .catch(() => ({ text: "", status: "" }))
+        : { text: "", status: "" };
+    return { status: look.status, kept: look.kept, chat: seen.text, chatStatus: seen.status };
+  }
+  return undefined;
+}
+
+/** Every look at the panel, as often as the browser answers, until `done` says the chat is back. */
+export async function watchPanel(page: Page, done: (look: PanelLook) => boolean, timeoutMs: number): Promise<PanelLook[]> {
+  const looks: PanelLook[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const look = await lookAtPanel(page);
+    if (look) looks.push({ ...look, at: Date.now() });
+    if (look && done(look)) return looks;
+    await page.waitForTimeout(20);
+  }
+  throw new Error(`the chat did not come back; the panel showed: ${JSON.stringify(looks.slice(-3))}`);
+}
