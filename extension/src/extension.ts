@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     stateFile: () => tracker.stateFilePath,
     show: (status, url) => view.show(status, url),
   });
-  const editorContextView = createEditorContextView(tracker, log);
+  const editorContextView = createEditorContextView(tracker, log, state);
   const contextStatus = createContextStatus(tracker);
   context.subscriptions.push(
     log,

@@ -113,7 +113,10 @@ describe("the bridge against foreign frames, and the extension's side of a revie
     await waitForText(() => frame.locator("#transcript").innerText(), /wrote notes\.txt/, 30_000);
     const text = await waitForText(() => visibleText(demo.page, EDITOR), /the agent's line two/, 10_000);
     assert.match(text, /line one\nthe agent's line two\nline three \(typed meanwhile\)/);
-    await command(demo.page, "File: Save");
+    // Applied to the document, which the user's typing left unsaved: saved by the user (the next write needs it clean).
+    assert.equal(fs.readFileSync(notes(), "utf8"), ORIGINAL, "not saved behind the user's unsaved typing");
+    await typeAtEndOfLine(demo.page, notes(), 1, "");
+    await demo.page.keyboard.press("Control+S");
     await waitForText(async () => fs.readFileSync(notes(), "utf8"), /typed meanwhile/, 10_000);
     assert.equal(fs.readFileSync(notes(), "utf8"), "line one\nthe agent's line two\nline three (typed meanwhile)\n");
   });
