@@ -110,8 +110,8 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     panel.evaluate(() => (document.getElementById("kept")?.hidden === false ? document.getElementById("kept")!.innerText : ""));
   const state = (panel: Frame) => panel.evaluate(() => (window as unknown as { keptState: unknown }).keptState);
 
-  async function chatFrame(page: Page): Promise<Frame> {
-    await page.waitForFunction(() => document.querySelector("iframe#chat") !== null);
+  async function chatFrame(page: Page, panel: Frame): Promise<Frame> {
+    await panel.waitForFunction(() => document.querySelector("iframe#chat") !== null);
     for (;;) {
       const frame = page.frames().find((each) => each.url().startsWith(chat.url));
       if (frame && (await frame.evaluate(() => document.readyState === "complete").catch(() => false))) return frame;
@@ -141,7 +141,7 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     const { page, panel } = await openPanel({ kept: KEPT });
     try {
       assert.match(await keptText(panel), /It prints a greeting/);
-      const frame = await chatFrame(page);
+      const frame = await chatFrame(page, panel);
       // Anyone but the chat frame (here the panel's own window) may not set the copy.
       await panel.evaluate(() => window.postMessage({ type: "symposium/transcript", entries: [{ role: "user", text: "forged" }] }, "*"));
       await page.waitForTimeout(200);
@@ -170,7 +170,7 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
     const { page, panel } = await openPanel({ kept: [] });
     try {
-      const frame = await chatFrame(page);
+      const frame = await chatFrame(page, panel);
       await panel.waitForFunction(() => document.getElementById("status")?.hidden === true); // the chat's page loaded
       const forged = { type: "status", status: { kind: "error", message: "FORGED" }, seq: 99 };
       await panel.evaluate((data) => window.postMessage(data, "*"), forged);

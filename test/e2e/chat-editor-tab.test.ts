@@ -9,7 +9,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import type { Frame, Page } from "playwright-core";
-import { e2eSkipReason } from "../harness/code-server.js";
+import { e2eSkipReason, openFile } from "../harness/code-server.js";
 import { chatFrame, chooseColorTheme, command, demoWindowSuite, waitForText, watchPanel } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
@@ -125,8 +125,11 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
 
   it("Reload Window restores the Editor Context view, leaving no empty editor group (issue 32, item 11)", async () => {
     await command(demo.page, "View: Close All Editors");
-    await command(demo.page, "Symposium: Show Editor Context");
+    await openFile(demo.page, "main.rs");
+    await command(demo.page, "Symposium: Show Editor Context"); // beside main.rs: a group of its own
     await demo.page.locator(".part.editor .tab", { hasText: "Editor Context.md" }).waitFor({ timeout: 15_000 });
+    assert.equal(await demo.page.locator(".part.editor .editor-group-container").count(), 2);
+    assert.equal(await demo.page.locator(".part.editor .editor-group-container.empty").count(), 0);
     await command(demo.page, "Developer: Reload Window");
     await demo.page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
     await demo.page.locator(".part.editor .tab", { hasText: "Editor Context.md" }).waitFor({ timeout: 30_000 });
