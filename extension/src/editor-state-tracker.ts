@@ -18,7 +18,7 @@ import * as vscode from "vscode";
 import type { EditorToolsState, StateFile } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
 import { editorFacts, isEditingPlace, isOpenInTab, unsavedDocumentFacts } from "./editor-facts.js";
-import { claimStateFilePath, privateStateDirectory, removeStateFile, type StateFileMemory } from "./state-file-location.js";
+import { claimStateFilePath, privateStateDirectory, removeStateFile, sweepEndedWindows, type StateFileMemory } from "./state-file-location.js";
 import { StateFileWriter } from "./state-file-writer.js";
 import { UnsavedSnapshots } from "./unsaved-snapshots.js";
 
@@ -152,7 +152,9 @@ export class EditorStateTracker implements vscode.Disposable {
   private claimPath(): string | undefined {
     const warn = (message: string): void => this.log.warn(message);
     const dir = privateStateDirectory(warn);
-    return dir ? claimStateFilePath(dir, this.memory, (message) => this.log.info(message)) : undefined;
+    if (!dir) return undefined;
+    sweepEndedWindows(dir, (message) => this.log.info(message));
+    return claimStateFilePath(dir, this.memory, (message) => this.log.info(message));
   }
 
   private editingPlace(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {

@@ -410,7 +410,7 @@ async function proposeEdit(params: Record<string, unknown>, deps: EditorToolsDep
   let answer: Awaited<ReturnType<typeof reviewInDiff>>;
   let reviewed: string;
   try {
-    answer = await reviewInDiff(real, current, proposed, deps.documents, title, editable);
+    answer = await reviewInDiff(real, current, proposed, deps.documents, { title, editable });
   } finally {
     reviewed = deps.proposals.take(editable) ?? proposed;
   }

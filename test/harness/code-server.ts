@@ -90,11 +90,11 @@ const USER_SETTINGS = {
  * replaced, and comments stay (jsonc-parser edits the text). A file that does not parse is
  * left as it is (VS Code says what is wrong in it); returns why, or null.
  */
-export function addDefaultUserSettings(userDataDir: string): string | null {
+export function addDefaultUserSettings(userDataDir: string, defaults: Record<string, unknown> = USER_SETTINGS): string | null {
   const file = path.join(userDataDir, "User", "settings.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   if (!fs.existsSync(file)) {
-    fs.writeFileSync(file, JSON.stringify(USER_SETTINGS, null, 2));
+    fs.writeFileSync(file, JSON.stringify(defaults, null, 2));
     return null;
   }
   let text = fs.readFileSync(file, "utf8");
@@ -104,7 +104,7 @@ export function addDefaultUserSettings(userDataDir: string): string | null {
   else if (errors.length > 0 || typeof current !== "object" || current === null || Array.isArray(current))
     return `${file} is not a JSON object with comments; left as it is`;
   const present = new Set(Object.keys((current as Record<string, unknown> | undefined) ?? {}));
-  const missing = Object.entries(USER_SETTINGS).filter(([key]) => !present.has(key));
+  const missing = Object.entries(defaults).filter(([key]) => !present.has(key));
   for (const [key, value] of missing) text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   if (missing.length > 0) fs.writeFileSync(file, text);
   return null;
@@ -122,6 +122,11 @@ export interface StartOptions {
    * a host that outlives a test run killed before its cleanup does not wait a quarter of an hour.
    */
   panelIdleMs?: number | null;
+  /**
+   * Run with VS Code's workspace trust on (the folder opens untrusted, in Restricted Mode, without the
+   * startup question); by default it is off (`--disable-workspace-trust`), as for most tests.
+   */
+  workspaceTrust?: boolean;
 }
 
 const TEST_PANEL_IDLE_MS = 120_000;
@@ -134,7 +139,9 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   const root = options.root ?? tempDir("symposium-e2e-");
   const userDataDir = path.join(root, "data");
   const extensionsDir = path.join(root, "extensions");
-  const settingsProblem = addDefaultUserSettings(userDataDir);
+  const trust = options.workspaceTrust === true;
+  const defaults = trust ? { ...USER_SETTINGS, "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : USER_SETTINGS;
+  const settingsProblem = addDefaultUserSettings(userDataDir, defaults);
   if (settingsProblem !== null) process.stderr.write(`${settingsProblem}\n`);
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
   const password = crypto.randomBytes(18).toString("base64url");
@@ -157,7 +164,7 @@ export async function startCodeServer(workspace: string, options: StartOptions =
       `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(trust ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       workspace,
     ],

@@ -21,7 +21,7 @@ import {
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
-import { applyEdit, inEditor, reportAgent, startBridge } from "./bridge.js";
+import { applyEdit, inEditor, reportAgent, startBridge, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
@@ -142,6 +142,7 @@ function connect(): void {
   });
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
+    withdrawEdits(); // the server refused what it offered here: VS Code must not apply it later
     showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", true);
     setStatus("Disconnected");
   });
@@ -206,7 +207,7 @@ function onMessage(message: ServerMessage): void {
     case "agentChoice":
       return agentChosen(message);
     case "applyEdit":
-      void applyEdit(message.id, message.path, message.content).then((result) => send({ type: "editResult", id: message.id, result }));
+      void applyEdit(message).then((result) => send({ type: "editResult", id: message.id, result }));
       return;
     case "batch":
       // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
@@ -315,6 +316,11 @@ function setStatus(text: string): void {
 function applyTheme(theme: unknown): void {
   const chosen: Theme = THEMES.includes(theme as Theme) ? (theme as Theme) : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   document.body.dataset.theme = chosen;
+  // New chat, History, an agent switch and a reload build their URL from params: they keep this theme (issue 32, item 3).
+  if (THEMES.includes(theme as Theme) && params.get(QUERY.theme) !== theme) {
+    params.set(QUERY.theme, chosen);
+    window.history.replaceState(null, "", `?${params.toString()}`);
+  }
 }
 
 function randomId(): string {

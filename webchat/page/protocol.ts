@@ -134,10 +134,15 @@ export type ServerMessage =
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] }
   /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */
-  | { type: "applyEdit"; id: string; path: string; content: string };
+  /** `tooLarge`: over the bridge's limit, so `content` is empty: VS Code refuses it when the file is open there (it cannot be reviewed). */
+  | { type: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean };
 
-/** What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time (nothing written), or not VS Code's (the server writes to disk). */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered";
+/**
+ * What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time, changed in the
+ * editor during the review, or failed (nothing written in those four), or not VS Code's (the server writes to disk).
+ */
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "failed";
+export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }

@@ -32,7 +32,7 @@ import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
-import { editorPath, type OfferResult } from "./workspace-edits.js";
+import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
@@ -207,13 +207,8 @@ export class AgentSession {
   private async write(requested: string, content: string): Promise<void> {
     const offered = this.options.offerEdit && editorPath(this.options.files, this.options.projectDir, requested, content);
     const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
-    if (result === "rejected") throw new RequestError(-32603, `the user rejected the edit to ${requested}`);
-    if (result === "unanswered") throw new RequestError(-32603, `the user did not answer the review of the edit to ${requested} in time; nothing was written`);
-    if (result === "pageLeft")
-      throw new RequestError(
-        -32603,
-        `the chat in VS Code closed before it answered for the edit to ${requested}; nothing was written (ask again once the chat is open)`,
-      );
+    const refused = refusal(result, requested, content.length);
+    if (refused) throw new RequestError(-32603, refused);
     if (result === "notOpen") await this.options.files.write(requested, content);
   }
 
