@@ -5,6 +5,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { joinCommandLine, RUST_BUILTIN_PROXIES } from "./config.js";
 
 export interface KnownAgent {
@@ -14,10 +15,31 @@ export interface KnownAgent {
   command: string;
   /** How a user logs this agent in, for the error it answers before they have (agent-failure.ts). */
   login?: string;
+  /**
+   * The ACP registry's ids for this same agent (older or newer adapters of it): the catalog lists the agent
+   * once, as this entry (registry.ts), so the picker never shows "Claude Code" twice or "Codex" beside "Codex CLI".
+   */
+  registryIds?: readonly string[];
 }
 
 /** The environment variable that names the agent when there is no config file and no menu can be answered. */
 export const AGENT_CHOICE_ENV = "SYMPOSIUM_AGENT";
+
+/** Set to "1" by the built-in chat for the agents it runs when it shows the agent picker in its header. */
+export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
+
+/**
+ * Where the user chooses another agent, when they can do it without editing a
+ * file: the chat's agent picker (AGENT_PICKER_ENV), and VS Code's command
+ * when an editor runs the chain (it sets the editor-state file). Null: only
+ * the config file.
+ */
+export function chooseAgentHint(env: NodeJS.ProcessEnv = process.env): string | null {
+  const picker = env[AGENT_PICKER_ENV] === "1";
+  const vscode = Boolean(env[STATE_FILE_ENV]);
+  if (picker) return `choose another agent with the agent picker in the chat's header${vscode ? " (or the command Symposium: Choose Agent)" : ""}`;
+  return vscode ? "choose another agent with the command Symposium: Choose Agent, then start a new chat" : null;
+}
 
 /** The seed's four, in its order. */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
@@ -28,17 +50,26 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     shortName: "claude",
     command: "npx -y @agentclientprotocol/claude-agent-acp",
     login: "run `claude` in a terminal and log in with /login, or set ANTHROPIC_API_KEY",
+    registryIds: ["claude-code-acp", "claude-agent-acp", "claude-acp"],
   },
   {
     name: "Gemini CLI",
     shortName: "gemini",
     command: "npx -y -- @google/gemini-cli@latest --acp",
     login: "run `gemini` in a terminal and choose how to log in, or set GEMINI_API_KEY",
+    registryIds: ["gemini", "gemini-cli"],
   },
-  { name: "Codex", shortName: "codex", command: "npx -y @zed-industries/codex-acp", login: "run `codex login` in a terminal, or set CODEX_API_KEY" },
-  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp", login: "run `kiro-cli login` in a terminal" },
+  {
+    name: "Codex",
+    shortName: "codex",
+    command: "npx -y @zed-industries/codex-acp",
+    login: "run `codex login` in a terminal, or set CODEX_API_KEY",
+    registryIds: ["codex-acp", "codex"],
+  },
+  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp", login: "run `kiro-cli login` in a terminal", registryIds: ["kiro-cli", "kiro"] },
 ];
 
+/** The demo agent's one name: in the menu, the picker, and its own initialize answer (demo-agent.ts). */
 export const DEMO_AGENT_NAME = "Built-in demo agent";
 
 /** The known agents and the demo agent, started by `demoAgentCommand`. */
