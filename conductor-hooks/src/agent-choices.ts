@@ -5,7 +5,6 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { joinCommandLine, RUST_BUILTIN_PROXIES } from "./config.js";
 
 export interface KnownAgent {
@@ -29,16 +28,13 @@ export const AGENT_CHOICE_ENV = "SYMPOSIUM_AGENT";
 export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
 
 /**
- * Where the user chooses another agent, when they can do it without editing a
- * file: the chat's agent picker (AGENT_PICKER_ENV), and VS Code's command
- * when an editor runs the chain (it sets the editor-state file). Null: only
- * the config file.
+ * Where the user chooses another agent when the chat they talk in offers a
+ * picker (AGENT_PICKER_ENV): said instead of "edit the config file". Null:
+ * only the file (a terminal, Toad, acpx).
  */
 export function chooseAgentHint(env: NodeJS.ProcessEnv = process.env): string | null {
-  const picker = env[AGENT_PICKER_ENV] === "1";
-  const vscode = Boolean(env[STATE_FILE_ENV]);
-  if (picker) return `choose another agent with the agent picker in the chat's header${vscode ? " (or the command Symposium: Choose Agent)" : ""}`;
-  return vscode ? "choose another agent with the command Symposium: Choose Agent, then start a new chat" : null;
+  if (env[AGENT_PICKER_ENV] !== "1") return null;
+  return "choose another agent with the agent picker in the chat's header (in VS Code also the command Symposium: Choose Agent)";
 }
 
 /** The seed's four, in its order. */

@@ -30,19 +30,19 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
     });
 }
 
-export function describePrompt(prompt: ContentBlock[], configPath: string | null): string {
+export function describePrompt(prompt: ContentBlock[], configPath: string | null, env: NodeJS.ProcessEnv = process.env): string {
   const parts = [
     "I am Symposium's built-in demo agent: I run offline and show you exactly what reached me.",
     "",
     `Your message arrived as ${prompt.length} content block${prompt.length === 1 ? "" : "s"}:`,
   ];
   prompt.forEach((block, index) => parts.push("", ...describeBlock(block, index + 1)));
-  parts.push("", ...howToUseARealAgent(configPath));
+  parts.push("", ...howToUseARealAgent(configPath, env));
   return parts.join("\n");
 }
 
-function howToUseARealAgent(configPath: string | null): string[] {
-  const chooser = chooseAgentHint();
+function howToUseARealAgent(configPath: string | null, env: NodeJS.ProcessEnv): string[] {
+  const chooser = chooseAgentHint(env);
   if (chooser !== null) return [`To talk to a real agent, ${chooser}; the new conversation runs it.`];
   if (configPath !== null) {
     return [

@@ -359,9 +359,13 @@ export class AgentSession {
    */
   private failedToStart(what: string, error: unknown): void {
     if (this.info.state === "ended" || this.stopping) return;
-    this.startFailure = { message: `${what}: ${(error as Error).message}`, detail: errorDetails(error) };
+    const failure = { message: `${what}: ${(error as Error).message}`, detail: errorDetails(error) };
+    // The agent's answer says why; a broken pipe (EPIPE) means it is exiting, and its exit status and stderr say more.
+    if (typeof (error as { code?: unknown } | null)?.code === "number") this.startFailure = failure;
     setTimeout(() => {
-      if (this.info.state !== "ended" && !this.stopping) void this.stop();
+      if (this.info.state === "ended" || this.stopping) return;
+      this.startFailure ??= failure;
+      void this.stop();
     }, 200);
   }
 
