@@ -167,7 +167,9 @@ describe("webchat: an agent that does not start (issue 32)", { skip }, () => {
     await page.setViewportSize({ width: 520, height: 640 });
     await page.goto(server.url.toString());
     await page.waitForSelector(".signin", TIMEOUT);
-    assert.match(await page.locator(".signin-command").innerText(), /--login$/);
+    // The agent's own command with the method's args: the conductor in front of it would not sign anybody in.
+    await page.waitForFunction(() => document.querySelector(".signin-command")?.textContent !== "", undefined, TIMEOUT);
+    assert.equal(await page.locator(".signin-command").innerText(), quote([process.execPath, FAILING, "auth", "Locked Agent", "--login"]));
     await page.waitForFunction(() => document.getElementById("status")?.textContent === "Locked Agent · Sign in to start", undefined, TIMEOUT);
     assert.equal(await page.locator("#send").isDisabled(), true);
     assert.match((await page.locator("#send").getAttribute("title")) ?? "", /sign in first/);

@@ -10,7 +10,7 @@
 // command: no picker.
 
 import * as path from "node:path";
-import { parse as parseShellWords } from "shell-quote";
+import { parse as parseShellWords, quote } from "shell-quote";
 import { runForOutput } from "../../acp-wire/src/index.js";
 import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
@@ -159,6 +159,16 @@ export class AgentCatalog {
     if (this.choosing) return refuse("another agent choice is being saved; try again in a moment");
     this.choosing = true;
     void this.save(id, refuse, reply).finally(() => (this.choosing = false));
+  }
+
+  /** The command line that starts agent `id` (`registry resolve <id>`: its env as `NAME=value` words first), quoted for a POSIX shell. */
+  async commandLine(id: string): Promise<string> {
+    const spec = JSON.parse(await this.run(["registry", "resolve", id])) as { command?: unknown; args?: unknown; env?: unknown };
+    if (typeof spec.command !== "string" || !Array.isArray(spec.args)) throw new Error("`registry resolve` did not answer a command");
+    const env = Array.isArray(spec.env)
+      ? (spec.env as Array<{ name?: unknown; value?: unknown }>).map((each) => `${String(each.name)}=${String(each.value)}`)
+      : [];
+    return quote([...env, spec.command, ...spec.args.map(String)]);
   }
 
   private async save(id: string, refuse: (message: string) => void, reply: Reply): Promise<void> {

@@ -62,6 +62,11 @@ export interface AgentSessionOptions {
   onTransient?(event: TranscriptEvent): void;
   /** Offers an agent's write (a path inside the project) to VS Code first (workspace-edits.ts); "notOpen": write to disk. */
   offerEdit?(path: string, content: string): Promise<OfferResult>;
+  /**
+   * The agent's own command line, when `command` is a conductor that starts it (agent-catalog.ts): a terminal
+   * sign-in runs the agent with the method's args, not the conductor. Undefined, or resolving to undefined: `command`.
+   */
+  agentCommand?(): Promise<string | undefined>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -134,7 +139,7 @@ export class AgentSession {
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
     } catch (error) {
       if (this.state() === "ended") return;
-      if (isAuthRequired(error)) this.askToSignIn(error, text);
+      if (isAuthRequired(error)) await this.askToSignIn(error, text);
       else this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
     } finally {
       if (this.state() === "prompting") this.setState("ready");
@@ -336,8 +341,9 @@ export class AgentSession {
     }
   }
 
-  private askToSignIn(error: unknown, retryText?: string): void {
+  private async askToSignIn(error: unknown, retryText?: string): Promise<void> {
     const detail = (error as Error).message;
+    await this.useAgentCommandForTerminalSignIn();
     const message =
       this.authMethods.length > 0
         ? "The agent asks you to sign in."
@@ -349,6 +355,16 @@ export class AgentSession {
       methods: this.info.authMethods ?? [],
       ...(retryText !== undefined ? { retryText } : {}),
     });
+  }
+
+  /** A terminal method's command names the agent the conductor runs, not the conductor (its words would start another). */
+  private async useAgentCommandForTerminalSignIn(): Promise<void> {
+    if (!this.options.agentCommand || !this.authMethods.some((method) => "type" in method && method.type === "terminal")) return;
+    const command = await this.options.agentCommand().catch((error: unknown) => {
+      this.options.log(`the agent's own command for a terminal sign-in could not be read: ${(error as Error).message}`);
+      return undefined;
+    });
+    if (command !== undefined) this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, command));
   }
 
   /**

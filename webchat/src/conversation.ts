@@ -94,6 +94,7 @@ export class Conversation {
       onSessionId: (id) => (this.kept.agentSessionId = id),
       onTransient: (event) => this.broadcast({ type: "event", event }),
       offerEdit: (path, content) => this.edits.offer(path, content),
+      ...(options.agents ? { agentCommand: () => this.agentCommand() } : {}),
     });
     this.session.info.historyId = this.kept.id;
     this.agentListing = options.agents?.forNewConversation();
@@ -273,6 +274,12 @@ export class Conversation {
       default:
         this.options.log(`ignored a page message of unknown type ${JSON.stringify((message as { type?: unknown }).type)}`);
     }
+  }
+
+  /** The command line of the agent this conversation's conductor runs (for a terminal sign-in), when the list names it. */
+  private async agentCommand(): Promise<string | undefined> {
+    const current = (await this.agentListing)?.current;
+    return current === undefined ? undefined : this.options.agents?.commandLine(current);
   }
 
   /** The picker's list, with the agent this conversation runs as `current`; the listing of today, the current one of its start. */
