@@ -98,6 +98,7 @@ describe("webchat: an agent that does not start (issue 32)", { skip }, () => {
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>("#agent-picker")?.value === "fails-session", undefined, TIMEOUT);
     assert.equal(await page.locator("#status").innerText(), "Session Refuser · Did not start");
     assert.equal(await page.locator("#agent-picker option[value='']").count(), 0, "no placeholder entry");
+    if (SCREENSHOTS) await screenshots(page, "session");
 
     // Send is off, and says why; Enter keeps the text and says why too.
     assert.equal(await page.locator("#send").isDisabled(), true);
