@@ -19,7 +19,16 @@ import {
 } from "../../acp-wire/src/index.js";
 import { quote } from "shell-quote";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
-import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, splitCommandLine, type SymposiumConfig } from "./config.js";
+import {
+  ConfigError,
+  RUN_CONFIG_ENV,
+  chainFromConfig,
+  defaultConfigPath,
+  joinCommandLine,
+  loadConfig,
+  splitCommandLine,
+  type SymposiumConfig,
+} from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import type { RegistryContext } from "./registry.js";
 import { refreshLauncher, selfCommandVia } from "./launcher.js";
@@ -162,7 +171,7 @@ async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpe
     log(`the configured agents could not be brought up to date: ${describeError(error)}`),
   );
   const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
-  log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
+  log(`agent: ${spawn.name} (${joinCommandLine([spawn.command, ...spawn.args])})`);
   return chainFromConfig(config, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
 }
 
@@ -186,8 +195,11 @@ async function registryCommand(args: string[]): Promise<number> {
   const registry = await import("./registry.js");
   const context = registryContext(configPath, loadConfig(configPath), registry.parseExtraAgents(parsed.values.agents));
   switch (action) {
-    case "list":
-      return printLine(JSON.stringify((await registry.catalog(context)).map(({ agent }) => registry.listed(agent))));
+    case "list": {
+      const entries = await registry.catalog(context);
+      const current = registry.configuredAgentId(context.config, entries);
+      return printLine(JSON.stringify(entries.map(({ agent }) => registry.listed(agent, agent.id === current))));
+    }
     case "resolve": {
       const spawn = await registry.resolveAgent(await registry.findAgent(id!, context), context);
       // The seed's McpServer shape: env as a list of { name, value }.
@@ -248,10 +260,13 @@ function parseChainOptions(args: string[]): ChainOptions {
   };
 }
 
-/** "node /long/path/cli.js --flag" → "node cli.js --flag", for names in logs and errors. */
+/**
+ * "node /long/path/cli.js --flag" → "node cli.js --flag", a proxy's name in logs and traces: only absolute
+ * paths are shortened, so a package name (`@scope/name`) is never cut to a different one. Where a command is
+ * shown to be run or copied, it is the whole command line (joinCommandLine).
+ */
 function shortCommand(command: string[]): string {
-  const text = command.map((word) => path.basename(word)).join(" ");
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return joinCommandLine(command.map((word) => (path.isAbsolute(word) ? path.basename(word) : word)));
 }
 
 /** How to start this same program with other arguments (for the built-in agents): through the launcher beside the config (launcher.ts). */

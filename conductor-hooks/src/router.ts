@@ -44,7 +44,7 @@ import {
   type WireMessage,
 } from "../../acp-wire/src/index.js";
 import { AUTH_REQUIRED_CODE, AgentNotes, explainAgentError, explainAuthRequired, type StderrTail } from "./agent-failure.js";
-import { knownAgentFor } from "./agent-choices.js";
+import { chooseAgentHint, knownAgentFor } from "./agent-choices.js";
 import type { Connection, ComponentSpec } from "./connections.js";
 import { RequestTable } from "./request-table.js";
 import type { Trace } from "./trace.js";
@@ -355,12 +355,14 @@ export class Router {
     if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
     // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
     const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
+    const chooser = chooseAgentHint();
     const explained = explainAuthRequired({
       componentName: from.name,
       command,
       notes: this.agentNotes,
       error: { code: error.code, message: error.message, data: error.data },
       ...(login ? { login } : {}),
+      ...(chooser ? { alsoTry: chooser } : {}),
     });
     this.options.log(explained.data.details);
     return explained;

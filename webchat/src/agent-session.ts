@@ -29,7 +29,7 @@ import {
 } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
-import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
@@ -65,6 +65,11 @@ export interface AgentSessionOptions {
   onTransient?(event: TranscriptEvent): void;
   /** Offers an agent's write (a path inside the project) to VS Code first (workspace-edits.ts); "notOpen": write to disk. */
   offerEdit?(path: string, content: string): Promise<OfferResult>;
+  /**
+   * The agent's own command line, when `command` is a conductor that starts it (agent-catalog.ts): a terminal
+   * sign-in runs the agent with the method's args, not the conductor. Undefined, or resolving to undefined: `command`.
+   */
+  agentCommand?(): Promise<string | undefined>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -85,6 +90,8 @@ export class AgentSession {
   private readOnly = false;
   /** The agent takes `resource` blocks (promptCapabilities.embeddedContext): mentions are sent with their text. */
   private embeddedContext = false;
+  /** Why the agent could not open a session, as its answer said (it is then stopped: the page offers Retry). */
+  private startFailure: { message: string; detail: string[] } | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
@@ -95,7 +102,7 @@ export class AgentSession {
       this.noteInstall(line);
     });
     this.child.on("error", (error) => this.end(describeSpawnError(options.command, error)));
-    this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`));
+    this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }));
     this.terminals = new Terminals({
       files: options.files,
       projectDir: options.projectDir,
@@ -140,7 +147,7 @@ export class AgentSession {
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
     } catch (error) {
       if (this.state() === "ended") return;
-      if (isAuthRequired(error)) this.askToSignIn(error, text);
+      if (isAuthRequired(error)) await this.askToSignIn(error, text);
       else this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
     } finally {
       if (this.state() === "prompting") this.setState("ready");
@@ -180,7 +187,11 @@ export class AgentSession {
       this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: false, message: `The sign-in failed: ${(error as Error).message}` });
       return;
     }
-    if (this.sessionId === undefined && this.info.state === "starting") await this.startSession();
+    if (this.sessionId === undefined && this.info.state === "starting") {
+      this.info.waitingFor = undefined;
+      this.options.onSession(this.info);
+      await this.startSession();
+    }
   }
 
   /** session/set_config_option with a value the agent offered (a boolean option takes true or false); its answer replaces the options. */
@@ -286,7 +297,7 @@ export class AgentSession {
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
-      return this.failedToStart(error);
+      return this.failedToStart("The agent did not start", error);
     }
     const reopen = this.options.reopen;
     if (reopen) {
@@ -324,13 +335,18 @@ export class AgentSession {
       this.setState("ready");
     } catch (error) {
       if (how !== "new") this.sessionId = undefined;
-      if (isAuthRequired(error) && this.info.state === "starting") return this.askToSignIn(error);
-      await this.failedToStart(error);
+      if (isAuthRequired(error) && this.info.state === "starting") {
+        this.info.waitingFor = "signIn";
+        this.options.onSession(this.info);
+        return this.askToSignIn(error);
+      }
+      this.failedToStart("The agent did not start a session", error);
     }
   }
 
-  private askToSignIn(error: unknown, retryText?: string): void {
+  private async askToSignIn(error: unknown, retryText?: string): Promise<void> {
     const detail = (error as Error).message;
+    await this.useAgentCommandForTerminalSignIn();
     const message =
       this.authMethods.length > 0
         ? "The agent asks you to sign in."
@@ -344,12 +360,32 @@ export class AgentSession {
     });
   }
 
-  private async failedToStart(error: unknown): Promise<void> {
-    // An agent that exits during the handshake is reported by "exit", with its stderr.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (this.info.state !== "ended") {
-      this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail.lines() });
-    }
+  /** A terminal method's command names the agent the conductor runs, not the conductor (its words would start another). */
+  private async useAgentCommandForTerminalSignIn(): Promise<void> {
+    if (!this.options.agentCommand || !this.authMethods.some((method) => "type" in method && method.type === "terminal")) return;
+    const command = await this.options.agentCommand().catch((error: unknown) => {
+      this.options.log(`the agent's own command for a terminal sign-in could not be read: ${(error as Error).message}`);
+      return undefined;
+    });
+    if (command !== undefined) this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, command));
+  }
+
+  /**
+   * The agent answered initialize or session/new with an error: the
+   * conversation ends in a state that says so (the page offers Retry and
+   * another agent), never stays "starting". An agent that exits meanwhile
+   * is reported by "exit", with its status; one that stays is stopped.
+   */
+  private failedToStart(what: string, error: unknown): void {
+    if (this.info.state === "ended" || this.stopping) return;
+    const failure = { message: `${what}: ${(error as Error).message}`, detail: errorDetails(error) };
+    // The agent's answer says why; a broken pipe (EPIPE) means it is exiting, and its exit status and stderr say more.
+    if (typeof (error as { code?: unknown } | null)?.code === "number") this.startFailure = failure;
+    setTimeout(() => {
+      if (this.info.state === "ended" || this.stopping) return;
+      this.startFailure ??= failure;
+      void this.stop();
+    }, 200);
   }
 
   private onUpdate(update: SessionUpdate): void {
@@ -378,24 +414,37 @@ export class AgentSession {
     this.options.onEvent({ kind: "permissionDone", id, outcome: optionId === undefined ? "cancelled" : "selected", optionId });
   }
 
-  private end(message: string): void {
+  private end(message: string, exit?: EndedInfo["exit"]): void {
     if (this.info.state === "ended") return;
+    // Ended before a session opened, and not by the user: said as a failure to start, with Retry (docs/webchat.md).
+    const startFailed = this.info.state === "starting" && !this.readOnly && (!this.stopping || this.startFailure !== undefined);
     void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
       const stderrTail = this.stderrTail.lines();
+      this.info.waitingFor = undefined;
       this.info.ended = this.readOnly
         ? {
             message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.",
             stderrTail: [],
             readOnly: true,
           }
-        : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : stderrTail };
+        : startFailed
+          ? this.startFailedInfo(message, stderrTail, exit)
+          : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : stderrTail, ...(exit ? { exit } : {}) };
+      if (startFailed) message = this.info.ended.message;
       this.setState("ended");
-      if (!this.stopping) this.options.log(`${message} ${stderrTail.length > 0 ? `Last stderr: ${stderrTail.join(" | ")}` : ""}`.trim());
+      if (!this.stopping || startFailed) this.options.log(`${message} ${stderrTail.length > 0 ? `Last stderr: ${stderrTail.join(" | ")}` : ""}`.trim());
       this.connection.close();
     }, 50);
+  }
+
+  /** A failure to start: the agent's own answer when it gave one, else how the process ended (its exit status). */
+  private startFailedInfo(message: string, stderrTail: string[], exit: EndedInfo["exit"]): EndedInfo {
+    const failure = this.startFailure;
+    const said = failure?.message ?? (exit ? `${message.replace(/\.$/, "")} before it opened a session.` : `The agent did not start: ${message}`);
+    return { message: said, stderrTail, startFailed: true, detail: failure?.detail ?? [], ...(exit ? { exit } : {}) };
   }
 
   /** Read through a call: the state changes while a prompt awaits. */
@@ -439,6 +488,12 @@ function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStr
     },
     { highWaterMark: 0 },
   );
+}
+
+/** An error's multi-line explanation, when it carries one (the conductor's `data.details`: command, stderr, what to try). */
+function errorDetails(error: unknown): string[] {
+  const details = (error as { data?: { details?: unknown } } | null)?.data?.details;
+  return typeof details === "string" ? details.split("\n").slice(0, 60) : [];
 }
 
 function isAuthRequired(error: unknown): boolean {
