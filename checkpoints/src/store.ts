@@ -94,6 +94,8 @@ export class CheckpointStore {
   private readonly repos = new Map<string, ShadowRepo>();
   /** Turns whose prompt has not been answered yet. */
   private readonly unanswered = new Set<TurnInProgress>();
+  /** Turns whose after-turn snapshot is being taken. */
+  private readonly finishing = new Set<Promise<void>>();
 
   private constructor(private readonly settings: CheckpointSettings) {}
 
@@ -131,12 +133,17 @@ export class CheckpointStore {
       ready: ready.then(() => undefined),
       finish: (note?: string): Promise<void> => {
         this.unanswered.delete(turn);
-        finished ??= ready
-          .then(async (recorded) => {
-            if (note !== undefined) record.notes.push(note);
-            if (recorded) await this.finished(project!, record, roots);
-          })
-          .catch((error: Error) => this.settings.log(`turn ${id}: ${error.message}`));
+        if (finished === null) {
+          const finishing = ready
+            .then(async (recorded) => {
+              if (note !== undefined) record.notes.push(note);
+              if (recorded) await this.finished(project!, record, roots);
+            })
+            .catch((error: Error) => this.settings.log(`turn ${id}: ${error.message}`))
+            .finally(() => this.finishing.delete(finishing));
+          this.finishing.add(finishing);
+          finished = finishing;
+        }
         return finished;
       },
     };
@@ -185,6 +192,7 @@ export class CheckpointStore {
   /** Finishes every turn still waiting for its answer (the conversation ended): its after-state is the project now. */
   async close(): Promise<void> {
     await Promise.all([...this.unanswered].map((turn) => turn.finish(UNANSWERED_NOTE)));
+    await Promise.all([...this.finishing]);
     for (const repo of this.repos.values()) repo.dispose();
   }
 
