@@ -15,8 +15,9 @@
 //   node scripts/run-tests.mjs --e2e                 only the end-to-end phase
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, sep } from "node:path";
+import { tmpdir } from "node:os";
 
 // bench/ holds the unit tests of its own report writer (it may import test/, not the reverse).
 const root = join("out", "test");
@@ -47,6 +48,9 @@ const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
 const problems = [];
 if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
   problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
+// Turn checkpoints the tests' conductors record go to a folder of this run's, never the user's ~/.symposium.
+const checkpoints = mkdtempSync(join(tmpdir(), "symposium-test-checkpoints-"));
+process.env.SYMPOSIUM_CHECKPOINTS_DIR ??= checkpoints;
 let status = 0;
 for (const phase of phases) {
   // End-to-end files one run each, so that what one leaves running is stopped before the next starts.
@@ -67,6 +71,7 @@ for (const phase of phases) {
 const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(
   Boolean,
 );
+rmSync(checkpoints, { recursive: true, force: true });
 console.log(`\n${totals.pass} passed, ${totals.fail + totals.cancelled} failed${extra.length ? `, ${extra.join(", ")}` : ""}`);
 for (const problem of problems) console.error(`FAILED: ${problem}`);
 process.exit(status !== 0 || totals.fail + totals.cancelled > 0 || problems.length > 0 ? 1 : 0);

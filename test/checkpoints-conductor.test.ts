@@ -28,7 +28,11 @@ function scratch(prefix: string): string {
 /** A conductor in front of the disk agent, with its config (and so its checkpoint store) in a folder of its own. */
 function setup() {
   const home = scratch("ckpt-conductor-");
-  const env = { SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"), SYMPOSIUM_CONFIG: path.join(home, "config.jsonc") };
+  const env = {
+    SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"),
+    SYMPOSIUM_CONFIG: path.join(home, "config.jsonc"),
+    SYMPOSIUM_CHECKPOINTS_DIR: path.join(home, "checkpoints"),
+  };
   const start = () => startNode(CONDUCTOR_CLI, ["agent", `${process.execPath} ${DISK_AGENT}`], env);
   const cli = async (args: string[], cwd: string) => {
     try {
