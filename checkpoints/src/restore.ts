@@ -43,7 +43,15 @@ export function blobId(content: Buffer): string {
 }
 
 /** Restores `paths` of `root` from tree `before`, each only where it is still as tree `after` has it. */
-export async function restorePaths(repo: ShadowRepo, paths: readonly string[], before: string, after: string, timeoutMs: number): Promise<RestoreOutcome> {
+export async function restorePaths(
+  repo: ShadowRepo,
+  paths: readonly string[],
+  before: string,
+  after: string,
+  timeoutMs: number,
+  /** Why a file must be left alone whatever its content (the editor holds unsaved changes to it), or null. */
+  keep: (relative: string) => string | null = () => null,
+): Promise<RestoreOutcome> {
   const root = repo.workTree;
   const [beforeEntries, afterEntries] = await Promise.all([repo.entries(before, paths, timeoutMs), repo.entries(after, paths, timeoutMs)]);
   const outcome: RestoreOutcome = { restored: [], conflicts: [] };
@@ -51,7 +59,7 @@ export async function restorePaths(repo: ShadowRepo, paths: readonly string[], b
   for (const relative of paths) {
     // A path under a symlink is not in the project: it counts as absent (and is never read through the link).
     const now = unsafeParent(root, relative) === null ? currentEntry(root, relative) : null;
-    const problem = changedSince(now, afterEntries.get(relative) ?? null);
+    const problem = keep(relative) ?? changedSince(now, afterEntries.get(relative) ?? null);
     if (problem !== null) outcome.conflicts.push({ path: relative, reason: problem });
     else writes.push({ path: relative, entry: beforeEntries.get(relative) ?? null });
   }

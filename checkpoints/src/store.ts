@@ -12,7 +12,18 @@ import type { Logger } from "../../acp-wire/src/index.js";
 import { gitVersion } from "./git.js";
 import { restorePaths, type RestoreOutcome } from "./restore.js";
 import { ShadowRepo, type Snapshot } from "./shadow-repo.js";
-import { PROMPT_CHARS, RECORD_VERSION, isTurnId, newTurnId, readRecord, readRecords, writeRecord, type TurnRecord, type TurnRoot } from "./turn-record.js";
+import {
+  PROMPT_CHARS,
+  RECORD_VERSION,
+  isRelativePath,
+  isTurnId,
+  newTurnId,
+  readRecord,
+  readRecords,
+  writeRecord,
+  type TurnRecord,
+  type TurnRoot,
+} from "./turn-record.js";
 
 export interface CheckpointSettings {
   /** The store's folder (created 0700): `checkpoints` in Symposium's config folder. */
@@ -39,6 +50,12 @@ export const CHECKPOINT_ENV = {
   maxFileBytes: "SYMPOSIUM_CHECKPOINTS_MAX_FILE_BYTES",
 } as const;
 
+/** The store's folder: $SYMPOSIUM_CHECKPOINTS_DIR, else `checkpoints` beside the config file ($SYMPOSIUM_CONFIG, else ~/.symposium/config.jsonc). */
+export function checkpointsDirectory(env: NodeJS.ProcessEnv, configFolder?: string): string {
+  const folder = configFolder ?? (env.SYMPOSIUM_CONFIG ? path.dirname(env.SYMPOSIUM_CONFIG) : path.join(os.homedir(), ".symposium"));
+  return env[CHECKPOINT_ENV.directory] || path.join(folder, "checkpoints");
+}
+
 /** The settings from the environment, the store beside the config file in `configFolder`; null when turned off (SYMPOSIUM_CHECKPOINTS=0). */
 export function settingsFromEnvironment(env: NodeJS.ProcessEnv, configFolder: string, log: Logger): CheckpointSettings | null {
   if (env[CHECKPOINT_ENV.off] === "0" || env[CHECKPOINT_ENV.off] === "off") return null;
@@ -47,7 +64,7 @@ export function settingsFromEnvironment(env: NodeJS.ProcessEnv, configFolder: st
     return env[name] && Number.isFinite(value) && value > 0 ? value : fallback;
   };
   return {
-    directory: env[CHECKPOINT_ENV.directory] || path.join(configFolder, "checkpoints"),
+    directory: checkpointsDirectory(env, configFolder),
     maxTurns: Math.floor(number(CHECKPOINT_ENV.maxTurns, DEFAULT_SETTINGS.maxTurns)),
     budgetMs: number(CHECKPOINT_ENV.budgetMs, DEFAULT_SETTINGS.budgetMs),
     maxFileBytes: number(CHECKPOINT_ENV.maxFileBytes, DEFAULT_SETTINGS.maxFileBytes),
@@ -171,8 +188,11 @@ export class CheckpointStore {
     return parts.join("");
   }
 
-  /** Puts the turn's files back as they were before it; files changed since are conflicts, left alone. */
-  async restore(dir: string, turnId: string): Promise<RestoreReport> {
+  /**
+   * Puts the turn's files back as they were before it; files changed since are conflicts, left alone,
+   * and so are those `keep` gives a reason for (by absolute path: the editor's unsaved ones).
+   */
+  async restore(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport> {
     const turn = this.turn(dir, turnId);
     if (turn.state !== "done") throw new CheckpointError(`turn ${turn.id} cannot be undone: ${describeState(turn)}`);
     const report: RestoreReport = { turn, restored: [], conflicts: [], skipped: [] };
@@ -180,13 +200,28 @@ export class CheckpointStore {
       if (root.before === null || root.after === null) continue;
       const repo = this.repo(root.dir);
       const paths = (await repo.changes(root.before, root.after, false, this.settings.hardLimitMs)).map((file) => file.path);
-      const outcome = await restorePaths(repo, paths, root.before, root.after, this.settings.hardLimitMs);
+      const outcome = await restorePaths(repo, paths, root.before, root.after, this.settings.hardLimitMs, (file) => keep(path.join(root.dir, file)));
       const prefix = turn.roots.length > 1 && root !== turn.roots[0] ? `${root.dir}${path.sep}` : "";
       report.restored.push(...outcome.restored.map((file) => prefix + file));
       report.conflicts.push(...outcome.conflicts.map((conflict) => ({ ...conflict, path: prefix + conflict.path })));
       report.skipped.push(...root.skipped.map((file) => prefix + file.path));
     }
     return report;
+  }
+
+  /**
+   * A file of a turn as it was before the turn (`side` "before") or after it: its bytes, or null when it
+   * did not exist then (or was over the size cap). For VS Code's review, whose left side reads this.
+   */
+  async fileAt(dir: string, turnId: string, rootDir: string, relative: string, side: "before" | "after"): Promise<Buffer | null> {
+    const turn = this.turn(dir, turnId);
+    const root = turn.roots.find((candidate) => candidate.dir === rootDir);
+    const tree = side === "before" ? root?.before : root?.after;
+    if (!root || !tree || !isRelativePath(relative)) return null;
+    const repo = this.repo(root.dir);
+    const entry = (await repo.entries(tree, [relative], this.settings.hardLimitMs)).get(relative);
+    if (entry === undefined || entry.mode === "160000") return null;
+    return (await repo.blobs([entry.object], this.settings.hardLimitMs)).get(entry.object) ?? null;
   }
 
   /** Finishes every turn still waiting for its answer (the conversation ended): its after-state is the project now. */

@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
+import { registerAgentTurns } from "./agent-turns.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     offerRestartOnSettingChange(chat),
     ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
+    ...registerAgentTurns(log),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
   return {
