@@ -178,6 +178,20 @@ describe("checkpoint store", () => {
     await store.close();
   });
 
+  it("refuses to write through a folder the user turned into a symlink out of the project after the turn", async () => {
+    const project = scratch("ckpt-symlink-after-");
+    const outside = scratch("ckpt-outside-after-");
+    write(project, "lib/code.ts", "v1\n");
+    const store = await storeWith(settings());
+    const id = await turn(store, [project], () => fs.rmSync(path.join(project, "lib"), { recursive: true }));
+    fs.symlinkSync(outside, path.join(project, "lib"));
+    const report = await store.restore(project, id);
+    assert.deepEqual(report.restored, []);
+    assert.deepEqual(report.conflicts, [{ path: "lib/code.ts", reason: "lib is a symlink (never followed)" }]);
+    assert.deepEqual(fs.readdirSync(outside), [], "nothing written outside the project");
+    await store.close();
+  });
+
   it("reports a damaged record, survives a deleted store, and refuses a turn id that is not one", async () => {
     const project = scratch("ckpt-damaged-");
     write(project, "a.txt", "a\n");

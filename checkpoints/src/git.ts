@@ -34,6 +34,8 @@ export interface GitCall {
   input?: Buffer | string;
   /** Killed after this long. */
   timeoutMs: number;
+  /** Exit statuses besides 0 that are not failures (`add --ignore-errors` exits 1 when it skipped a file). */
+  alsoSuccess?: readonly number[];
 }
 
 export interface GitResult {
@@ -88,7 +90,8 @@ export function runGit(args: readonly string[], call: GitCall): Promise<GitResul
       clearTimeout(timer);
       const said = Buffer.concat(stderr).toString("utf8").trim();
       if (timedOut) return reject(new GitError(`git ${args[0] ?? ""} took longer than ${call.timeoutMs} ms`));
-      if (code !== 0) return reject(new GitError(`git ${args[0] ?? ""} failed: ${said || `status ${String(code)}`}`));
+      if (code !== 0 && !(code !== null && call.alsoSuccess?.includes(code)))
+        return reject(new GitError(`git ${args[0] ?? ""} failed: ${said || `status ${String(code)}`}`));
       resolve({ stdout: Buffer.concat(stdout), stderr: said });
     });
     child.stdin.end(call.input ?? "");

@@ -172,7 +172,7 @@ export class ShadowRepo {
     if (candidates.size > 0) {
       const trackedBig = skipped.filter((file) => candidates.get(file.path) === true).map((file) => `${file.path}\0`);
       if (trackedBig.length > 0) await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input: trackedBig.join("") });
-      if (skipped.length < candidates.size) await this.addAll(skipped, call);
+      if (skipped.length < candidates.size) skipped.push(...(await this.addAll(skipped, call)));
     }
     const tree = (await runGit(["write-tree"], call)).stdout.toString("utf8").trim();
     this.shareIndex();
@@ -180,7 +180,7 @@ export class ShadowRepo {
   }
 
   /** `git add -A`, with the files over the cap excluded through an excludes file of this call's own. */
-  private async addAll(skipped: SkippedFile[], call: GitCall): Promise<void> {
+  private async addAll(skipped: SkippedFile[], call: GitCall): Promise<SkippedFile[]> {
     const args = ["add", "-A", "--ignore-errors"];
     let excludes: string | null = null;
     if (skipped.length > 0) {
@@ -189,7 +189,9 @@ export class ShadowRepo {
       args.unshift("-c", `core.excludesFile=${excludes}`);
     }
     try {
-      await runGit(args, call);
+      // A file it cannot read (permissions, a lock on Windows) is left out, and said why.
+      const { stderr } = await runGit(args, { ...call, alsoSuccess: [1] });
+      return [...stderr.matchAll(/unable to index file '(.+)'/g)].map((match) => ({ path: match[1]!, reason: "unreadable" }));
     } finally {
       if (excludes !== null) fs.rmSync(excludes, { force: true });
     }

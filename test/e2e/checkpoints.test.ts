@@ -69,12 +69,15 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     await pickNewestTurn();
     await page.locator(".part.editor .tab", { hasText: "Agent changes:" }).first().waitFor({ timeout: 20_000 });
     await waitForText(() => visibleText(page, ".part.editor"), /edited by the agent/, 20_000);
-    const text = await visibleText(page, ".part.editor");
     await page.screenshot({ path: path.join(shots, "review.png") });
-    assert.match(text, /notes\.txt/);
-    assert.match(text, /added\.rs/);
-    assert.match(text, /plan\.md/);
-    assert.match(text, /edited by the agent/);
+    const headers = await page.locator(".part.editor").innerText();
+    assert.match(headers, /notes\.txt/);
+    assert.match(headers, /added\.rs/);
+    assert.match(headers, /plan\.md/);
+    const text = await visibleText(page, ".part.editor");
+    assert.match(text, /first line\n[\s\S]*first line, edited by the agent/, "before the turn beside now");
+    assert.match(text, /# plan/, "a deleted file's before side");
+    await command(page, "View: Close All Editors");
   });
 
   it("Undo Agent Turn names the files, puts them back, and leaves a file with unsaved edits alone", async () => {
@@ -114,7 +117,9 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     await toast.waitFor({ timeout: 20_000 });
     await toast.getByRole("button", { name: "Compare" }).click();
     await page.locator(".part.editor .monaco-diff-editor").first().waitFor({ timeout: 10_000 });
+    await waitForText(() => visibleText(page, ".part.editor"), /the agent's version[\s\S]*unsaved words|unsaved words[\s\S]*the agent's version/, 10_000);
     await page.screenshot({ path: path.join(shots, "compare.png") });
+    console.log(`screenshots: ${shots}`);
     assert.match(await visibleText(page, ".part.editor"), /the agent's version/);
     assert.match(await visibleText(page, ".part.editor"), /unsaved words/);
   });
