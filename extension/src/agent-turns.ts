@@ -87,7 +87,7 @@ async function pickTurn(opened: () => Promise<CheckpointStore | null>, title: st
   }
   const items = changed.map((entry) => ({
     label: entry.turn.prompt || "(no text)",
-    description: `${files(filesOf(entry.turn).length)} · ${new Date(entry.turn.startedAt).toLocaleString()}`,
+    description: `${countFiles(filesOf(entry.turn).length)} · ${new Date(entry.turn.startedAt).toLocaleString()}`,
     detail: filesOf(entry.turn)
       .map((file) => file.relative)
       .slice(0, 6)
@@ -141,11 +141,11 @@ async function undo(store: CheckpointStore, project: string, turn: TurnRecord, l
   const report = await store.restore(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
   log.info(`undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}`);
   if (report.conflicts.length === 0) {
-    void vscode.window.showInformationMessage(`Undone: ${files(report.restored.length)} put back.`);
+    void vscode.window.showInformationMessage(`Undone: ${countFiles(report.restored.length)} put back.`);
     return;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Undone: ${files(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}`,
+    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}`,
     "Review",
   );
   if (choice === "Review") await review(project, turn);
@@ -172,6 +172,6 @@ function watchUnsavedFiles(log: vscode.LogOutputChannel): vscode.Disposable {
   return watcher;
 }
 
-function files(count: number): string {
+function countFiles(count: number): string {
   return `${count} file${count === 1 ? "" : "s"}`;
 }
