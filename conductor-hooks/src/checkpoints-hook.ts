@@ -36,7 +36,7 @@ export function checkpointsHook(env: NodeJS.ProcessEnv, log: Logger, debug: Logg
     rewrites: new Set(),
     rewriteDownstream: () => null,
     observes: new Set([SESSION_NEW, SESSION_LOAD, SESSION_RESUME, SESSION_PROMPT]),
-    observe: (message) => observe(message, sessions, store, debug),
+    observe: (message) => observe(message, sessions, store, log, debug),
     close: async () => {
       const opened = await store;
       if (opened !== null) await Promise.race([opened.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT_MS).unref())]);
@@ -44,7 +44,13 @@ export function checkpointsHook(env: NodeJS.ProcessEnv, log: Logger, debug: Logg
   };
 }
 
-function observe(message: WireMessage, sessions: Map<string, string[]>, store: Promise<CheckpointStore | null>, debug: Logger): Observation | null {
+function observe(
+  message: WireMessage,
+  sessions: Map<string, string[]>,
+  store: Promise<CheckpointStore | null>,
+  log: Logger,
+  debug: Logger,
+): Observation | null {
   if (!isRequest(message) || !isObject(message.params)) return null;
   const params = message.params;
   if (message.method === SESSION_NEW) {
@@ -70,7 +76,13 @@ function observe(message: WireMessage, sessions: Map<string, string[]>, store: P
     debug(`prompt not checkpointed: session ${JSON.stringify(sessionId)} was not opened through this conductor`);
     return null;
   }
-  const turn = store.then((opened) => opened?.beginTurn({ sessionId, prompt: promptText(params.prompt), dirs }) ?? null);
+  // Whatever goes wrong here, the prompt goes on unrecorded (said in the log): checkpoints never stop a conversation.
+  const turn = store
+    .then((opened) => opened?.beginTurn({ sessionId, prompt: promptText(params.prompt), dirs }) ?? null)
+    .catch((error: Error) => {
+      log(`prompt not checkpointed: ${error.message}`);
+      return null;
+    });
   return {
     hold: turn.then((begun) => begun?.ready),
     answered: (answer) => {
