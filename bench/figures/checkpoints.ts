@@ -46,8 +46,11 @@ async function snapshotFigure(dir: string, id: string, files: number, goalMs: nu
     execFileSync("git", ["stash", "create"], { cwd: root, stdio: "pipe" });
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
-  // Warm-up: the first snapshot reads every file (cold index), then both warm.
+  // Warm-up: the first snapshot reads every file (cold index); over the budget, the next turn is skipped
+  // at once while a snapshot runs behind it and warms the index; then both arms are warm.
   const cold = await turn();
+  await turn();
+  await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SETTINGS.budgetMs));
   stash();
   execFileSync("git", ["update-index", "-q", "--refresh"], { cwd: root, stdio: "pipe" });
   const ours: number[] = [];
@@ -64,8 +67,8 @@ async function snapshotFigure(dir: string, id: string, files: number, goalMs: nu
     what: `before-turn snapshot, ${files.toLocaleString("en")} files, warm index (p50)`,
     value: `${p50.toFixed(0)} ms`,
     goal: `≤ ${goalMs} ms`,
-    met: p50 <= goalMs || skipped === runs + 1,
-    detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; \`git stash create\` on the same tree ${median(floor).toFixed(0)} ms (p90 ${percentile(floor, 90).toFixed(0)}); first (cold) snapshot ${cold.toFixed(0)} ms; ${skipped} of ${runs + 1} turns skipped by the ${DEFAULT_SETTINGS.budgetMs} ms budget; ${runs} runs`,
+    met: p50 <= goalMs,
+    detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; \`git stash create\` on the same tree ${median(floor).toFixed(0)} ms (p90 ${percentile(floor, 90).toFixed(0)}); first (cold) snapshot ${cold.toFixed(0)} ms; ${skipped} of ${runs + 2} turns skipped by the ${DEFAULT_SETTINGS.budgetMs} ms budget (a project known too big is skipped without waiting); ${runs} runs`,
   };
 }
 

@@ -68,9 +68,23 @@ export class ShadowRepo {
     return this.options.workTree;
   }
 
+  /** How long the last snapshot that finished took (ms), or null before the first. */
+  lastSnapshotMs: number | null = null;
+  /** Snapshots asked for and not finished yet. */
+  pending = 0;
+
   /** The project's files as a tree, within `timeoutMs` per git call. */
   snapshot(timeoutMs: number): Promise<Snapshot> {
-    const run = this.queue.then(() => this.snapshotNow(timeoutMs));
+    this.pending++;
+    const run = this.queue.then(async () => {
+      const started = Date.now();
+      try {
+        return await this.snapshotNow(timeoutMs);
+      } finally {
+        this.lastSnapshotMs = Date.now() - started;
+        this.pending--;
+      }
+    });
     this.queue = run.catch(() => {});
     return run;
   }

@@ -142,8 +142,10 @@ export class CheckpointStore {
     };
     const project = this.projectOf(request.dirs[0] ?? "", record);
     const roots = project === null ? [] : this.rootsOf(request.dirs, record);
-    const before = roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots);
-    const ready = withinBudget(before, this.settings.budgetMs).then((snapshots) => this.started(project, record, roots, snapshots));
+    const tooBig = roots.find(({ repo }) => repo.lastSnapshotMs !== null && repo.lastSnapshotMs > this.settings.budgetMs);
+    const ready = (
+      tooBig ? this.skipTooBig(tooBig.repo, roots) : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots), this.settings.budgetMs)
+    ).then((snapshots) => this.started(project, record, roots, snapshots));
     let finished: Promise<void> | null = null;
     const turn: TurnInProgress = {
       id,
@@ -283,6 +285,16 @@ export class CheckpointStore {
     const key = crypto.createHash("sha256").update(project).digest("hex").slice(0, 24);
     privateDirectory(this.settings.directory);
     return path.join(this.settings.directory, "projects", key);
+  }
+
+  /**
+   * A directory whose last snapshot took longer than the budget: the prompt does not wait at all (it would
+   * wait the whole budget every turn). A snapshot still runs behind it when none is running, so the store
+   * sees when the project has become small (or its index warm) enough again.
+   */
+  private skipTooBig(repo: ShadowRepo, roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<BudgetOutcome<Snapshot[] | null>> {
+    if (repo.pending === 0) this.snapshotAll(roots).catch(() => {});
+    return Promise.resolve({ kind: "late" });
   }
 
   private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<Snapshot[]> {
