@@ -56,6 +56,9 @@ const skipped = [];
 const problems = [];
 if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
   problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
+// Turn checkpoints the tests' conductors record go to a folder of this run's, never the user's ~/.symposium.
+const checkpoints = mkdtempSync(join(tmpdir(), "symposium-test-checkpoints-"));
+process.env.SYMPOSIUM_CHECKPOINTS_DIR ??= checkpoints;
 let status = 0;
 for (const phase of phases) {
   // End-to-end files one run each, so that what one leaves running is stopped before the next starts.
@@ -79,6 +82,7 @@ if (skipped.length > 0) console.log(`\nSkipped:\n  ${skipped.map(describeSkip).j
 const extra = [totals.skipped && `${totals.skipped} skipped`, totals.todo && `${totals.todo} todo`, totals.cancelled && `${totals.cancelled} cancelled`].filter(
   Boolean,
 );
+rmSync(checkpoints, { recursive: true, force: true });
 console.log(`\n${totals.pass} passed, ${totals.fail + totals.cancelled} failed${extra.length ? `, ${extra.join(", ")}` : ""}`);
 for (const problem of problems) console.error(`FAILED: ${problem}`);
 process.exit(status !== 0 || totals.fail + totals.cancelled > 0 || problems.length > 0 ? 1 : 0);

@@ -49,6 +49,9 @@ const USAGE = `Usage:
                                                   the agents to choose from, as a JSON array on stdout
   ${NAME} registry resolve <id> [...]             the command that starts <id> (installing it first), as JSON
   ${NAME} registry use <id> [...]                 makes <id> the config's agent; --agents: more custom agents
+  ${NAME} checkpoints list | diff <turn> | restore <turn> [--project DIR] [--json]
+                                                  the turns recorded for a project (docs/checkpoints.md): list them,
+                                                  show one's changes, put its files back (changed-since files kept)
   ${NAME} --help | --version
 
 Each component is one argument: a command line, split into words and run without a shell.
@@ -108,6 +111,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "registry":
       return registryCommand(rest);
+    case "checkpoints": {
+      const { checkpointsCommand } = await import("./checkpoints-cli.js");
+      return checkpointsCommand(rest, log);
+    }
     case "agent":
     case "proxy":
       return runChain(command, parseChainOptions(rest), async (options) => componentsFromArguments(command, options.positional));

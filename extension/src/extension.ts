@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
+import { registerAgentTurns } from "./agent-turns.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     ...registerCommands({ log, chat, showEditorContext: editorContextView.show, toggleEditorContext: () => contextStatus.toggle(), chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
     vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals, { isCaseSensitive: true }),
+    ...registerAgentTurns(log),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
   return {
