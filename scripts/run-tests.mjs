@@ -1,6 +1,6 @@
-// Runs node's test runner on the compiled test files only, in two phases:
+// Runs node's test runner on the compiled test files only, in phases:
 // everything but test/e2e two files at a time, then the end-to-end files
-// (each a code-server and a Chromium) one at a time, so that on a 2-core
+// (each a code-server and a Chromium) one at a time, once per VS Code target, so that on a 2-core
 // machine no browser test waits for a core behind another. Ends with one
 // line that counts both phases. (Given a folder, Node 20's runner would also
 // run every .js file under test/, fixtures too; shell globs are not portable
@@ -12,7 +12,8 @@
 // that never opened the panel fails instead of passing.
 //
 //   TEST_FILTER=webchat node scripts/run-tests.mjs   only files whose path contains "webchat"
-//   node scripts/run-tests.mjs --e2e                 only the end-to-end phase
+//   node scripts/run-tests.mjs --e2e                 only the end-to-end phases
+//   SYMPOSIUM_VSCODE=newest node scripts/run-tests.mjs --e2e   only on the newest VS Code
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -38,9 +39,22 @@ const runnerArgs = process.argv.slice(2).filter((arg) => arg !== "--e2e");
 
 const ci = isCI(process.env.CI);
 const endToEndFiles = files.filter(isEndToEnd);
+// The end-to-end phase runs once on each VS Code of test/harness/vscode-targets.json (the oldest
+// engines.vscode promises, and the newest), or on the one SYMPOSIUM_VSCODE names.
+const VSCODE_TARGET_ENV = "SYMPOSIUM_VSCODE";
+const targets = process.env[VSCODE_TARGET_ENV]
+  ? [process.env[VSCODE_TARGET_ENV]]
+  : JSON.parse(readFileSync(join("test", "harness", "vscode-targets.json"), "utf8")).targets.map((target) => target.name);
 const phases = [
-  { name: "unit", files: onlyEndToEnd ? [] : files.filter((file) => !isEndToEnd(file)), concurrency: 2, timeoutMs: 300_000 },
-  { name: "end-to-end", files: endToEndFiles, concurrency: 1, timeoutMs: 900_000, mustNotSkip: ci },
+  { name: "unit", files: onlyEndToEnd ? [] : files.filter((file) => !isEndToEnd(file)), concurrency: 2, timeoutMs: 300_000, env: {} },
+  ...targets.map((target) => ({
+    name: `end-to-end (VS Code: ${target})`,
+    files: endToEndFiles,
+    concurrency: 1,
+    timeoutMs: 900_000,
+    mustNotSkip: ci,
+    env: { [VSCODE_TARGET_ENV]: target },
+  })),
 ].filter((phase) => phase.files.length > 0);
 
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
@@ -55,8 +69,8 @@ for (const phase of phases) {
   for (const batch of batches) {
     const args = ["--test", `--test-concurrency=${phase.concurrency}`, `--test-timeout=${phase.timeoutMs}`, ...runnerArgs, ...batch];
     const mark = randomUUID();
-    const result = await runPhase(args, { ...process.env, [RUN_MARK]: mark });
-    await stopLeftovers(mark, batch.length === 1 ? batch[0] : `the ${phase.name} phase`);
+    const result = await runPhase(args, { ...process.env, ...phase.env, [RUN_MARK]: mark });
+    await stopLeftovers(mark, batch.length === 1 ? `${batch[0]} (${phase.name})` : `the ${phase.name} phase`);
     status = Math.max(status, result.code);
     skips.push(...result.skips);
   }
