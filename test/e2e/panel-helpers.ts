@@ -159,14 +159,24 @@ export async function waitForText(read: () => Promise<string>, pattern: RegExp, 
 
 /** Writes user settings into settings.json before the workbench opens; `undefined` removes a setting. */
 export function setUserSettings(server: CodeServer, changes: Record<string, unknown>): string {
-  const settings = path.join(server.userDataDir, "User", "settings.json");
-  const current = JSON.parse(fs.readFileSync(settings, "utf8")) as Record<string, unknown>;
+  // A machine-scoped setting goes to the remote (machine) settings: VS Code 1.99 also read it
+  // from the user's, VS Code 1.139 ignores it there in a remote window such as code-server's.
+  const machine = Object.keys(changes).filter((key) => MACHINE_SCOPED.has(key));
+  const user = Object.keys(changes).filter((key) => !MACHINE_SCOPED.has(key));
+  if (machine.length) writeSettingsFile(path.join(server.userDataDir, "Machine", "settings.json"), pick(changes, machine));
+  return writeSettingsFile(path.join(server.userDataDir, "User", "settings.json"), pick(changes, user));
+}
+
+/** Applies `changes` to a settings file (created when missing; `undefined` removes a setting); returns its new text. */
+function writeSettingsFile(file: string, changes: Record<string, unknown>): string {
+  const current = (fs.existsSync(file) && fs.readFileSync(file, "utf8").trim() ? JSON.parse(fs.readFileSync(file, "utf8")) : {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) delete current[key];
     else current[key] = value;
   }
   const text = JSON.stringify(current, null, 2);
-  fs.writeFileSync(settings, text);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
   return text;
 }
 

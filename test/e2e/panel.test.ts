@@ -100,7 +100,9 @@ async function watchPanel(page: Page, done: (look: PanelLook) => boolean, timeou
     if (look && done(look)) return looks;
     await page.waitForTimeout(20);
   }
-  throw new Error(`the chat did not come back; the panel showed: ${JSON.stringify(looks.slice(-3))}`);
+  const shot = path.join(tempDir("symposium-panel-shot-"), "not-back.png");
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  throw new Error(`the chat did not come back (screenshot: ${shot}); the panel showed: ${JSON.stringify(looks.slice(-3))}`);
 }
 
 /** Listens on `port` once the killed host's socket is released (a few retries). */

@@ -255,6 +255,7 @@ export async function openWorkbench(browser: Browser, server: CodeServer): Promi
 export async function paletteRows(page: Page, text: string, expect = text, timeoutMs = 30_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    await leaveFrames(page);
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget .quick-input-box input");
     await input.waitFor({ state: "visible" });
@@ -265,6 +266,17 @@ export async function paletteRows(page: Page, text: string, expect = text, timeo
     await page.keyboard.press("Escape");
     await page.waitForTimeout(500);
   }
+}
+
+/**
+ * Gives the keyboard back to the workbench when a page in a frame has it (Toad's page in the
+ * panel sends VS Code no keys, and VS Code 1.139 leaves the focus there), as a user clicks
+ * outside the chat before pressing F1.
+ */
+async function leaveFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+  });
 }
 
 /** Runs a command by its title from the command palette. */
