@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { after, before } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
+import { CONDUCTOR_CLI, REPO_DIR, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
   workspace: string;
@@ -181,7 +181,17 @@ function writeSettingsFile(file: string, changes: Record<string, unknown>): stri
 }
 
 /** Settings VS Code reads from the machine VS Code runs on (package.json: "scope": "machine"). */
-const MACHINE_SCOPED = new Set(["symposium.toadCommand", "symposium.acpAgentPath"]);
+const MACHINE_SCOPED = new Set(
+  Object.entries(
+    (
+      JSON.parse(fs.readFileSync(path.join(REPO_DIR, "package.json"), "utf8")) as {
+        contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      }
+    ).contributes.configuration.properties,
+  )
+    .filter(([, property]) => property.scope === "machine")
+    .map(([key]) => key),
+);
 
 /**
  * Changes settings while VS Code runs, as a user does: opens the settings.json the setting

@@ -118,6 +118,9 @@ const USER_SETTINGS = {
   "update.mode": "none",
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
+  // VS Code 1.139 opens settings.json and some other editors in a modal by default; the tests edit
+  // settings like a user in an editor tab, as every VS Code since 1.99 can.
+  "workbench.editor.useModal": "off",
 };
 
 export interface StartOptions {
