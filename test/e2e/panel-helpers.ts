@@ -16,7 +16,7 @@ import {
   type CodeServer,
   type StartOptions,
 } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
+import { CONDUCTOR_CLI, REPO_DIR, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
   workspace: string;
@@ -169,19 +169,39 @@ export async function waitForText(read: () => Promise<string>, pattern: RegExp, 
 
 /** Writes user settings into settings.json before the workbench opens; `undefined` removes a setting. */
 export function setUserSettings(server: CodeServer, changes: Record<string, unknown>): string {
-  const settings = path.join(server.userDataDir, "User", "settings.json");
-  const current = JSON.parse(fs.readFileSync(settings, "utf8")) as Record<string, unknown>;
+  // A machine-scoped setting goes to the remote (machine) settings: VS Code 1.99 also read it
+  // from the user's, VS Code 1.139 ignores it there in a remote window such as code-server's.
+  const machine = Object.keys(changes).filter((key) => MACHINE_SCOPED.has(key));
+  const user = Object.keys(changes).filter((key) => !MACHINE_SCOPED.has(key));
+  if (machine.length) writeSettingsFile(path.join(server.userDataDir, "Machine", "settings.json"), pick(changes, machine));
+  return writeSettingsFile(path.join(server.userDataDir, "User", "settings.json"), pick(changes, user));
+}
+
+/** Applies `changes` to a settings file (created when missing; `undefined` removes a setting); returns its new text. */
+function writeSettingsFile(file: string, changes: Record<string, unknown>): string {
+  const current = (fs.existsSync(file) && fs.readFileSync(file, "utf8").trim() ? JSON.parse(fs.readFileSync(file, "utf8")) : {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) delete current[key];
     else current[key] = value;
   }
   const text = JSON.stringify(current, null, 2);
-  fs.writeFileSync(settings, text);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
   return text;
 }
 
 /** Settings VS Code reads from the machine VS Code runs on (package.json: "scope": "machine"). */
-const MACHINE_SCOPED = new Set(["symposium.toadCommand", "symposium.acpAgentPath"]);
+const MACHINE_SCOPED = new Set(
+  Object.entries(
+    (
+      JSON.parse(fs.readFileSync(path.join(REPO_DIR, "package.json"), "utf8")) as {
+        contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      }
+    ).contributes.configuration.properties,
+  )
+    .filter(([, property]) => property.scope === "machine")
+    .map(([key]) => key),
+);
 
 /**
  * Changes settings while VS Code runs, as a user does: opens the settings.json the setting
@@ -304,5 +324,7 @@ export async function watchPanel(page: Page, done: (look: PanelLook) => boolean,
     if (look && done(look)) return looks;
     await page.waitForTimeout(20);
   }
-  throw new Error(`the chat did not come back; the panel showed: ${JSON.stringify(looks.slice(-3))}`);
+  const shot = path.join(tempDir("symposium-panel-shot-"), "not-back.png");
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  throw new Error(`the chat did not come back (screenshot: ${shot}); the panel showed: ${JSON.stringify(looks.slice(-3))}`);
 }

@@ -14,13 +14,49 @@ import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/proc
 import { hostProcesses } from "../support/panel-host.js";
 import { REPO_DIR, tempDir } from "../support/processes.js";
 
-const CODE_SERVER_VERSION = "4.99.4";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const VSIX = path.join(REPO_DIR, "dist", "symposium.vsix");
 
-export function codeServerEntry(): string {
-  const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
-  return path.join(cache, `code-server-${CODE_SERVER_VERSION}`, "node_modules", "code-server", "out", "node", "entry.js");
+/** One VS Code the end-to-end tests run on (test/harness/vscode-targets.json). */
+export interface VsCodeTarget {
+  /** "oldest" (what engines.vscode promises) or "newest". */
+  name: string;
+  codeServer: string;
+  vscode: string;
+  /** The Node version it runs on, from npm's Node binary package; null: the machine's own. */
+  node: string | null;
+}
+
+/** Names the target to run on; the runner sets it for each pass of the end-to-end phase. */
+export const VSCODE_TARGET_ENV = "SYMPOSIUM_VSCODE";
+
+export function vsCodeTargets(): VsCodeTarget[] {
+  const file = path.join(REPO_DIR, "test", "harness", "vscode-targets.json");
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { targets: VsCodeTarget[] }).targets;
+}
+
+/** The target SYMPOSIUM_VSCODE names (the oldest when unset). */
+export function vsCodeTarget(): VsCodeTarget {
+  const targets = vsCodeTargets();
+  const name = process.env[VSCODE_TARGET_ENV] || targets[0]!.name;
+  const target = targets.find((candidate) => candidate.name === name);
+  if (!target) throw new Error(`${VSCODE_TARGET_ENV}=${name} names no VS Code in vscode-targets.json (${targets.map((t) => t.name).join(", ")})`);
+  return target;
+}
+
+function cacheDir(): string {
+  return process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
+}
+
+export function codeServerEntry(target = vsCodeTarget()): string {
+  return path.join(cacheDir(), `code-server-${target.codeServer}`, "node_modules", "code-server", "out", "node", "entry.js");
+}
+
+/** The Node that runs the target's code-server: the one installed beside it, or this process's own. */
+export function codeServerNode(target = vsCodeTarget()): string {
+  if (target.node === null) return process.execPath;
+  const arch = process.arch === "arm64" ? "arm64" : "x64";
+  return path.join(cacheDir(), `node-${target.node}`, "node_modules", `node-${process.platform}-${arch}`, "bin", "node");
 }
 
 /**
@@ -39,7 +75,10 @@ export function skipUnlessCI(reason: string | false): string | false {
 }
 
 function missingForEndToEnd(): string | false {
-  if (!fs.existsSync(codeServerEntry())) return "code-server is not installed (run scripts/install-code-server.sh)";
+  const target = vsCodeTarget();
+  if (!fs.existsSync(codeServerEntry(target)) || !fs.existsSync(codeServerNode(target))) {
+    return `code-server ${target.codeServer} (VS Code ${target.vscode}, the ${target.name}) is not installed (run scripts/install-code-server.sh)`;
+  }
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
   if (!fs.existsSync(VSIX)) return "no dist/symposium.vsix (run npm run package)";
   return false;
@@ -82,6 +121,9 @@ const USER_SETTINGS = {
   "extensions.autoUpdate": false,
   // Else the PORTS view forwards (and its badge counts) every port anything on the machine listens on.
   "remote.autoForwardPorts": false,
+  // VS Code 1.139 opens settings.json and some other editors in a modal by default; the tests edit
+  // settings like a user in an editor tab, as every VS Code since 1.99 can.
+  "workbench.editor.useModal": "off",
 };
 
 /**
@@ -150,11 +192,11 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   if (idleMs !== null && !env.SYMPOSIUM_PANEL_IDLE_MS) env.SYMPOSIUM_PANEL_IDLE_MS = String(idleMs);
   const common = ["--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
   if (options.installVsix !== false) {
-    execFileSync(process.execPath, [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
+    execFileSync(codeServerNode(), [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
   }
   const port = options.port ?? (await getPort({ host: "127.0.0.1" }));
   const server: ChildProcess = spawn(
-    process.execPath,
+    codeServerNode(),
     [
       codeServerEntry(),
       ...common,
@@ -252,6 +294,7 @@ export async function openWorkbench(browser: Browser, server: CodeServer): Promi
 export async function paletteRows(page: Page, text: string, expect = text, timeoutMs = 30_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    await leaveFrames(page);
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget .quick-input-box input");
     await input.waitFor({ state: "visible" });
@@ -262,6 +305,17 @@ export async function paletteRows(page: Page, text: string, expect = text, timeo
     await page.keyboard.press("Escape");
     await page.waitForTimeout(500);
   }
+}
+
+/**
+ * Gives the keyboard back to the workbench when a page in a frame has it (Toad's page in the
+ * panel sends VS Code no keys, and VS Code 1.139 leaves the focus there), as a user clicks
+ * outside the chat before pressing F1.
+ */
+async function leaveFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+  });
 }
 
 /** Runs a command by its title from the command palette. */
