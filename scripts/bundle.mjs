@@ -53,6 +53,8 @@ await Promise.all([
     outfile: "dist/symposium-editor-context.mjs",
   }),
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
+  // The language model provider's MCP relay: the consumer's tools, offered to the agent (lm-provider/).
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["lm-provider/src/tool-relay.ts"], outfile: "dist/symposium-lm-tools.mjs" }),
   // The built-in web chat: its server, and the page's script and stylesheet it serves.
   esbuild.build({
     ...common,
