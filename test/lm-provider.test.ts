@@ -118,7 +118,14 @@ describe("a conversation through the conductor and a real agent", { timeout: 120
     return created;
   }
 
-  type AgentEvent = { pid: number; event: string; sessionId: string; text?: string; tools?: string[]; said?: string };
+  interface AgentEvent {
+    pid: number;
+    event: string;
+    sessionId: string;
+    text?: string;
+    tools?: string[];
+    said?: string;
+  }
   const agentEvents = (): AgentEvent[] =>
     fs.existsSync(agentLog)
       ? fs
