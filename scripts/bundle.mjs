@@ -92,6 +92,14 @@ await Promise.all([
     outfile: "out/extension-host/extension.test.cjs",
     external: ["vscode", "mocha"],
   }),
+  // A Language Model API consumer the e2e test runs in code-server's extension host (test/e2e/lm-provider.test.ts).
+  esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: ["test/extension-host/lm-consumer.ts"],
+    outfile: "out/extension-host/lm-consumer.cjs",
+    external: ["vscode"],
+  }),
   esbuild.build({
     ...common,
     format: "cjs",

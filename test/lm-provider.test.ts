@@ -108,6 +108,7 @@ describe("a conversation through the conductor and a real agent", { timeout: 120
         env: { ...process.env, LM_AGENT_LOG: agentLog },
         cwd: dir,
         name: "lm-agent",
+        clientVersion: "test",
       }),
       relay: { command: process.execPath, args: [RELAY], env: {} },
       privateDir: dir,

@@ -7,6 +7,7 @@ import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
+import { registerLmProvider } from "./lm-provider.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
@@ -62,6 +63,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
+    registerLmProvider({
+      log,
+      runtime: hostRuntime(context.extensionUri),
+      version: typeof manifest.version === "string" ? manifest.version : "0.0.0",
+      stateFile: () => tracker.stateFilePath,
+    }),
   );
   return {
     chatView: {

@@ -8,7 +8,6 @@ import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, type ClientConnection, type ContentBlock, type McpServer, type StopReason } from "@agentclientprotocol/sdk";
 import { describeExit, describeSpawnError, spawnProgram, stopProcesses } from "../../acp-wire/src/processes.js";
 import { StderrTail, followStderr } from "../../acp-wire/src/stderr-tail.js";
-import { packageVersion } from "../../acp-wire/src/version.js";
 
 /** How to start the conductor for one agent. */
 export interface AgentLaunch {
@@ -18,6 +17,8 @@ export interface AgentLaunch {
   cwd: string;
   /** For messages: the agent's name. */
   name: string;
+  /** This client's version, for initialize's clientInfo. */
+  clientVersion: string;
 }
 
 export interface AgentSessionEvents {
@@ -62,7 +63,7 @@ export class AgentSession {
     await this.connection.agent.request("initialize", {
       protocolVersion: 1,
       clientCapabilities: {},
-      clientInfo: { name: "symposium-lm-provider", version: packageVersion() },
+      clientInfo: { name: "symposium-lm-provider", version: this.launch.clientVersion },
     });
     const session = await this.connection.agent.request("session/new", { cwd: this.launch.cwd, mcpServers });
     this.sessionId = session.sessionId;
