@@ -3,13 +3,14 @@
 // real conductor and a real ACP agent (test/fixtures/lm-agent.ts) over
 // pipes, with the MCP relay (dist/symposium-lm-tools.mjs) and its private
 // socket for the consumer's tools. The same core runs inside VS Code in
-// test/e2e/lm-provider.test.ts.
+// test/e2e/language-models.test.ts.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { HistoryTracker, LmConversation, type LmMessage, type LmRequest, type LmTool } from "../lm-provider/src/index.js";
+import { ToolChannelClient, ToolChannelServer } from "../lm-provider/src/tool-channel.js";
 import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
 
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
@@ -64,6 +65,29 @@ describe("the history matcher (committed / provisional)", () => {
     history.recordAssistant({ kind: "text", text: "ok" });
     assert.equal(history.match([...messages, assistant("ok"), user("next")]).kind, "continue");
     assert.ok(performance.now() - started < 500);
+  });
+});
+
+describe("the tool channel", () => {
+  it("answers a caller with the secret, and disconnects one without it; the socket is private", async () => {
+    const dir = tempDir("symposium-lm-channel-");
+    fs.chmodSync(dir, 0o700);
+    const tools: LmTool[] = [{ name: "echo", description: "echoes" }];
+    const server = await ToolChannelServer.listen(dir, {
+      tools: () => tools,
+      call: async ({ name, input }) => ({ text: `${name} ${JSON.stringify(input)}`, isError: false }),
+    });
+    try {
+      if (process.platform !== "win32") assert.equal(fs.statSync(server.address).mode & 0o777, 0o600);
+      const client = await ToolChannelClient.connect(server.address, server.secret);
+      assert.deepEqual(await client.listTools(), tools);
+      assert.deepEqual(await client.callTool("echo", { a: 1 }), { text: 'echo {"a":1}', isError: false });
+      client.close();
+      const intruder = await ToolChannelClient.connect(server.address, "not-the-secret");
+      await assert.rejects(intruder.listTools(), /closed the tool channel/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // A consumer of VS Code's Language Model API, run inside code-server's extension
 // host (the `payload`'s extensionTestsPath; the extension under development is
-// test/fixtures/lm-consumer) by test/e2e/lm-provider.test.ts. It selects the
+// test/fixtures/lm-consumer) by test/e2e/language-models.test.ts. It selects the
 // models of the vendor "symposium" and talks to the fixture agent
 // (test/fixtures/lm-agent.ts) through them, then prints what it saw as one
 // JSON line for the test to check. Types: VS Code 1.104's consumer API, as far
@@ -66,6 +66,9 @@ async function send(
 
 const text = (reply: Reply) => reply.texts.join("");
 
+/** A progress line in the workbench's console: where a hanging run stopped. */
+const step = (name: string) => console.log(`symposium-lm-consumer-step: ${name}`);
+
 async function fixtureModel(): Promise<{ model: ChatModel; all: ChatModel[] }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -80,15 +83,18 @@ async function fixtureModel(): Promise<{ model: ChatModel; all: ChatModel[] }> {
 async function scenarios(): Promise<Record<string, unknown>> {
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
   await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, "src", "main.rs"));
+  step("selecting the models");
   const { model, all } = await fixtureModel();
   const out: Record<string, unknown> = { models: all.map((each) => ({ id: each.id, name: each.name })) };
 
+  step("streaming");
   const first = await send(model, [User("hello stream:5")]);
   const second = await send(model, [User("hello stream:5"), Assistant(text(first)), User("and again")]);
   out.stream = { parts: first.texts.length, text: text(first), error: first.error };
   out.continued = { text: text(second), error: second.error };
   out.tokens = await model.countTokens("twelve chars");
 
+  step("replacing");
   // A request replacing one still streaming: the agent is cancelled, a new session answers.
   let streaming!: () => void;
   const started = new Promise<void>((resolve) => (streaming = resolve));
@@ -100,11 +106,13 @@ async function scenarios(): Promise<Record<string, unknown>> {
   const slowReply = await slow;
   out.replaced = { slow: text(slowReply), slowError: slowReply.error, text: text(replacing), error: replacing.error };
 
+  step("cancelling");
   // The consumer's cancellation mid-stream.
   const cancel = new vscode.CancellationTokenSource();
   const cancelled = await send(model, [User("slow")], {}, (reply) => text(reply).includes("tick-1") && cancel.cancel(), cancel.token);
   out.cancelled = { text: text(cancelled), error: cancelled.error };
 
+  step("tools");
   // A tool round trip: the agent's MCP call comes back as a tool-call part; our result answers it.
   const tools: Tool[] = [{ name: "echo", description: "Echoes its input", inputSchema: { type: "object", properties: { x: { type: "number" } } } }];
   const ask = User('please tool:echo:{"x":1}');
@@ -124,6 +132,7 @@ async function scenarios(): Promise<Record<string, unknown>> {
     out.toolResult = { text: text(answered), error: answered.error };
   }
 
+  step("bad input");
   const refused = await send(model, [User("hi")], { tools: [{ name: "reject-me", description: "a tool the agent refuses" }] });
   out.refusedTool = { text: text(refused), error: refused.error };
   const died = await send(model, [User("die")]);
