@@ -16,6 +16,8 @@ import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
 const RELAY = path.join(REPO_DIR, "dist", "symposium-lm-tools.mjs");
 
+const FIXTURE_AGENT = { id: "lm-fixture", name: "LM fixture agent", distribution: { local: { command: process.execPath, args: [LM_AGENT] } } };
+
 const user = (text: string): LmMessage => ({ role: "user", parts: [{ kind: "text", text }] });
 const assistant = (text: string): LmMessage => ({ role: "assistant", parts: [{ kind: "text", text }] });
 
@@ -128,8 +130,9 @@ describe("a conversation through the conductor and a real agent", { timeout: 120
     const created = new LmConversation({
       launch: async () => ({
         program: process.execPath,
-        args: [CONDUCTOR_CLI, "agent", `${JSON.stringify(process.execPath)} ${JSON.stringify(LM_AGENT)}`],
-        env: { ...process.env, LM_AGENT_LOG: agentLog },
+        // As the extension runs it: the catalogue's agent by id (here a custom one, as symposium.agents gives it).
+        args: [CONDUCTOR_CLI, "run", "--config", path.join(dir, "config.jsonc"), "--agent-id", "lm-fixture", "--agents", JSON.stringify([FIXTURE_AGENT])],
+        env: { ...process.env, LM_AGENT_LOG: agentLog, SYMPOSIUM_REGISTRY_URL: "" },
         cwd: dir,
         name: "lm-agent",
         clientVersion: "test",
