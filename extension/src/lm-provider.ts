@@ -41,16 +41,16 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable {
       return;
     }
     if (registered) return;
-    const lm = vscode.lm as Partial<typeof vscode.lm>;
-    if (typeof lm.registerLanguageModelChatProvider !== "function") {
-      const why = `symposium.enableExperimentalLM is on, but VS Code ${vscode.version} has no language model provider API (it came with VS Code ${FIRST_VSCODE_WITH_PROVIDERS}): the agents are not offered as models`;
+    const provider = new SymposiumModels(deps);
+    const registration = tryRegister(provider);
+    if (typeof registration === "string") {
+      const why = `symposium.enableExperimentalLM is on, but VS Code ${vscode.version} ${registration} (it came with VS Code ${FIRST_VSCODE_WITH_PROVIDERS}): the agents are not offered as models`;
       deps.log.warn(`language models: ${why}`);
       if (!toldTooOld) void vscode.window.showWarningMessage(`Symposium: ${why}.`);
       toldTooOld = true;
       return;
     }
-    const provider = new SymposiumModels(deps);
-    registered = { provider, registration: lm.registerLanguageModelChatProvider(LM_VENDOR, provider) };
+    registered = { provider, registration };
     deps.log.info("language models: the agents are offered as language models (vendor 'symposium')");
   };
   apply();
@@ -60,6 +60,17 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable {
     void registered?.provider.dispose();
     registered?.registration.dispose();
   });
+}
+
+/** The registration, or why there is none: this VS Code lacks the stable provider API (feature-detected, not by version). */
+function tryRegister(provider: SymposiumModels): vscode.Disposable | string {
+  const lm = vscode.lm as Partial<typeof vscode.lm>;
+  if (typeof lm.registerLanguageModelChatProvider !== "function") return "has no language model provider API";
+  try {
+    return lm.registerLanguageModelChatProvider(LM_VENDOR, provider);
+  } catch (error) {
+    return `has no usable language model provider API (${(error as Error).message})`;
+  }
 }
 
 class SymposiumModels implements vscode.LanguageModelChatProvider {
