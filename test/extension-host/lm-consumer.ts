@@ -101,7 +101,7 @@ async function scenarios(): Promise<Record<string, unknown>> {
   const slow = send(model, [User("hello stream:5"), Assistant(text(first)), User("and again"), Assistant(text(second)), User("go slow")], {}, (reply) => {
     if (text(reply).includes("tick-1")) streaming();
   });
-  await started;
+  await Promise.race([started, slow]); // a slow request that fails before streaming: reported below, not waited for
   const replacing = await send(model, [User("hello stream:5"), Assistant("an answer the consumer rewrote"), User("edited")]);
   const slowReply = await slow;
   out.replaced = { slow: text(slowReply), slowError: slowReply.error, text: text(replacing), error: replacing.error };
