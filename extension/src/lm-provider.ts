@@ -10,7 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { LmConversation, estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "../../lm-provider/src/index.js";
-import { agentsArg, bundledScript, listAgents } from "./agent-picker.js";
+import { agentsArg, bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
 import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
 import type { HostRuntime } from "./panel-host-client.js";
 import { privateStateDirectory } from "./state-file-location.js";
@@ -18,6 +18,8 @@ import { privateStateDirectory } from "./state-file-location.js";
 /** The vendor consumers select (`vscode.lm.selectChatModels({ vendor: "symposium" })`); package.json contributes it. */
 export const LM_VENDOR = "symposium";
 const FIRST_VSCODE_WITH_PROVIDERS = "1.104";
+/** How long one agent list answers VS Code's questions (a changed symposium.agents shows within this). */
+const AGENT_LIST_TTL_MS = 30_000;
 
 export interface LmProviderDeps {
   log: vscode.LogOutputChannel;
@@ -79,9 +81,13 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
 
   constructor(private readonly deps: LmProviderDeps) {}
 
+  /** The last agent list and when it was asked for: VS Code asks often, and each answer runs the conductor. */
+  private agents: { list: Promise<ListedAgent[]>; at: number } | undefined;
+
   async provideLanguageModelChatInformation(): Promise<vscode.LanguageModelChatInformation[]> {
+    if (this.agents === undefined || Date.now() - this.agents.at > AGENT_LIST_TTL_MS) this.agents = { list: listAgents(), at: Date.now() };
     try {
-      return (await listAgents()).map((agent) => ({
+      return (await this.agents.list).map((agent) => ({
         id: agent.id,
         name: agent.name,
         family: LM_VENDOR,
@@ -94,6 +100,7 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
         capabilities: { toolCalling: true, imageInput: false },
       }));
     } catch (error) {
+      this.agents = undefined;
       this.deps.log.error(`language models: the agent list failed: ${(error as Error).message}`);
       return [];
     }
