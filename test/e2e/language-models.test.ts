@@ -1,24 +1,25 @@
 // The agents as VS Code language models (symposium.enableExperimentalLM), in a
 // real code-server with the packaged extension. On the newest VS Code, a
-// consumer extension (test/fixtures/lm-consumer, its suite
-// out/extension-host/lm-consumer.cjs run in the extension host through the
-// workbench's `payload`) selects the "symposium" models and talks to the
-// fixture agent (test/fixtures/lm-agent.ts): streaming, history continuation,
+// consumer extension (test/fixtures/lm-consumer with the bundled
+// test/extension-host/lm-consumer.ts, packaged by vsce and installed like any
+// other) selects the "symposium" models and talks to the fixture agent (test/fixtures/lm-agent.ts): streaming, history continuation,
 // a replaced history (cancel + new session), cancellation, a tool round trip,
 // the editor-context block once per prompt, a refused tool, a dying agent, a
 // 1,000-message history. On the oldest (VS Code 1.99, no provider API) the
 // setting says why it does nothing.
 
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import {
+  codeServerEntry,
+  codeServerNode,
   copySampleWorkspace,
   e2eSkipReason,
   launchBrowser,
-  logIn,
   openWorkbench,
   skipUnlessCI,
   startCodeServer,
@@ -28,7 +29,7 @@ import {
 import { OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 import { setUserSettings } from "./panel-helpers.js";
 
-const SUMMARY_PREFIX = "symposium-lm-consumer:";
+const VSCE = path.join(REPO_DIR, "node_modules", "@vscode", "vsce", "vsce");
 const CONSUMER_SUITE = path.join(OUT_DIR, "extension-host", "lm-consumer.cjs");
 const CONSUMER_EXTENSION = path.join(REPO_DIR, "test", "fixtures", "lm-consumer");
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
@@ -69,11 +70,35 @@ interface Summary {
   longHistory: TextReply;
 }
 
-async function start(agentLog: string): Promise<{ server: CodeServer; browser: Browser }> {
+/**
+ * The consumer extension as a user would have it: test/fixtures/lm-consumer's manifest and the
+ * bundled suite as its extension.cjs, packaged by vsce and installed into the profile `root`.
+ */
+function installConsumer(root: string): void {
+  const folder = path.join(root, "lm-consumer");
+  fs.mkdirSync(folder, { recursive: true });
+  fs.copyFileSync(path.join(CONSUMER_EXTENSION, "package.json"), path.join(folder, "package.json"));
+  fs.copyFileSync(CONSUMER_SUITE, path.join(folder, "extension.cjs"));
+  const vsix = path.join(root, "lm-consumer.vsix");
+  execFileSync(process.execPath, [VSCE, "package", "--no-dependencies", "--skip-license", "--allow-missing-repository", "--out", vsix], {
+    cwd: folder,
+    stdio: "ignore",
+  });
+  const profile = ["--user-data-dir", path.join(root, "data"), "--extensions-dir", path.join(root, "extensions")];
+  execFileSync(codeServerNode(), [codeServerEntry(), ...profile, "--install-extension", vsix], { stdio: "ignore" });
+}
+
+async function start(agentLog: string, summaryFile: string): Promise<{ server: CodeServer; browser: Browser }> {
   const root = tempDir("symposium-lm-e2e-");
   // No network for the registry (its shipped snapshot), and a config file of the test's own.
-  Object.assign(process.env, { SYMPOSIUM_REGISTRY_URL: "", SYMPOSIUM_CONFIG: path.join(root, "config.jsonc"), LM_AGENT_LOG: agentLog });
-  const server = await startCodeServer(copySampleWorkspace(path.join(root, "workspace")));
+  Object.assign(process.env, {
+    SYMPOSIUM_REGISTRY_URL: "",
+    SYMPOSIUM_CONFIG: path.join(root, "config.jsonc"),
+    LM_AGENT_LOG: agentLog,
+    LM_CONSUMER_SUMMARY: summaryFile,
+  });
+  if (hasProviderApi) installConsumer(root);
+  const server = await startCodeServer(copySampleWorkspace(path.join(root, "workspace")), { root });
   setUserSettings(server, { "symposium.enableExperimentalLM": true, "symposium.agents": [FIXTURE_AGENT] });
   return { server, browser: await launchBrowser() };
 }
@@ -81,12 +106,14 @@ async function start(agentLog: string): Promise<{ server: CodeServer; browser: B
 const sessionOf = (text: string) => /session=(\S+)/.exec(text)?.[1];
 
 describe(`agents as language models on VS Code ${target.vscode} (${target.name})`, { skip, timeout: 600_000 }, () => {
-  const agentLog = path.join(tempDir("symposium-lm-log-"), "agent.jsonl");
+  const logs = tempDir("symposium-lm-log-");
+  const agentLog = path.join(logs, "agent.jsonl");
+  const summaryFile = path.join(logs, "consumer-summary.json");
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
 
   before(async () => {
-    ({ server, browser } = await start(agentLog));
+    ({ server, browser } = await start(agentLog, summaryFile));
   });
 
   after(async () => {
@@ -114,30 +141,17 @@ describe(`agents as language models on VS Code ${target.vscode} (${target.name})
     });
   else
     it("a consumer extension streams, continues, replaces, cancels and calls a tool through the agent; errors are clear", async () => {
-      const page: Page = await browser!.newPage();
-      const consoleLines: string[] = [];
-      const summary = new Promise<Summary>((resolve) => {
-        page.on("console", (message) => {
-          const text = message.text();
-          // What says where a run stopped (the workbench's own chatter left out).
-          if (!text.includes("[AgentHost]")) consoleLines.push(text.slice(0, 400));
-          const at = text.indexOf(SUMMARY_PREFIX);
-          if (at !== -1) resolve(JSON.parse(text.slice(at + SUMMARY_PREFIX.length)) as Summary);
-        });
+      // The workbench starts the extension host; the consumer runs on activation and leaves its summary.
+      await openWorkbench(browser!, server!);
+      const stepFile = `${summaryFile}.step`;
+      await eventually(
+        () => fs.existsSync(summaryFile),
+        240_000,
+        `the consumer's summary (its last step: ${fs.existsSync(stepFile) ? fs.readFileSync(stepFile, "utf8") : "none"})`,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; at the end: ${fs.existsSync(stepFile) ? fs.readFileSync(stepFile, "utf8") : "no step"}\n${server!.log()}`);
       });
-      const remote = `vscode-remote://${new URL(server!.url).host}`;
-      const payload = JSON.stringify([
-        ["extensionDevelopmentPath", `${remote}${CONSUMER_EXTENSION}`],
-        ["extensionTestsPath", `${remote}${CONSUMER_SUITE}`],
-      ]);
-      await logIn(page, server!, `folder=${encodeURIComponent(server!.workspace)}&payload=${encodeURIComponent(payload)}`);
-      const timeout = new Promise<never>((_, reject) =>
-        setTimeout(
-          () => reject(new Error(`no summary from the consumer; console:\n${consoleLines.slice(-40).join("\n")}\nserver log:\n${server!.log()}`)),
-          240_000,
-        ),
-      );
-      const result = await Promise.race([summary, timeout]);
+      const result = JSON.parse(fs.readFileSync(summaryFile, "utf8")) as Summary;
       assert.equal(result.failed, undefined, result.failed);
 
       const names = result.models.map((model) => model.name).join(" | ");

@@ -1,11 +1,12 @@
-// A consumer of VS Code's Language Model API, run inside code-server's extension
-// host (the `payload`'s extensionTestsPath; the extension under development is
-// test/fixtures/lm-consumer) by test/e2e/language-models.test.ts. It selects the
+// A consumer of VS Code's Language Model API: the extension test/fixtures/lm-consumer,
+// packaged and installed into code-server by test/e2e/language-models.test.ts (this
+// file, bundled, is its extension.cjs). It selects the
 // models of the vendor "symposium" and talks to the fixture agent
 // (test/fixtures/lm-agent.ts) through them, then prints what it saw as one
 // JSON line for the test to check. Types: VS Code 1.104's consumer API, as far
 // as used here (@types/vscode is older: engines.vscode).
 
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 
 export const LM_SUMMARY_PREFIX = "symposium-lm-consumer:";
@@ -67,7 +68,11 @@ async function send(
 const text = (reply: Reply) => reply.texts.join("");
 
 /** A progress line in the workbench's console: where a hanging run stopped. */
-const step = (name: string) => console.log(`symposium-lm-consumer-step: ${name}`);
+const step = (name: string) => {
+  console.log(`symposium-lm-consumer-step: ${name}`);
+  const file = process.env[SUMMARY_FILE_ENV];
+  if (file) fs.writeFileSync(`${file}.step`, name);
+};
 
 async function fixtureModel(): Promise<{ model: ChatModel; all: ChatModel[] }> {
   const deadline = Date.now() + 60_000;
@@ -143,7 +148,10 @@ async function scenarios(): Promise<Record<string, unknown>> {
   return out;
 }
 
-/** The extension-tests entry point: never throws; the summary line says everything. */
+/** Where the summary goes: the file $LM_CONSUMER_SUMMARY names (code-server's environment reaches its extension host). */
+export const SUMMARY_FILE_ENV = "LM_CONSUMER_SUMMARY";
+
+/** Runs the scenarios once; never throws: the summary says everything. */
 export async function run(): Promise<void> {
   let summary: Record<string, unknown>;
   try {
@@ -151,5 +159,12 @@ export async function run(): Promise<void> {
   } catch (error) {
     summary = { failed: (error as Error).stack ?? String(error) };
   }
+  const file = process.env[SUMMARY_FILE_ENV];
+  if (file) fs.writeFileSync(file, JSON.stringify(summary));
   console.log(`${LM_SUMMARY_PREFIX} ${JSON.stringify(summary)}`);
+}
+
+/** The consumer extension's activation (onStartupFinished): the scenarios, beside the workbench. */
+export function activate(): void {
+  void run();
 }
