@@ -21,7 +21,7 @@ export interface SymposiumConfig {
 
 /** Every setting, as named after `symposium.`. */
 export type SettingName =
-  "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations" | "chat.agentEdits" | "enableExperimentalLM";
+  "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations" | "chat.agentEdits" | "enableExperimentalLM" | "agents";
 
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";

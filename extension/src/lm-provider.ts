@@ -57,8 +57,11 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable {
   };
   apply();
   const watcher = onSettingChange(["enableExperimentalLM"], apply);
+  // A changed symposium.agents changes the models: VS Code keeps the list until told.
+  const agentsWatcher = onSettingChange(["agents"], () => registered?.provider.agentsChanged());
   return new vscode.Disposable(() => {
     watcher.dispose();
+    agentsWatcher.dispose();
     void registered?.provider.dispose();
     registered?.registration.dispose();
   });
@@ -79,7 +82,16 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
   /** One conversation per model (agent): the ACP session its last consumer's history runs in. */
   private readonly conversations = new Map<string, LmConversation>();
 
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
   constructor(private readonly deps: LmProviderDeps) {}
+
+  /** symposium.agents changed: the next list is asked afresh, and VS Code is told to ask. */
+  agentsChanged(): void {
+    this.agents = undefined;
+    this.changed.fire();
+  }
 
   /** The last agent list and when it was asked for: VS Code asks often, and each answer runs the conductor. */
   private agents: { list: Promise<ListedAgent[]>; at: number } | undefined;
@@ -138,6 +150,7 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
   }
 
   async dispose(): Promise<void> {
+    this.changed.dispose();
     const all = [...this.conversations.values()];
     this.conversations.clear();
     await Promise.all(all.map((conversation) => conversation.dispose()));

@@ -99,7 +99,11 @@ async function start(agentLog: string, summaryFile: string): Promise<{ server: C
   });
   if (hasProviderApi) installConsumer(root);
   const server = await startCodeServer(copySampleWorkspace(path.join(root, "workspace")), { root });
-  setUserSettings(server, { "symposium.enableExperimentalLM": true, "symposium.agents": [FIXTURE_AGENT] });
+  const settings = { "symposium.enableExperimentalLM": true, "symposium.agents": [FIXTURE_AGENT] };
+  setUserSettings(server, settings);
+  // symposium.agents is machine-scoped: in code-server's remote window the machine's settings hold it.
+  fs.mkdirSync(path.join(server.userDataDir, "Machine"), { recursive: true });
+  fs.writeFileSync(path.join(server.userDataDir, "Machine", "settings.json"), JSON.stringify(settings, null, 2));
   return { server, browser: await launchBrowser() };
 }
 
