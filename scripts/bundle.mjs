@@ -55,6 +55,8 @@ await Promise.all([
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
   // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers.
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-tools/src/cli.ts"], outfile: "dist/symposium-editor-tools.mjs" }),
+  // The language model provider's MCP relay: the consumer's tools, offered to the agent (lm-provider/).
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["lm-provider/src/tool-relay.ts"], outfile: "dist/symposium-lm-tools.mjs" }),
   // The built-in web chat: its server, and the page's script and stylesheet it serves.
   esbuild.build({
     ...common,
@@ -91,6 +93,14 @@ await Promise.all([
     entryPoints: ["test/extension-host/extension.test.ts"],
     outfile: "out/extension-host/extension.test.cjs",
     external: ["vscode", "mocha"],
+  }),
+  // A Language Model API consumer the e2e test runs in code-server's extension host (test/e2e/lm-provider.test.ts).
+  esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: ["test/extension-host/lm-consumer.ts"],
+    outfile: "out/extension-host/lm-consumer.cjs",
+    external: ["vscode"],
   }),
   esbuild.build({
     ...common,

@@ -44,6 +44,8 @@ const USAGE = `Usage:
   ${NAME} run [options] [--config FILE]           the chain in ~/.symposium/config.jsonc (or $SYMPOSIUM_CONFIG);
         [--agent-choice NAME]                     with no file, a setup agent that writes one, or the file for
                                                   NAME (or $${AGENT_CHOICE_ENV}): claude, gemini, codex, kiro, demo
+        [--agent-id ID [--agents JSON]]           the config's proxies in front of the catalogue's agent ID
+                                                  instead of the config's agent (the language model provider)
   ${NAME} demo-agent                              the built-in offline agent that shows what it receives
   ${NAME} registry list [--config FILE] [--agents JSON]
                                                   the agents to choose from, as a JSON array on stdout
@@ -68,6 +70,9 @@ interface ChainOptions {
   tracePath?: string;
   configPath?: string;
   agentChoice?: string;
+  /** `run --agent-id`: this catalogue agent instead of the config's (with `--agents`: more custom ones). */
+  agentId?: string;
+  extraAgents?: string;
   positional: string[];
 }
 
@@ -164,6 +169,7 @@ async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpe
   process.env[RUN_CONFIG_ENV] = configPath;
   // A config may name the built-in agents through the launcher: keep it pointing at this conductor.
   refreshLauncher(configPath, log);
+  if (options.agentId !== undefined) return componentsForAgentId(options.agentId, options, configPath);
   const config = loadConfig(configPath) ?? configFromChoice(options, configPath);
   if (config === null) {
     log(`no configuration at ${configPath}: starting the setup agent`);
@@ -180,6 +186,17 @@ async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpe
   const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
   log(`agent: ${spawn.name} (${joinCommandLine([spawn.command, ...spawn.args])})`);
   return chainFromConfig(config, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
+}
+
+/** `run --agent-id ID`: the config's proxies (none without a file) in front of the agent the catalogue resolves ID to. */
+async function componentsForAgentId(id: string, options: ChainOptions, configPath: string): Promise<ComponentSpec[]> {
+  const config = loadConfig(configPath);
+  const registry = await import("./registry.js");
+  const context = registryContext(configPath, config, registry.parseExtraAgents(options.extraAgents));
+  const spawn = await registry.resolveAgent(await registry.findAgent(id, context), context);
+  log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
+  const agent: ComponentSpec = { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env };
+  return config === null ? [agent] : chainFromConfig(config, configPath, agent);
 }
 
 function registryContext(configPath: string, config: SymposiumConfig | null, extraAgents: RegistryContext["extraAgents"]): RegistryContext {
@@ -254,6 +271,8 @@ function parseChainOptions(args: string[]): ChainOptions {
       trace: { type: "string" },
       config: { type: "string" },
       "agent-choice": { type: "string" },
+      "agent-id": { type: "string" },
+      agents: { type: "string" },
     },
   });
   const dialect = values["proxy-dialect"] === undefined ? DEFAULT_PROXY_DIALECT : parseDialect(values["proxy-dialect"]);
@@ -264,6 +283,8 @@ function parseChainOptions(args: string[]): ChainOptions {
     ...(values.trace !== undefined ? { tracePath: values.trace } : {}),
     ...(values.config !== undefined ? { configPath: values.config } : {}),
     ...(values["agent-choice"] !== undefined ? { agentChoice: values["agent-choice"] } : {}),
+    ...(values["agent-id"] !== undefined ? { agentId: values["agent-id"] } : {}),
+    ...(values.agents !== undefined ? { extraAgents: values.agents } : {}),
   };
 }
 

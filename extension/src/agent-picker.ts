@@ -10,11 +10,11 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { runForOutput } from "../../acp-wire/src/run-for-output.js";
 import { readCustomAgents } from "./config.js";
-import { hostRuntime } from "./panel-host-client.js";
+import { hostRuntime, type HostRuntime } from "./panel-host-client.js";
 
 export const EXTENSION_ID = "symposium-dev.symposium-vscode";
 
-interface ListedAgent {
+export interface ListedAgent {
   id: string;
   name: string;
   version?: string;
@@ -36,7 +36,7 @@ export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
   try {
     const custom = readCustomAgents();
     const agents = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Symposium: reading the agent list" }, () =>
-      runConductor(["registry", "list", ...agentsArg(custom)]).then((stdout) => JSON.parse(stdout) as ListedAgent[]),
+      listAgents(custom),
     );
     const fromSettings = new Set(custom.map((agent) => (agent as { id?: unknown })?.id));
     const picked = await vscode.window.showQuickPick(
@@ -73,7 +73,13 @@ export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
   }
 }
 
-function agentsArg(custom: unknown[]): string[] {
+/** The agents to choose from (built-in, registry, config, `symposium.agents`), as the conductor lists them. */
+export async function listAgents(custom: unknown[] = readCustomAgents()): Promise<ListedAgent[]> {
+  return JSON.parse(await runConductor(["registry", "list", ...agentsArg(custom)])) as ListedAgent[];
+}
+
+/** The conductor's `--agents` argument for the custom agents of `symposium.agents`. */
+export function agentsArg(custom: unknown[]): string[] {
   return custom.length === 0 ? [] : ["--agents", JSON.stringify(custom)];
 }
 
@@ -82,6 +88,13 @@ function runConductor(args: string[]): Promise<string> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (extension === undefined) return Promise.reject(new Error(`the extension ${EXTENSION_ID} is not installed`));
   const runtime = hostRuntime(extension.extensionUri);
-  const script = path.join(path.dirname(runtime.script), "symposium-conductor.mjs");
-  return runForOutput(runtime.program, [script, ...args], { env: { ...process.env, ...runtime.env }, timeoutMs: 10 * 60_000 });
+  return runForOutput(runtime.program, [bundledScript(runtime, "symposium-conductor.mjs"), ...args], {
+    env: { ...process.env, ...runtime.env },
+    timeoutMs: 10 * 60_000,
+  });
+}
+
+/** One of this extension's bundled programs (dist/), beside the host's script. */
+export function bundledScript(runtime: HostRuntime, name: string): string {
+  return path.join(path.dirname(runtime.script), name);
 }

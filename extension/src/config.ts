@@ -23,7 +23,15 @@ export interface SymposiumConfig {
 
 /** Every setting, as named after `symposium.`. */
 export type SettingName =
-  "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "editorTools.enabled" | "chat.maxConversations" | "chat.agentEdits";
+  | "toadCommand"
+  | "toadPort"
+  | "acpAgentPath"
+  | "editorContext.enabled"
+  | "editorTools.enabled"
+  | "chat.maxConversations"
+  | "chat.agentEdits"
+  | "enableExperimentalLM"
+  | "agents";
 
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
@@ -58,6 +66,11 @@ function clampPort(value: number): number {
 export function readCustomAgents(): unknown[] {
   const agents = vscode.workspace.getConfiguration(SECTION).get<unknown>("agents", []);
   return Array.isArray(agents) ? agents : [];
+}
+
+/** `symposium.enableExperimentalLM`: the agents as VS Code language models (lm-provider.ts); off by default. */
+export function readExperimentalLm(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>("enableExperimentalLM", false) === true;
 }
 
 /** Fires `listener` when any Symposium setting changes. */

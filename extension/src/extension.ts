@@ -10,6 +10,7 @@ import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
 import { EditorToolsHost } from "./editor-tools-host.js";
 import { PROPOSAL_SCHEME, ProposalDocuments } from "./proposal-documents.js";
+import { registerLmProvider } from "./lm-provider.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
@@ -71,6 +72,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals, { isCaseSensitive: true }),
     ...registerAgentTurns(log),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
+    registerLmProvider({
+      log,
+      runtime: hostRuntime(context.extensionUri),
+      version: typeof manifest.version === "string" ? manifest.version : "0.0.0",
+      stateFile: () => tracker.stateFilePath,
+    }),
   );
   return {
     chatView: {
