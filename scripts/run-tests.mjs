@@ -53,7 +53,7 @@ const endToEndFiles = files.filter(isEndToEnd);
 const VSCODE_TARGET_ENV = "SYMPOSIUM_VSCODE";
 // A target's `notYet` names the end-to-end files that do not pass on it yet, each with why: they
 // are not run there, and the run says so before its closing line.
-const allTargets = JSON.parse(readFileSync(join("test", "harness", "vscode-targets.json"), "utf8")).targets;
+const allTargets = JSON.parse(readFileSync(new URL("../test/harness/vscode-targets.json", import.meta.url), "utf8")).targets;
 const targets = process.env[VSCODE_TARGET_ENV] ? allTargets.filter((target) => target.name === process.env[VSCODE_TARGET_ENV]) : allTargets;
 const notRun = [];
 const runsOn = (target) => (file) => {
