@@ -101,8 +101,12 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     const picker = frame.locator("#agent-picker");
     await picker.waitFor({ state: "visible", timeout: 15_000 });
     await picker.locator('option[value="demo"]').waitFor({ state: "attached", timeout: 30_000 }); // the conductor's built-in demo agent
-    await picker.selectOption("demo");
-    await movedFrom(before);
+    // Picking the agent a conversation already runs changes nothing: switch away (Kiro CLI, not
+    // installed here, ends at once saying so), then back to the demo agent, whose turn follows.
+    await picker.selectOption("kiro");
+    const away = await movedFrom(before).then(conversationOf);
+    await frame.locator("#agent-picker").selectOption("demo");
+    await movedFrom(away);
     await ask("after the switch");
     const tab = await tabShowsPanelConversation("after the switch");
     assert.doesNotMatch(await transcript(tab), /first question/);
