@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, type Figure } from "./figures/common.js";
+import { p13, p14, p15 } from "./figures/editor-tools.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
 import { p9, toadColdStart } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
@@ -33,6 +34,9 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["TOAD-COLD"], () => toadColdStart(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],
+  [["P13"], () => p13(dir)],
+  [["P14"], () => p14(dir)],
+  [["P15"], () => p15(dir)],
 ];
 const figures: Figure[] = [];
 try {
