@@ -23,7 +23,9 @@ baseline is the same client program (\`bench/programs/bench-client.ts\`) talking
 (\`bench/programs/bench-agent.ts\`) directly, without the proxy or conductor; for P10 and P11, an SDK client on the
 same agent (\`bench/programs/chat-agent.ts\`) over stdio. P5, P7 and P12 have no baseline: they are times against a limit.
 P8's baseline is a cold start of the same panel in the same code-server and browser; its goal applies to the panel's
-share of a reload (from the workbench being back to the chat's first server message).
+share of a reload (from the workbench being back to the chat's first server message). P13's baseline is the same
+\`editor_state\` answered directly (the window's channel handler called in-process); P14's, a \`session/new\` forwarded
+untouched; P15's, a bare \`node -e\` (Node's own memory, which no server of ours goes below).
 Reference arms, in the same runs, say what no code of ours can go below: the same hops through \`cat\` (P1–P4), a Node
 program that only pipes (\`bench/programs/node-relay.ts\`; P1–P3), and for P10 the same chain seen by a websocket
 client in Node and a bare page's websocket echo after Enter (the browser's floor).

@@ -11,6 +11,7 @@ import { chatFigures } from "./figures/chat.js";
 import { c1, c2 } from "./figures/checkpoints.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, type Figure } from "./figures/common.js";
+import { p13, p14, p15 } from "./figures/editor-tools.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
 import { p9, toadColdStart } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
@@ -36,6 +37,9 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P12"], () => streamFigure(dir)],
   [["C1"], () => c1(dir)],
   [["C2"], () => c2(dir)],
+  [["P13"], () => p13(dir)],
+  [["P14"], () => p14(dir)],
+  [["P15"], () => p15(dir)],
 ];
 const figures: Figure[] = [];
 try {

@@ -53,8 +53,17 @@ await Promise.all([
     outfile: "dist/symposium-editor-context.mjs",
   }),
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
-  // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers.
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-tools/src/cli.ts"], outfile: "dist/symposium-editor-tools.mjs" }),
+  // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers:
+  // one per session, so its memory counts. Whitespace minified (names kept, the source map maps back):
+  // V8 holds a script's whole source, twice its size once a comment has a character past Latin-1.
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    minifyWhitespace: true,
+    entryPoints: ["editor-tools/src/cli.ts"],
+    outfile: "dist/symposium-editor-tools.mjs",
+  }),
   // The language model provider's MCP relay: the consumer's tools, offered to the agent (lm-provider/).
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["lm-provider/src/tool-relay.ts"], outfile: "dist/symposium-lm-tools.mjs" }),
   // The built-in web chat: its server, and the page's script and stylesheet it serves.

@@ -15,7 +15,7 @@ import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { LIMITS, TOOL_NAMES } from "../editor-tools/src/protocol.js";
+import { LIMITS, PROVIDER_MS_META, TOOL_NAMES } from "../editor-tools/src/protocol.js";
 import { ProposalError, checkProposal, proposedText } from "../editor-tools/src/proposal.js";
 import { insideFolders } from "../editor-tools/src/workspace-paths.js";
 import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
@@ -132,7 +132,12 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
   it("answers from the window: the call reaches its handler with the tool's arguments", async () => {
     const window = await openWindow({
       editor_state: async () => ({ activeFile: "/live/file.ts", selections: [{ text: "live" }] }),
-      find_references: async (params) => ({ total: 1, offset: 0, references: [{ path: "/live/file.ts", line: 3, asked: params.symbol }] }),
+      find_references: async (params) => ({
+        total: 1,
+        offset: 0,
+        references: [{ path: "/live/file.ts", line: 3, asked: params.symbol }],
+        _meta: { [PROVIDER_MS_META]: 1.5 },
+      }),
     });
     const { client } = await mcpClient(window.stateFile);
     const state = await call(client, "editor_state");
@@ -141,6 +146,11 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
     const references = await call(client, "find_references", { symbol: "greet" });
     assert.equal((json(references.text) as { references: Array<{ asked: string }> }).references[0]!.asked, "greet");
     assert.deepEqual(window.calls[1], ["find_references", { symbol: "greet" }]);
+    // The window's timing goes to the result's _meta, not into the text the agent reads.
+    const raw = (await client.callTool({ name: "find_references", arguments: { symbol: "greet", unknown: "dropped" } })) as CallToolResult;
+    assert.deepEqual(raw._meta, { [PROVIDER_MS_META]: 1.5 });
+    assert.doesNotMatch(JSON.stringify(raw.content), /providerMs|_meta/);
+    assert.deepEqual(window.calls[2], ["find_references", { symbol: "greet" }], "only the schema's properties reach the window");
   });
 
   it("refuses bad arguments before the window sees them", async () => {

@@ -2,12 +2,20 @@
 // the channel (channel-client.ts), or for editor_state, read_file and
 // diagnostics from the state file when no window is connected
 // (state-fallback.ts). A tool that needs the window says at once that none is
-// connected. Errors are tool errors (isError), never a crash: the SDK turns a
-// thrown Error into one, and its transport skips a line that is not JSON-RPC.
+// connected. Errors are tool errors (isError), never a crash, and the
+// transport skips a line that is not JSON-RPC.
+//
+// The SDK's low-level `Server` with plain JSON Schemas (tools.ts), not
+// `McpServer` with zod: the server starts with every session, and McpServer's
+// zod schemas and their conversion cost it ~5 MB and start-up time
+// (docs/benchmarks.md, P15). Arguments are checked with the SDK's own Ajv
+// validator, the one `Server` already holds, compiled per tool on first use.
 
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { packageVersion } from "../../acp-wire/src/index.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { isObject, packageVersion } from "../../acp-wire/src/index.js";
 import { ChannelClient, NoWindowError } from "./channel-client.js";
 import { checkProposal } from "./proposal.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
@@ -26,24 +34,57 @@ export interface EditorToolsOptions {
 }
 
 export interface EditorTools {
-  server: McpServer;
+  server: Server;
   close(): void;
 }
+
+/** What tools/list answers: each tool's name, description, schema and hints. */
+const TOOLS: Tool[] = TOOL_NAMES.map((name) => ({
+  name,
+  description: TOOL_SPECS[name].description,
+  inputSchema: TOOL_SPECS[name].inputSchema,
+  annotations: { readOnlyHint: TOOL_SPECS[name].readOnly, openWorldHint: false },
+}));
 
 export function createEditorToolsServer(options: EditorToolsOptions): EditorTools {
   const log = options.log ?? (() => {});
   const fallback = new StateFallback(options.stateFile);
   const channel = new ChannelClient(() => fallback.address(), log);
-  const server = new McpServer({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} } });
-  for (const name of TOOL_NAMES) {
-    const spec = TOOL_SPECS[name];
-    server.registerTool(
-      name,
-      { description: spec.description, inputSchema: spec.inputSchema, annotations: { readOnlyHint: spec.readOnly, openWorldHint: false } },
-      async (args: Record<string, unknown>) => answer(name, args, channel, fallback),
-    );
-  }
+  const validator = new AjvJsonSchemaValidator();
+  const checked = argumentChecker(validator);
+  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name as ToolName;
+    if (!TOOL_NAMES.includes(name)) return toolError(`Tool ${request.params.name} not found; the tools are ${TOOL_NAMES.join(", ")}.`);
+    try {
+      return await answer(name, checked(name, request.params.arguments ?? {}), channel, fallback);
+    } catch (error) {
+      return toolError(error instanceof Error ? error.message : String(error));
+    }
+  });
   return { server, close: () => channel.close() };
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Checks a call's arguments against its tool's schema (each compiled once, when first called) and keeps only the schema's properties. */
+function argumentChecker(validator: jsonSchemaValidator): (name: ToolName, args: Record<string, unknown>) => Record<string, unknown> {
+  const compiled = new Map<ToolName, JsonSchemaValidator<Record<string, unknown>>>();
+  return (name, args) => {
+    const schema = TOOL_SPECS[name].inputSchema;
+    let validate = compiled.get(name);
+    if (validate === undefined) {
+      validate = validator.getValidator<Record<string, unknown>>(schema);
+      compiled.set(name, validate);
+    }
+    const result = validate(args);
+    if (!result.valid) throw new Error(`Invalid arguments for tool ${name}: ${result.errorMessage}`);
+    const known = Object.keys(schema.properties ?? {});
+    return Object.fromEntries(Object.entries(args).filter(([key]) => known.includes(key)));
+  };
 }
 
 async function answer(name: ToolName, args: Record<string, unknown>, channel: ChannelClient, fallback: StateFallback): Promise<CallToolResult> {
@@ -72,6 +113,11 @@ function rendered(name: ToolName, result: unknown): CallToolResult {
     const note = "note" in result && typeof result.note === "string" ? `\n${result.note}` : "";
     const header = `${result.path}: lines ${result.startLine}-${result.endLine} of ${result.totalLines} (${result.unsaved ? "with unsaved changes" : "saved"}, from the ${result.source})${more}${note}`;
     return { content: [{ type: "text", text: `${header}\n${result.text}` }] };
+  }
+  if (isObject(result) && isObject(result._meta)) {
+    // The window's own figures (PROVIDER_MS_META) go to the result's _meta, not into the text the agent reads.
+    const { _meta: meta, ...answer } = result;
+    return { content: [{ type: "text", text: JSON.stringify(answer, null, 1) }], _meta: meta };
   }
   return { content: [{ type: "text", text: JSON.stringify(result, null, 1) }] };
 }

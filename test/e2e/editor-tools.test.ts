@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { PROVIDER_MS_META } from "../../editor-tools/src/protocol.js";
 import { e2eSkipReason } from "../harness/code-server.js";
 import { REPO_DIR } from "../support/processes.js";
 import { closeTrackedWindow, openFile, openTrackedWindow, waitForState, type TrackedWindow } from "./tracker-helpers.js";
@@ -119,6 +120,28 @@ describe("editor tools in code-server, answered by the TypeScript language servi
     assert.deepEqual(
       symbols.symbols.map((symbol) => `${symbol.kind} ${symbol.name}`),
       ["Function greet"],
+    );
+  });
+
+  it("find_references' cost over VS Code's own reference provider (issue 33: ≤ +10 ms), measured and logged", async (t) => {
+    const args = { path: "ts/main.ts", line: 4, symbol: "greet" };
+    await until("find_references", args, (a) => !a.isError && (JSON.parse(a.text) as { total: number }).total >= 4);
+    const overheads: number[] = [];
+    const providers: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const result = (await client.callTool({ name: "find_references", arguments: args })) as CallToolResult;
+      const roundTrip = performance.now() - started;
+      const providerMs = result._meta?.[PROVIDER_MS_META];
+      assert.equal(typeof providerMs, "number", "the window says how long VS Code's provider took, in _meta");
+      assert.doesNotMatch(JSON.stringify(result.content), /providerMs/, "not in the text the agent reads");
+      providers.push(providerMs as number);
+      overheads.push(roundTrip - (providerMs as number));
+    }
+    const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    t.diagnostic(
+      `find_references by position, 20 calls: VS Code's reference provider p50 ${p50(providers).toFixed(1)} ms; ` +
+        `the rest of the round trip (MCP client → server → socket → window → back, paging, line texts) p50 ${p50(overheads).toFixed(1)} ms (goal ≤ 10 ms)`,
     );
   });
 
