@@ -149,8 +149,9 @@ function connect(): void {
     receive(String(event.data));
   });
   ws.addEventListener("close", () => {
-    if (socket !== ws || leaving) return; // leaving for another conversation: no red banner flashing meanwhile
+    if (socket !== ws) return;
     withdrawEdits(); // the server refused what it offered here: VS Code must not apply it later
+    if (leaving) return; // leaving for another conversation: no red banner flashing meanwhile
     showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", "reconnect");
     showSession(); // Send goes off, saying why
     setStatus("Disconnected");
