@@ -25,6 +25,8 @@ import { applyEdit, inEditor, reportAgent, startBridge } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
+import { ElicitationCards } from "./elicitation-card.js";
+import { UsageMeter } from "./usage-meter.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -63,6 +65,8 @@ const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type
   authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
   resend: (text) => void sendPrompt(text),
 });
+const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ type: "elicitation", ...answer }));
+const usageMeter = new UsageMeter();
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
 const history = new HistoryPanel(
   { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
@@ -80,6 +84,7 @@ app.append(
     {},
     h("strong", { id: "title" }, app.dataset.title ?? "Symposium"),
     status,
+    usageMeter.element,
     h("span", { class: "spacer" }),
     agentPicker.element,
     modeSelect,
@@ -185,13 +190,14 @@ function onMessage(message: ServerMessage): void {
       return;
     case "replay":
       view.clear();
-      message.events.forEach((event) => view.add(event));
+      elicitations.clear();
+      message.events.forEach((event) => elicitations.add(event) || view.add(event));
       if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
       newAgentNotice = null;
       kept.shown();
       return;
     case "event":
-      return view.add(message.event);
+      return void (elicitations.add(message.event) || view.add(message.event));
     case "session":
       return updateSession(message.session);
     case "context":
@@ -231,6 +237,7 @@ function updateSession(next: SessionInfo): void {
   modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
+  usageMeter.show(next.usage);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
 }

@@ -34,11 +34,12 @@ import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { editorPath, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
+import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
+import { Elicitations } from "./elicitation.js";
+import { usageInfo } from "./usage.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
-/** The `_meta` key under which agents (Claude Code's adapter) name a sign-in command for a terminal. */
-const TERMINAL_AUTH_META = "terminal-auth";
 
 const STDERR_TAIL_LINES = 12;
 /** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
@@ -85,6 +86,11 @@ export class AgentSession {
   private readOnly = false;
   /** The agent takes `resource` blocks (promptCapabilities.embeddedContext): mentions are sent with their text. */
   private embeddedContext = false;
+  /** The agent's questions (elicitation.ts). */
+  private readonly elicitations = new Elicitations(
+    (event) => this.options.onEvent(event),
+    (line) => this.options.log(line),
+  );
 
   constructor(private readonly options: AgentSessionOptions) {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
@@ -151,11 +157,16 @@ export class AgentSession {
   cancel(): void {
     if (this.info.state !== "prompting" || this.sessionId === undefined) return;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
     void this.connection.agent.notify("session/cancel", { sessionId: this.sessionId }).catch(() => {});
   }
 
   answerPermission(id: string, optionId: string): void {
     this.settlePermission(id, optionId);
+  }
+
+  answerElicitation(id: string, action: unknown, content: unknown): void {
+    this.elicitations.answer(id, action, content);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -221,6 +232,7 @@ export class AgentSession {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
     this.connection.close();
     await Promise.all([stopProcesses([this.child]), this.terminals.stopAll()]);
   }
@@ -250,6 +262,8 @@ export class AgentSession {
             });
           }),
       )
+      .onRequest("elicitation/create", ({ params, signal }) => this.elicitations.create(params, signal))
+      .onNotification("elicitation/complete", ({ params }) => this.elicitations.complete(params.elicitationId))
       .onRequest("fs/read_text_file", ({ params }) =>
         files.read(params.path, params.line, params.limit).then((content) => ({ content }), refuseLogged("fs/read_text_file")),
       )
@@ -276,14 +290,7 @@ export class AgentSession {
     try {
       init = await this.connection.agent.request("initialize", {
         protocolVersion: 1,
-        // "terminal-auth": the agent may name a sign-in command for a terminal, which the sign-in card shows.
-        // session.configOptions.boolean: agents may offer on/off options (shown as toggles).
-        clientCapabilities: {
-          fs: { readTextFile: true, writeTextFile: true },
-          terminal: true,
-          session: { configOptions: { boolean: {} } },
-          _meta: { [TERMINAL_AUTH_META]: true },
-        },
+        clientCapabilities: CLIENT_CAPABILITIES,
         clientInfo: { name: "symposium-webchat", version: packageVersion() },
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
@@ -368,6 +375,10 @@ export class AgentSession {
     } else if (update.sessionUpdate === "current_mode_update") {
       this.info.currentModeId = update.currentModeId;
       this.options.onSession(this.info);
+    } else if (update.sessionUpdate === "usage_update") {
+      // The header's meter (usage.ts); not kept in the transcript: only the latest counts.
+      this.info.usage = usageInfo(update) ?? this.info.usage;
+      return this.options.onSession(this.info);
     } else if (update.sessionUpdate === "config_option_update") {
       this.info.configOptions = configOptionInfos(update.configOptions);
       this.options.onSession(this.info);
@@ -387,6 +398,7 @@ export class AgentSession {
     if (this.info.state === "ended") return;
     void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
       const stderrTail = this.stderrTail.lines();

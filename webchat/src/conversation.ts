@@ -265,6 +265,8 @@ export class Conversation {
         return;
       case "editResult":
         return this.edits.answer(link, message.id, message.result);
+      case "elicitation":
+        return this.session.answerElicitation(String(message.id), message.action, message.content);
       case "chooseAgent":
         if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
         return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));

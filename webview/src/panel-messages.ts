@@ -73,7 +73,9 @@ export type BridgeRequest =
   /** The agent's name and the conversation's state, for the view's title. */
   | { kind: "agent"; name: string; state: string }
   /** An agent's fs/write_text_file (`path` absolute): applied to the document when it is open in VS Code; `id` names the answer. */
-  | { kind: "applyEdit"; id: string; path: string; content: string };
+  | { kind: "applyEdit"; id: string; path: string; content: string }
+  /** An agent's elicitation asked the user to open this address (http or https only): opened in the system's browser. */
+  | { kind: "openUrl"; url: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -116,9 +118,16 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
       return isLabel(data.name) && isLabel(data.state) ? { kind: "agent", name: data.name, state: data.state } : null;
     case "applyEdit":
       return isEditId(data.id) && isPath(data.path) && isText(data.content) ? { kind: "applyEdit", id: data.id, path: data.path, content: data.content } : null;
+    case "openUrl":
+      return isWebUrl(data.url) ? { kind: "openUrl", url: data.url } : null;
     default:
       return null;
   }
+}
+
+/** An http or https address (never `javascript:`, `file:`, `command:` …), of a sane length. */
+function isWebUrl(value: unknown): value is string {
+  return typeof value === "string" && value.length <= 8192 && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 }
 
 /** The VS Code command a chord runs, or undefined when it is not in the table. */
