@@ -37,6 +37,7 @@ import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
 import { Elicitations } from "./elicitation.js";
 import { usageInfo } from "./usage.js";
+import { closeAgentSession } from "./agent-sessions.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -86,6 +87,8 @@ export class AgentSession {
   private readOnly = false;
   /** The agent takes `resource` blocks (promptCapabilities.embeddedContext): mentions are sent with their text. */
   private embeddedContext = false;
+  /** The agent offers session/close: an ending conversation closes its session first (agent-sessions.ts). */
+  private closeOffered = false;
   /** The agent's questions (elicitation.ts). */
   private readonly elicitations = new Elicitations(
     (event) => this.options.onEvent(event),
@@ -233,6 +236,8 @@ export class AgentSession {
     this.stopping = true;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     this.elicitations.cancelAll();
+    if (this.closeOffered && this.sessionId !== undefined && this.info.state !== "ended")
+      await closeAgentSession(this.connection, this.sessionId, this.options.log);
     this.connection.close();
     await Promise.all([stopProcesses([this.child]), this.terminals.stopAll()]);
   }
@@ -296,6 +301,7 @@ export class AgentSession {
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+      this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
       return this.failedToStart(error);

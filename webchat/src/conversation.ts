@@ -19,6 +19,7 @@ import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { AgentCatalog } from "./agent-catalog.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
@@ -295,6 +296,7 @@ export class Conversation {
     this.broadcastJson(`{"type":"event","event":${json}}`);
     this.transcript.add(event, json);
     if (event.kind === "user" && this.kept.title === "") this.kept.title = titleOf(event.text);
+    this.kept.title = agentTitle(event) ?? this.kept.title; // the agent's own title wins (session_info_update)
     if (event.kind === "turnEnd" && !this.restoring) this.keep();
   }
 
