@@ -16,13 +16,18 @@ import type { HistoryEntry } from "../webchat/page/protocol.js";
 
 const AGENT = path.join(OUT_DIR, "test", "fixtures", "sessions-agent.js");
 
-async function chat(t: { after(fn: () => unknown): void }, flags: string[] = []): Promise<{ page: ChatPage; log: string; server: ChatServer }> {
+async function chat(
+  t: { after(fn: () => unknown): void },
+  flags: string[] = [],
+  folders: { projectDir?: string; addDirs?: string[] } = {},
+): Promise<{ page: ChatPage; log: string; server: ChatServer }> {
   const log = path.join(tempDir("sessions-agent-"), "log");
   fs.writeFileSync(log, "");
   const server = await startChatServer({
     command: quote([process.execPath, AGENT, ...flags]),
     env: { SESSIONS_AGENT_LOG: log },
-    extraArgs: ["--state-dir", tempDir("webchat-state-")],
+    extraArgs: ["--state-dir", tempDir("webchat-state-"), ...(folders.addDirs ?? []).flatMap((dir) => ["--add-dir", dir])],
+    ...(folders.projectDir ? { projectDir: folders.projectDir } : {}),
   });
   t.after(() => server.stop());
   const page = new ChatPage(server, "sessions-test");
@@ -39,7 +44,7 @@ describe("the agent's own sessions (issue 35)", () => {
     assert.match(await page.ask("hello"), /echo hello/);
     page.socket.send(JSON.stringify({ type: "end" }));
     await eventually(() => logLines(log).includes("stdin ended"), 10_000, "the agent to be let go");
-    assert.deepEqual(logLines(log), ["close sessions-1", "stdin ended"]);
+    assert.deepEqual(logLines(log), ["new []", "close sessions-1", "stdin ended"]);
   });
 
   it("an agent that does not offer session/close is not sent one", async (t) => {
@@ -47,7 +52,7 @@ describe("the agent's own sessions (issue 35)", () => {
     await page.ask("hello");
     page.socket.send(JSON.stringify({ type: "end" }));
     await eventually(() => logLines(log).includes("stdin ended"), 10_000, "the agent to be let go");
-    assert.deepEqual(logLines(log), ["stdin ended"]);
+    assert.deepEqual(logLines(log), ["new []", "stdin ended"]);
   });
 
   it("the agent's session_info_update title names the conversation in the history", async (t) => {
@@ -61,5 +66,23 @@ describe("the agent's own sessions (issue 35)", () => {
       entries().map((entry) => entry.title),
       ["Fixing the parser's error messages"],
     );
+  });
+
+  it("a multi-root workspace: every other folder reaches the agent in session/new, and its file access admits exactly those folders", async (t) => {
+    const [project, second, outside] = ["project-", "second-", "outside-"].map((prefix) => fs.realpathSync(tempDir(prefix)));
+    for (const [dir, text] of [
+      [project!, "in the project"],
+      [second!, "in the second folder"],
+      [outside!, "outside"],
+    ] as const)
+      fs.writeFileSync(path.join(dir, "note.txt"), text);
+    const { page, log } = await chat(t, [], { projectDir: project!, addDirs: [second!] });
+    assert.equal(logLines(log)[0], `new ${JSON.stringify([second])}`);
+    assert.match(await page.ask(`read ${path.join(project!, "note.txt")}`), /^read in the project$/);
+    assert.match(await page.ask(`read ${path.join(second!, "note.txt")}`), /^read in the second folder$/);
+    assert.match(await page.ask(`read ${path.join(outside!, "note.txt")}`), /^refused Invalid params: access to .*note\.txt refused: it is outside the project directory/);
+    // A link in the second folder leading out of every folder is refused like one in the project.
+    fs.symlinkSync(path.join(outside!, "note.txt"), path.join(second!, "link.txt"));
+    assert.match(await page.ask(`read ${path.join(second!, "link.txt")}`), /^refused .*leads outside the project directory through a symlink/);
   });
 });

@@ -89,6 +89,8 @@ export class AgentSession {
   private embeddedContext = false;
   /** The agent offers session/close: an ending conversation closes its session first (agent-sessions.ts). */
   private closeOffered = false;
+  /** The agent takes additionalDirectories: session/new names the workspace's other folders. */
+  private foldersOffered = false;
   /** The agent's questions (elicitation.ts). */
   private readonly elicitations = new Elicitations(
     (event) => this.options.onEvent(event),
@@ -302,6 +304,7 @@ export class AgentSession {
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
+      this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
       return this.failedToStart(error);
@@ -326,7 +329,12 @@ export class AgentSession {
       const base = { cwd: this.options.projectDir, mcpServers: [] };
       let session: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null };
       if (how === "new") {
-        const created = await this.connection.agent.request("session/new", { cwd: base.cwd, mcpServers: [] });
+        const folders = this.foldersOffered ? this.options.files.additionalDirectories : [];
+        const created = await this.connection.agent.request("session/new", {
+          cwd: base.cwd,
+          mcpServers: [],
+          ...(folders.length > 0 ? { additionalDirectories: folders } : {}),
+        });
         this.sessionId = created.sessionId;
         session = created;
       } else {
