@@ -6,7 +6,7 @@
 // frame (VS Code's browser through the bridge) only when the user asks.
 // Submit, Decline and Cancel answer the agent.
 
-import "./elicitation.css";
+import "./acp-features.css";
 import { h, revealBidi } from "./dom.js";
 import { checkValue } from "./elicitation-fields.js";
 import { openOutside } from "./bridge.js";

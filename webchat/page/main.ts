@@ -27,6 +27,7 @@ import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
 import { ElicitationCards } from "./elicitation-card.js";
 import { UsageMeter } from "./usage-meter.js";
+import { MessageQueue } from "./message-queue.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -67,6 +68,7 @@ const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type
 });
 const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ type: "elicitation", ...answer }));
 const usageMeter = new UsageMeter();
+const queue = new MessageQueue((text) => sendPrompt(text));
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
 const history = new HistoryPanel(
   { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
@@ -102,11 +104,15 @@ app.append(
     composer.menu,
     composer.notice,
     h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton)),
+    queue.element,
   ),
 );
 
 sendButton.addEventListener("click", () => composer.submit());
-cancelButton.addEventListener("click", () => send({ type: "cancel" }));
+cancelButton.addEventListener("click", () => {
+  queue.hold();
+  send({ type: "cancel" });
+});
 newChatButton.addEventListener("click", newChat);
 modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
 chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
@@ -125,7 +131,10 @@ startBridge(composer.input, () => {
 }); // VS Code's chords, Open diff, mentions, agents' writes (bridge.ts)
 // Escape cancels the turn wherever the focus is (a permission button, say).
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
+  if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") {
+    queue.hold();
+    send({ type: "cancel" });
+  }
 });
 connect();
 // While the agent starts: the first answer then renders warm.
@@ -197,6 +206,7 @@ function onMessage(message: ServerMessage): void {
       kept.shown();
       return;
     case "event":
+      queue.onEvent(message.event);
       return void (elicitations.add(message.event) || view.add(message.event));
     case "session":
       return updateSession(message.session);
@@ -230,7 +240,7 @@ function updateSession(next: SessionInfo): void {
   document.body.dataset.state = next.state;
   if (next.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
   cancelButton.hidden = next.state !== "prompting";
-  sendButton.disabled = next.state !== "ready";
+  sendButton.disabled = next.state !== "ready" && next.state !== "prompting"; // while it answers, Send queues
   composer.input.disabled = next.state === "ended";
   composer.setCommands(next.commands);
   modeSelect.hidden = next.modes.length === 0;
@@ -238,6 +248,7 @@ function updateSession(next: SessionInfo): void {
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
   usageMeter.show(next.usage);
+  queue.onState(next.state);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
 }
@@ -297,6 +308,7 @@ function switchConversation(historyId: string | undefined): void {
 
 /** Sends a prompt and shows it at once (the server's copy confirms it); false when the agent cannot take one now. */
 function sendPrompt(text: string): boolean {
+  if (session.state === "prompting") return queue.add(text); // sent when the turn ends (message-queue.ts)
   if (session.state !== "ready" || socket?.readyState !== WebSocket.OPEN) return false;
   const skipContext = chip !== null && !chipToggle.checked;
   view.addPending(text, skipContext);
