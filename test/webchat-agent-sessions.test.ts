@@ -80,7 +80,10 @@ describe("the agent's own sessions (issue 35)", () => {
     assert.equal(logLines(log)[0], `new ${JSON.stringify([second])}`);
     assert.match(await page.ask(`read ${path.join(project!, "note.txt")}`), /^read in the project$/);
     assert.match(await page.ask(`read ${path.join(second!, "note.txt")}`), /^read in the second folder$/);
-    assert.match(await page.ask(`read ${path.join(outside!, "note.txt")}`), /^refused Invalid params: access to .*note\.txt refused: it is outside the project directory/);
+    assert.match(
+      await page.ask(`read ${path.join(outside!, "note.txt")}`),
+      /^refused Invalid params: access to .*note\.txt refused: it is outside the project directory/,
+    );
     // A link in the second folder leading out of every folder is refused like one in the project.
     fs.symlinkSync(path.join(outside!, "note.txt"), path.join(second!, "link.txt"));
     assert.match(await page.ask(`read ${path.join(second!, "link.txt")}`), /^refused .*leads outside the project directory through a symlink/);
