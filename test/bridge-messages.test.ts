@@ -33,6 +33,11 @@ describe("bridge requests from the chat page", () => {
       type: "request",
       request: { kind: "agent", name: "demo-agent", state: "Ready" },
     });
+    // An elicitation's address (issue 35): http and https only.
+    assert.deepEqual(request({ kind: "openUrl", url: "https://example.com/sign-in?x=1" }), {
+      type: "request",
+      request: { kind: "openUrl", url: "https://example.com/sign-in?x=1" },
+    });
   });
 
   it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {
@@ -55,6 +60,12 @@ describe("bridge requests from the chat page", () => {
       { kind: "openDiff", path: "a.rs", oldText: "a", newText: "b".repeat(MAX_BRIDGE_TEXT + 1) },
       { kind: "agent", name: "x".repeat(500), state: "Ready" },
       { kind: "agent", name: "evil\u001b[31m", state: "Ready" },
+      { kind: "openUrl", url: "javascript:alert(1)" },
+      { kind: "openUrl", url: "file:///etc/passwd" },
+      { kind: "openUrl", url: "command:workbench.action.terminal.new" },
+      { kind: "openUrl", url: "vscode://settings" },
+      { kind: "openUrl", url: "not a url" },
+      { kind: "openUrl", url: `https://example.com/${"x".repeat(9000)}` },
       [],
       null,
       "chord",

@@ -13,7 +13,9 @@ import { testClient } from "./support/acp-client.js";
 import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "./support/processes.js";
 import { SEED_STATE, writeStateFile } from "./support/state-files.js";
 import { startChatServer } from "./support/webchat-server.js";
-import { ADAPTERS, adapterCommand, adapterSetup, agentProjectDir, isRoot, type Adapter } from "./interop/adapters.js";
+import { ADAPTERS, RECORDED_INITIALIZE, adapterCommand, adapterSetup, agentProjectDir, capabilityPaths, isRoot, type Adapter } from "./interop/adapters.js";
+import { CLIENT_CAPABILITIES } from "../webchat/src/client-capabilities.js";
+import type { InitializeResponse } from "@agentclientprotocol/sdk";
 import { ChatSocket } from "./interop/chat-socket.js";
 import { failIfMissing, skipOutsideCi } from "./interop/rust-peers.js";
 import { KNOWN_AGENTS } from "../conductor-hooks/src/agent-choices.js";
@@ -62,12 +64,23 @@ describe("the published agent adapters behind our conductor, logged out", { skip
       // An adapter that exits at start: the failure shows what it wrote on stderr.
       const refusal = await withStderrOnFailure(conductor, () =>
         client.run(async (agent) => {
-          const init = await agent.request<{ authMethods?: Array<{ id: string; name: string }>; agentInfo?: { name: string } }>("initialize", {
+          const init = await agent.request<InitializeResponse & { authMethods: Array<{ id: string; name: string }> }>("initialize", {
             protocolVersion: 1,
-            clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+            clientCapabilities: CLIENT_CAPABILITIES,
             clientInfo: { name: "symposium-tests", version: "0.0.0" },
           });
           assert.ok(Array.isArray(init.authMethods), `${adapter.pkg} answers initialize with authMethods`);
+          // The recording the chat's capability test checks (test/webchat-client-capabilities.test.ts) is this adapter's answer.
+          const recorded = RECORDED_INITIALIZE[adapter.shortName];
+          assert.deepEqual(
+            capabilityPaths(init.agentCapabilities),
+            capabilityPaths(recorded.agentCapabilities),
+            `re-record test/interop/adapter-initialize.json`,
+          );
+          assert.deepEqual(
+            init.authMethods.map((method) => method.id),
+            (recorded.authMethods ?? []).map((method) => method.id),
+          );
           process.stderr.write(
             `# ${adapter.pkg}: agentInfo ${JSON.stringify(init.agentInfo)}, authMethods ${JSON.stringify(init.authMethods.map((method) => method.id))}\n`,
           );

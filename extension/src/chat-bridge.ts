@@ -63,6 +63,10 @@ export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDe
     case "openFile":
       await openFile(request.path, request.line, deps.log);
       return undefined;
+    case "openUrl":
+      // parseBridgeRequest let through http and https only: the system's browser, never a command: or file: URI.
+      await vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+      return undefined;
   }
 }
 

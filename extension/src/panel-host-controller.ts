@@ -236,6 +236,8 @@ export class PanelHostController implements vscode.Disposable {
       runtime: this.deps.runtime,
       extensionPath: this.deps.context.extensionUri.fsPath,
       cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      // Local folders only (a virtual one has no path the chat could confine the agent to).
+      additionalFolders: (vscode.workspace.workspaceFolders ?? []).slice(1).flatMap((folder) => (folder.uri.scheme === "file" ? [folder.uri.fsPath] : [])),
       noticeToadMissing: (why) => noticeToadMissing(this.deps.state, this.deps.log, why),
     });
     const port = config.toadPort || (await getPort({ host: "127.0.0.1" }));

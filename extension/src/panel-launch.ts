@@ -34,6 +34,8 @@ export interface LaunchInputs {
   extensionPath: string;
   /** The first workspace folder (the project); none: the home directory. */
   cwd: string | undefined;
+  /** The workspace's other folders (multi-root): the built-in chat gets each as --add-dir; Toad has no such option. */
+  additionalFolders?: string[];
   noticeToadMissing: (why: string) => void;
 }
 
@@ -56,7 +58,11 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   return {
     frontend: {
       program: frontend.program,
-      args: [...frontend.args, ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined), ...builtinOnlyArgs(frontend.kind, inputs.config)],
+      args: [
+        ...frontend.args,
+        ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined),
+        ...builtinOnlyArgs(frontend.kind, inputs.config, inputs.additionalFolders),
+      ],
     },
     // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
     // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
@@ -67,8 +73,12 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
 }
 
 /** Flags only the built-in chat knows (Toad would refuse them). */
-function builtinOnlyArgs(kind: "toad" | "builtin", config: SymposiumConfig): string[] {
-  return kind === "builtin" && config.chatMaxConversations !== undefined ? ["--max-conversations", String(config.chatMaxConversations)] : [];
+function builtinOnlyArgs(kind: "toad" | "builtin", config: SymposiumConfig, additionalFolders: string[] = []): string[] {
+  if (kind !== "builtin") return [];
+  return [
+    ...(config.chatMaxConversations !== undefined ? ["--max-conversations", String(config.chatMaxConversations)] : []),
+    ...additionalFolders.flatMap((folder) => ["--add-dir", folder]),
+  ];
 }
 
 /**

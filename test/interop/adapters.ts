@@ -9,6 +9,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { InitializeResponse } from "@agentclientprotocol/sdk";
 import { symposiumCache } from "./rust-peers.js";
 
 export interface Adapter {
@@ -25,6 +27,19 @@ export const ADAPTERS: readonly Adapter[] = [
   { shortName: "codex", pkg: "@zed-industries/codex-acp", version: "0.16.0", bin: "codex-acp", args: [] },
   { shortName: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini", args: ["--acp"] },
 ];
+
+/** The adapters' initialize answers to the chat's client capabilities, recorded (test/webchat-client-capabilities.test.ts reads them). */
+export const RECORDED_INITIALIZE = JSON.parse(
+  fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "interop", "adapter-initialize.json"), "utf8"),
+) as Record<Adapter["shortName"], InitializeResponse>;
+
+/** `{a: {b: {}, c: true}}` → ["a.b", "a.c"]: the capabilities an answer names, two levels deep (its `_meta` aside). */
+export function capabilityPaths(value: unknown, prefix = ""): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [prefix];
+  const entries = Object.entries(value).filter(([key]) => key !== "_meta");
+  if (entries.length === 0 || prefix.split(".").length >= 2) return prefix === "" ? [] : [prefix];
+  return entries.flatMap(([key, inner]) => capabilityPaths(inner, prefix === "" ? key : `${prefix}.${key}`)).sort();
+}
 
 export const AGENT_USER = process.env.SYMPOSIUM_AGENT_USER || "symposium-agent";
 

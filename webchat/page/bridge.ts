@@ -69,6 +69,12 @@ export function locationLinks(locations: unknown): HTMLElement[] {
   });
 }
 
+/** Opens an http(s) address outside the frame: through VS Code in its panel, else a new browser tab (never with our URL as referrer). */
+export function openOutside(url: string): void {
+  if (parentOrigin) request({ kind: "openUrl", url });
+  else window.open(url, "_blank", "noopener,noreferrer");
+}
+
 /** Whether this page is in VS Code's panel (its parent has spoken): it can take agents' writes. */
 export function inEditor(): boolean {
   return parentOrigin !== undefined;

@@ -26,6 +26,9 @@ import { applyEdit, inEditor, reportAgent, startBridge, withdrawEdits } from "./
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
+import { ElicitationCards } from "./elicitation-card.js";
+import { UsageMeter } from "./usage-meter.js";
+import { MessageQueue } from "./message-queue.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -69,6 +72,9 @@ const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type
   resend: (text) => void sendPrompt(text),
   retry: newChat,
 });
+const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ type: "elicitation", ...answer }));
+const usageMeter = new UsageMeter();
+const queue = new MessageQueue((text) => sendPrompt(text) === null);
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
 const history = new HistoryPanel(
   { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
@@ -88,6 +94,7 @@ app.append(
     {},
     h("strong", { id: "title" }, app.dataset.title ?? "Symposium"),
     status,
+    usageMeter.element,
     h("span", { class: "spacer" }),
     agentPicker.element,
     modeSelect,
@@ -105,11 +112,15 @@ app.append(
     composer.menu,
     composer.notice,
     h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton)),
+    queue.element,
   ),
 );
 
 sendButton.addEventListener("click", () => composer.submit());
-cancelButton.addEventListener("click", () => send({ type: "cancel" }));
+cancelButton.addEventListener("click", () => {
+  queue.hold();
+  send({ type: "cancel" });
+});
 newChatButton.addEventListener("click", newChat);
 modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
 chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
@@ -128,7 +139,10 @@ startBridge(composer.input, () => {
 }); // VS Code's chords, Open diff, mentions, agents' writes (bridge.ts)
 // Escape cancels the turn wherever the focus is (a permission button, say).
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") send({ type: "cancel" });
+  if (event.key === "Escape" && !event.defaultPrevented && session.state === "prompting") {
+    queue.hold();
+    send({ type: "cancel" });
+  }
 });
 connect();
 // While the agent starts: the first answer then renders warm.
@@ -196,13 +210,15 @@ function onMessage(message: ServerMessage): void {
       return;
     case "replay":
       view.clear();
-      message.events.forEach((event) => view.add(event));
+      elicitations.clear();
+      message.events.forEach((event) => elicitations.add(event) || view.add(event));
       if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
       newAgentNotice = null;
       kept.shown();
       return;
     case "event":
-      return view.add(message.event);
+      queue.onEvent(message.event);
+      return void (elicitations.add(message.event) || view.add(message.event));
     case "session":
       return updateSession(message.session);
     case "context":
@@ -235,6 +251,8 @@ function updateSession(next: SessionInfo): void {
   modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
+  usageMeter.show(next.usage);
+  queue.onState(next.state);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showEnded(next.ended);
 }
@@ -279,7 +297,7 @@ function notSendable(): string | null {
         ? `Not sent: the agent asks you to sign in first (the card above); ${kept}`
         : `Not sent yet: the agent is still starting; ${kept}`;
     case "prompting":
-      return `Not sent: the agent is still answering (Cancel or Escape ends the turn); ${kept}`;
+      return null; // queued, sent when the turn ends (message-queue.ts)
     case "ended":
       if (session.ended?.startFailed) return `Not sent: the agent did not start. Retry, or choose another agent (above); ${kept}`;
       if (session.ended?.readOnly) return `Not sent: this is a kept transcript, read-only. Continue in a new session (above); ${kept}`;
@@ -367,10 +385,11 @@ function switchConversation(historyId: string | undefined): void {
   location.replace(`?${params.toString()}`);
 }
 
-/** Sends a prompt and shows it at once (the server's copy confirms it); else why the agent cannot take one now. */
+/** Sends a prompt and shows it at once (the server's copy confirms it), or queues it while the agent answers; else why it cannot be taken now. */
 function sendPrompt(text: string): string | null {
   const refused = notSendable();
   if (refused !== null) return refused;
+  if (session.state === "prompting") return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
   const skipContext = chip !== null && !chipToggle.checked;
   view.addPending(text, skipContext);
   send({ type: "prompt", text, skipContext });

@@ -17,7 +17,49 @@ export type TranscriptEvent =
   | { kind: "signIn"; id: string; message: string; methods: AuthMethodInfo[]; retryText?: string }
   | { kind: "signInDone"; id: string; methodId: string; ok: boolean; message?: string }
   /** A terminal's output so far (at most its byte limit, cut at the start); `exitStatus` once it has exited. */
+  /** The agent asks the user (docs/webchat.md: elicitation): a form (fields read by elicitation-fields.ts) or an address to open. */
+  | ElicitationEvent
+  /** What became of it; never the answer's values (a password is not kept). "complete": the agent said the URL flow finished. */
+  | { kind: "elicitationDone"; id: string; action: "accept" | "decline" | "cancel" | "complete" }
   | { kind: "terminal"; terminalId: string; output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null } };
+
+export type ElicitationEvent =
+  | { kind: "elicitation"; id: string; message: string; mode: "form"; fields: ElicitationField[] }
+  | { kind: "elicitation"; id: string; message: string; mode: "url"; url: string };
+
+/** What one answer may hold (ACP's ElicitationContentValue). */
+export type ElicitationValue = string | number | boolean | string[];
+
+/** A form field as elicitation-fields.ts reads it from the agent's schema. */
+export interface ElicitationField {
+  name: string;
+  /** The label: the property's title, else its name. */
+  label: string;
+  description?: string;
+  kind: "string" | "number" | "integer" | "boolean" | "choice" | "multi";
+  required: boolean;
+  /** Never echoed on screen, never kept (a password, a token). */
+  secret: boolean;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  /** `choice` and `multi`: the values offered, with their titles. */
+  choices?: Array<{ value: string; title: string }>;
+  /** The schema's default (never for a secret field). */
+  default?: ElicitationValue;
+}
+
+/** The agent's usage_update, bounded (webchat/src/usage.ts): tokens in context, the window's size, the session's cost. */
+export interface UsageInfo {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
 
 /** An ACP auth method as the page shows it; `command` (the exact one to run in a terminal) when it needs one. */
 export interface AuthMethodInfo {
@@ -108,6 +150,8 @@ export interface SessionInfo {
   historyId?: string;
   /** Set while the session cannot start until the user signs in (the sign-in card in the transcript says how). */
   waitingFor?: "signIn";
+  /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
+  usage?: UsageInfo;
   /** Why the conversation ended, with the agent's last stderr lines. */
   ended?: EndedInfo;
 }
@@ -177,7 +221,9 @@ export type PageMessage =
   | { type: "end" }
   /** The page is in VS Code's panel (its bridge is up): agents' writes are offered to it (`applyEdit`). */
   | { type: "inEditor" }
-  | { type: "editResult"; id: string; result: EditResult };
+  | { type: "editResult"; id: string; result: EditResult }
+  /** The answer to an elicitation card; `content` (accept of a form) goes to the agent and is never kept. */
+  | { type: "elicitation"; id: string; action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
 export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen", newAgent: "new-agent" } as const;

@@ -34,11 +34,13 @@ import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
+import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
+import { Elicitations } from "./elicitation.js";
+import { usageInfo } from "./usage.js";
+import { closeAgentSession } from "./agent-sessions.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
-/** The `_meta` key under which agents (Claude Code's adapter) name a sign-in command for a terminal. */
-const TERMINAL_AUTH_META = "terminal-auth";
 
 const STDERR_TAIL_LINES = 12;
 /** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
@@ -92,6 +94,15 @@ export class AgentSession {
   private embeddedContext = false;
   /** Why the agent could not open a session, as its answer said (it is then stopped: the page offers Retry). */
   private startFailure: { message: string; detail: string[] } | undefined;
+  /** The agent offers session/close: an ending conversation closes its session first (agent-sessions.ts). */
+  private closeOffered = false;
+  /** The agent takes additionalDirectories: session/new names the workspace's other folders. */
+  private foldersOffered = false;
+  /** The agent's questions (elicitation.ts). */
+  private readonly elicitations = new Elicitations(
+    (event) => this.options.onEvent(event),
+    (line) => this.options.log(line),
+  );
 
   constructor(private readonly options: AgentSessionOptions) {
     this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
@@ -158,11 +169,16 @@ export class AgentSession {
   cancel(): void {
     if (this.info.state !== "prompting" || this.sessionId === undefined) return;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
     void this.connection.agent.notify("session/cancel", { sessionId: this.sessionId }).catch(() => {});
   }
 
   answerPermission(id: string, optionId: string): void {
     this.settlePermission(id, optionId);
+  }
+
+  answerElicitation(id: string, action: unknown, content: unknown): void {
+    this.elicitations.answer(id, action, content);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -227,6 +243,9 @@ export class AgentSession {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
+    if (this.closeOffered && this.sessionId !== undefined && this.info.state !== "ended")
+      await closeAgentSession(this.connection, this.sessionId, this.options.log);
     this.connection.close();
     await Promise.all([stopProcesses([this.child]), this.terminals.stopAll()]);
   }
@@ -256,6 +275,8 @@ export class AgentSession {
             });
           }),
       )
+      .onRequest("elicitation/create", ({ params, signal }) => this.elicitations.create(params, signal))
+      .onNotification("elicitation/complete", ({ params }) => this.elicitations.complete(params.elicitationId))
       .onRequest("fs/read_text_file", ({ params }) =>
         files.read(params.path, params.line, params.limit).then((content) => ({ content }), refuseLogged("fs/read_text_file")),
       )
@@ -282,19 +303,14 @@ export class AgentSession {
     try {
       init = await this.connection.agent.request("initialize", {
         protocolVersion: 1,
-        // "terminal-auth": the agent may name a sign-in command for a terminal, which the sign-in card shows.
-        // session.configOptions.boolean: agents may offer on/off options (shown as toggles).
-        clientCapabilities: {
-          fs: { readTextFile: true, writeTextFile: true },
-          terminal: true,
-          session: { configOptions: { boolean: {} } },
-          _meta: { [TERMINAL_AUTH_META]: true },
-        },
+        clientCapabilities: CLIENT_CAPABILITIES,
         clientInfo: { name: "symposium-webchat", version: packageVersion() },
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+      this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
+      this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
       return this.failedToStart("The agent did not start", error);
@@ -319,7 +335,12 @@ export class AgentSession {
       const base = { cwd: this.options.projectDir, mcpServers: [] };
       let session: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null };
       if (how === "new") {
-        const created = await this.connection.agent.request("session/new", { cwd: base.cwd, mcpServers: [] });
+        const folders = this.foldersOffered ? this.options.files.additionalDirectories : [];
+        const created = await this.connection.agent.request("session/new", {
+          cwd: base.cwd,
+          mcpServers: [],
+          ...(folders.length > 0 ? { additionalDirectories: folders } : {}),
+        });
         this.sessionId = created.sessionId;
         session = created;
       } else {
@@ -399,6 +420,10 @@ export class AgentSession {
     } else if (update.sessionUpdate === "current_mode_update") {
       this.info.currentModeId = update.currentModeId;
       this.options.onSession(this.info);
+    } else if (update.sessionUpdate === "usage_update") {
+      // The header's meter (usage.ts); not kept in the transcript: only the latest counts.
+      this.info.usage = usageInfo(update) ?? this.info.usage;
+      return this.options.onSession(this.info);
     } else if (update.sessionUpdate === "config_option_update") {
       this.info.configOptions = configOptionInfos(update.configOptions);
       this.options.onSession(this.info);
@@ -420,6 +445,7 @@ export class AgentSession {
     const startFailed = this.info.state === "starting" && !this.readOnly && (!this.stopping || this.startFailure !== undefined);
     void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
+    this.elicitations.cancelAll();
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
       const stderrTail = this.stderrTail.lines();

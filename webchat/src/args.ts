@@ -20,6 +20,8 @@ export interface ChatArgs {
   serve: boolean;
   /** Live conversations (each an agent) at most; a page asking for one more is told why it cannot. */
   maxConversations: number;
+  /** More folders of the workspace (a multi-root one): given to the agent (additionalDirectories) and open to its file access. */
+  additionalDirs: string[];
   /** Where conversations are kept (history/<workspace hash> below it); undefined: ~/.symposium. */
   stateDir?: string;
   help?: boolean;
@@ -40,6 +42,8 @@ Options:
       --max-conversations N
                            conversations (each an agent) running at once, at most (default
                            ${DEFAULT_MAX_CONVERSATIONS}); when full, the one longest without a page ends
+      --add-dir D          another folder of the workspace (repeatable): the agent is told of it
+                           and may read and write there as in the project
       --state-dir D        where this workspace's conversations are kept (under D/history/;
                            default ~/.symposium)
   -h, --help | --version
@@ -62,6 +66,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
       host: { type: "string", short: "H" },
       "max-conversations": { type: "string" },
       "state-dir": { type: "string" },
+      "add-dir": { type: "string", multiple: true },
     },
   });
   const [subcommand, command, projectPath, ...extra] = positionals;
@@ -81,6 +86,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
     port,
     serve: values.serve ?? false,
     maxConversations: maxConversationsOf(values["max-conversations"]),
+    additionalDirs: (values["add-dir"] ?? []).map((dir) => path.resolve(cwd, dir)),
     ...(stateDir !== undefined ? { stateDir: path.resolve(cwd, stateDir) } : {}),
   };
 }
@@ -95,5 +101,14 @@ function maxConversationsOf(value: string | undefined): number {
 }
 
 function defaults(cwd: string): ChatArgs {
-  return { command: "", projectDir: cwd, title: "Symposium", host: "localhost", port: 8000, serve: false, maxConversations: DEFAULT_MAX_CONVERSATIONS };
+  return {
+    command: "",
+    projectDir: cwd,
+    title: "Symposium",
+    host: "localhost",
+    port: 8000,
+    serve: false,
+    maxConversations: DEFAULT_MAX_CONVERSATIONS,
+    additionalDirs: [],
+  };
 }

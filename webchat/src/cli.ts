@@ -52,10 +52,10 @@ async function main(argv: string[]): Promise<number> {
   }
   let files: ProjectFiles;
   try {
-    if (!fs.statSync(args.projectDir).isDirectory()) throw new Error("not a directory");
-    files = await ProjectFiles.open(args.projectDir);
+    for (const dir of [args.projectDir, ...args.additionalDirs]) if (!fs.statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
+    files = await ProjectFiles.open(args.projectDir, args.additionalDirs);
   } catch (error) {
-    log(`the project directory ${args.projectDir} cannot be used: ${(error as Error).message}`);
+    log(`the project directory ${[args.projectDir, ...args.additionalDirs].join(", ")} cannot be used: ${(error as Error).message}`);
     return 2;
   }
   if (!isLoopbackHost(args.host)) log(`warning: listening on ${args.host}, not only on this machine; the secret still guards every request`);

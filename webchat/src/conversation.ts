@@ -19,6 +19,7 @@ import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { AgentCatalog, AgentListing } from "./agent-catalog.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
@@ -270,6 +271,8 @@ export class Conversation {
         return;
       case "editResult":
         return this.edits.answer(link, message.id, message.result);
+      case "elicitation":
+        return this.session.answerElicitation(String(message.id), message.action, message.content);
       case "chooseAgent":
         if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
         return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));
@@ -314,6 +317,7 @@ export class Conversation {
     this.broadcastJson(`{"type":"event","event":${json}}`);
     this.transcript.add(event, json);
     if (event.kind === "user" && this.kept.title === "") this.kept.title = titleOf(event.text);
+    this.kept.title = agentTitle(event) ?? this.kept.title; // the agent's own title wins (session_info_update)
     if (event.kind === "turnEnd" && !this.restoring) this.keep();
   }
 

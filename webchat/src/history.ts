@@ -217,6 +217,9 @@ const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> 
   notice: (event) => isString(event.message),
   signIn: (event) => isString(event.id) && isString(event.message) && Array.isArray(event.methods) && event.methods.every(isObject),
   signInDone: (event) => isString(event.id) && isString(event.methodId) && typeof event.ok === "boolean",
+  elicitation: (event) =>
+    isString(event.id) && isString(event.message) && (event.mode === "url" ? isString(event.url) : Array.isArray(event.fields) && event.fields.every(isObject)),
+  elicitationDone: (event) => isString(event.id) && isString(event.action),
   terminal: (event) => isString(event.terminalId) && isString(event.output) && typeof event.truncated === "boolean",
 };
 

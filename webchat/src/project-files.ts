@@ -44,6 +44,9 @@ const readAt = promisify(fs.read);
 type Step<T> = { done: T } | { next: string };
 
 export class ProjectFiles {
+  /** The workspace's other folders (--add-dir), each confined as the project is: a path outside the project is tried there. */
+  private others: ProjectFiles[] = [];
+
   private constructor(
     /** The project's real path (the kernel's spelling). */
     private readonly root: string,
@@ -52,15 +55,50 @@ export class ProjectFiles {
     private readonly rootStat: fs.BigIntStats,
   ) {}
 
-  /** `projectDir` must exist. */
-  static async open(projectDir: string): Promise<ProjectFiles> {
-    const given = path.resolve(projectDir);
-    const root = await fs.promises.realpath(given);
-    return new ProjectFiles(root, given, await fs.promises.stat(root, { bigint: true }));
+  /** `projectDir` and each of `additionalDirs` (a multi-root workspace's other folders) must exist. */
+  static async open(projectDir: string, additionalDirs: readonly string[] = []): Promise<ProjectFiles> {
+    const open = async (dir: string): Promise<ProjectFiles> => {
+      const given = path.resolve(dir);
+      const root = await fs.promises.realpath(given);
+      return new ProjectFiles(root, given, await fs.promises.stat(root, { bigint: true }));
+    };
+    const files = await open(projectDir);
+    files.others = await Promise.all(additionalDirs.map(open));
+    return files;
+  }
+
+  /** The other folders' real paths, for session/new's additionalDirectories. */
+  get additionalDirectories(): string[] {
+    return this.others.map((other) => other.root);
   }
 
   /** The file's text, or lines `line` (1-based) to `line + limit - 1` of it, read without holding more than the answer. */
-  async read(requested: string, line?: number | null, limit?: number | null): Promise<string> {
+  read(requested: string, line?: number | null, limit?: number | null): Promise<string> {
+    return this.inAnyFolder(requested, (files) => files.readHere(requested, line, limit));
+  }
+
+  /** Replaces the file's content (a temporary file renamed over it), creating missing folders. */
+  write(requested: string, content: string): Promise<void> {
+    return this.inAnyFolder(requested, (files) => files.writeHere(requested, content));
+  }
+
+  /**
+   * `act` in the project, else, for a path outside it, in the first other folder that holds it;
+   * a path in none of them gets the project's refusal. A link from one folder into another is refused.
+   */
+  private inAnyFolder<T>(requested: string, act: (files: ProjectFiles) => Promise<T>): Promise<T> {
+    const owner = this.holds(requested) ? this : (this.others.find((other) => other.holds(requested)) ?? this);
+    return act(owner);
+  }
+
+  /** Whether `requested` names a path under this folder (as given or resolved), before any link is followed. */
+  private holds(requested: string): boolean {
+    if (typeof requested !== "string" || !path.isAbsolute(requested)) return false;
+    const absolute = path.resolve(requested);
+    return namesBelow(this.root, absolute) !== null || namesBelow(this.given, absolute) !== null;
+  }
+
+  private async readHere(requested: string, line?: number | null, limit?: number | null): Promise<string> {
     checkRange(requested, line, limit);
     const fd = this.follow(requested, (name, here) => openToRead(requested, name, here));
     try {
@@ -74,8 +112,7 @@ export class ProjectFiles {
     }
   }
 
-  /** Replaces the file's content (a temporary file renamed over it), creating missing folders. */
-  async write(requested: string, content: string): Promise<void> {
+  private async writeHere(requested: string, content: string): Promise<void> {
     if (typeof content !== "string") throw RequestError.invalidParams({ path: requested }, `cannot write ${requested}: content must be a string`);
     this.follow(requested, (name, here) => replace(requested, name, here, content), true);
   }
@@ -94,8 +131,8 @@ export class ProjectFiles {
     } catch (error) {
       throw RequestError.invalidParams({ path: requested }, `cannot use ${requested} as a working directory: ${(error as Error).message}`);
     }
-    if (namesBelow(this.root, real) === null) throw refusal(requested, "it is outside the project directory");
-    return real;
+    if (namesBelow(this.root, real) !== null || this.others.some((other) => namesBelow(other.root, real) !== null)) return real;
+    throw refusal(requested, "it is outside the project directory");
   }
 
   /**

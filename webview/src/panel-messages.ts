@@ -84,7 +84,9 @@ export type BridgeRequest =
    */
   | { kind: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean }
   /** The chat page lost its server (closed, reloaded, disconnected) while VS Code had this edit: it may no longer be applied. */
-  | { kind: "withdrawEdit"; id: string };
+  | { kind: "withdrawEdit"; id: string }
+  /** An agent's elicitation asked the user to open this address (http or https only): opened in the system's browser. */
+  | { kind: "openUrl"; url: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -132,9 +134,16 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
         : { kind: "applyEdit", id: data.id, path: data.path, content: data.content };
     case "withdrawEdit":
       return isEditId(data.id) ? { kind: "withdrawEdit", id: data.id } : null;
+    case "openUrl":
+      return isWebUrl(data.url) ? { kind: "openUrl", url: data.url } : null;
     default:
       return null;
   }
+}
+
+/** An http or https address (never `javascript:`, `file:`, `command:` …), of a sane length. */
+function isWebUrl(value: unknown): value is string {
+  return typeof value === "string" && value.length <= 8192 && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 }
 
 /** The VS Code command a chord runs, or undefined when it is not in the table. */

@@ -1,0 +1,51 @@
+// What the chat tells an agent it can do in `initialize` (docs/webchat.md:
+// what the chat advertises): exactly what agent-session.ts handles, no more.
+// test/webchat-client-capabilities.test.ts holds each against its handler and
+// against the real adapters' recorded initialize answers.
+
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+
+/** The `_meta` key under which agents (Claude Code's adapter) name a sign-in command for a terminal. */
+export const TERMINAL_AUTH_META = "terminal-auth";
+
+export const CLIENT_CAPABILITIES = {
+  // fs/read_text_file and fs/write_text_file, confined to the project (project-files.ts).
+  fs: { readTextFile: true, writeTextFile: true },
+  // terminal/create, output, wait_for_exit, kill, release (terminals.ts).
+  terminal: true,
+  // Boolean config options, shown as toggles (pickers.ts).
+  session: { configOptions: { boolean: {} } },
+  // Terminal sign-in methods: the sign-in card names the exact command to run (signin.ts).
+  auth: { terminal: true },
+  // elicitation/create in both modes and elicitation/complete (elicitation.ts).
+  elicitation: { form: {}, url: {} },
+  // The older spelling of terminal sign-in, still read by Claude Code's adapter.
+  _meta: { [TERMINAL_AUTH_META]: true },
+} as const satisfies ClientCapabilities;
+
+/**
+ * The agent capabilities the chat acts on (agent-session.ts): a reopened
+ * conversation is loaded or resumed, and mentions travel as `resource` blocks.
+ */
+export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resume", "promptCapabilities.embeddedContext"] as const;
+
+/**
+ * What the real adapters offer that the chat does not use yet (issue 35: to
+ * come), so a new capability in an adapter's answer is a decision, not a
+ * surprise (test/webchat-client-capabilities.test.ts).
+ */
+export const AGENT_CAPABILITIES_NOT_USED = [
+  "promptCapabilities.image",
+  "promptCapabilities.audio",
+  "mcpCapabilities.http",
+  "mcpCapabilities.sse",
+  "mcpCapabilities.acp",
+  "auth.logout",
+  "providers",
+  "sessionCapabilities.list",
+  "sessionCapabilities.close",
+  "sessionCapabilities.delete",
+  "sessionCapabilities.fork",
+  "sessionCapabilities.additionalDirectories",
+  "sessionCapabilities.systemPrompt",
+] as const;
