@@ -7,7 +7,10 @@
 // and ~0.2 s of startup in a process Toad starts for every chat session.
 
 import * as esbuild from "esbuild";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+
+// Chunk names carry their content's hash: the last build's would pile up.
+rmSync("dist/chunks", { recursive: true, force: true });
 
 const sideEffectFreeSdk = {
   name: "side-effect-free-sdk",
@@ -52,16 +55,21 @@ await Promise.all([
     entryPoints: ["editor-context-proxy/src/cli.ts"],
     outfile: "dist/symposium-editor-context.mjs",
   }),
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
-  // The built-in web chat: its server, and the page's script and stylesheet it serves.
+  // The conductor and the built-in web chat's server, split: what a run does not need (the registry's installs with
+  // tar and yauzl, the setup and demo agents with the ACP SDK) is in chunks loaded by `import()` when used, and the
+  // chat loads the conductor it runs in process (webchat/src/agent-process.ts) from the same chunks, once, lazily.
   esbuild.build({
     ...common,
     format: "esm",
     banner: cliBanner,
-    entryPoints: ["webchat/src/cli.ts"],
-    outfile: "dist/symposium-webchat.mjs",
+    splitting: true,
+    entryPoints: { "symposium-conductor": "conductor-hooks/src/cli.ts", "symposium-webchat": "webchat/src/cli.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
     external: wsOptionalNatives,
   }),
+  // The built-in web chat's page: its script and stylesheet, served by its server.
   esbuild.build({
     ...common,
     plugins: [],

@@ -3,15 +3,15 @@
 // to try. One text for the JSON-RPC error's `data` and for the log, with a
 // one-line `message` for clients that show only that.
 
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { StderrTail, describeExit, describeSpawnError, followStderr } from "../../acp-wire/src/index.js";
 
 // The tail lives in acp-wire (the chat keeps one too); this chain's modules take it from here.
 export { StderrTail };
 
-/** Copies a child's stderr to ours, each line prefixed with its name, keeping the tail; resolves when it ends. */
-export function relayStderr(stream: Readable, prefix: string, tail: StderrTail): Promise<void> {
-  return followStderr(stream, tail, (line) => process.stderr.write(`${prefix}${line}\n`));
+/** Copies a child's stderr to `to` (ours), each line prefixed with its name, keeping the tail; resolves when it ends. */
+export function relayStderr(stream: Readable, prefix: string, tail: StderrTail, to: Writable = process.stderr): Promise<void> {
+  return followStderr(stream, tail, (line) => to.write(`${prefix}${line}\n`));
 }
 
 export type AgentEnd =
