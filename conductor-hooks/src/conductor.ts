@@ -55,7 +55,7 @@ class ChainRun {
     this.upstream = new StdioConnection(options.input, options.output, this.trace, () => this.stop("the client's output closed", 0));
   }
 
-  /** Builds the connections unstarted, then the router over them, then starts them. */
+  /** Builds the connections, starts the components, then builds the router over them and reads the client. */
   start(): void {
     const nodes: ChainNode[] = [];
     const hook = editorContextHook(this.options.env, this.options.debug);
@@ -66,6 +66,12 @@ class ChainRun {
       this.processes.push(connection);
       nodes.push({ kind: "process", connection });
     });
+    // The components start first, side by side, before anything else of ours runs: their lines reach the router
+    // only from the next turn of the event loop, once it exists.
+    nodes.forEach((node, position) => {
+      if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
+    });
+    this.options.onStarted?.(this.processes.map((connection) => connection.child));
     const router = new Router({
       nodes,
       upstream: this.upstream,
@@ -76,10 +82,6 @@ class ChainRun {
     });
     this.router = router;
     this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
-    nodes.forEach((node, position) => {
-      if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
-    });
-    this.options.onStarted?.(this.processes.map((connection) => connection.child));
     void this.upstream
       .start({
         onLine: (line) => router.fromUpstream(line),

@@ -1,8 +1,10 @@
 // `run`: the chain in the config file (or, with none, the setup agent), for
 // the CLI and for a client that runs the conductor in its own process (the
 // built-in chat: in-process.ts). Nothing here reads this process's own
-// environment, arguments or stdio: all of it is in RunOptions, so several runs
-// can share one process.
+// arguments or stdio, nor its environment (but for two settings of registry
+// installs: $SYMPOSIUM_DOWNLOAD_STALL_MS and $SYMPOSIUM_CRATES_API, which a
+// client's environment passes on): all of it is in RunOptions, so several
+// runs can share one process.
 
 import * as path from "node:path";
 import type { Readable, Writable } from "node:stream";
