@@ -83,11 +83,7 @@ function startProcess({ command, cwd, env, log }: AgentProcessOptions): AgentPro
 
 /** The runtime as the conductor process would know it (process.execPath): `node` found on PATH is this one. */
 function runtimePath(program: string): string {
-  const bare = (file: string): string =>
-    path
-      .basename(file)
-      .replace(/\.exe$/i, "")
-      .toLowerCase();
+  const bare = (file: string): string => path.basename(file, path.extname(file)).toLowerCase();
   return path.basename(program) === program && bare(program) === bare(process.execPath) ? process.execPath : program;
 }
 
@@ -120,7 +116,8 @@ function startInProcess({ command, cwd, env, log }: AgentProcessOptions, { condu
       stop.abort("SIGTERM");
       // A run still installing its agent (a download) is not interrupted: it starts nothing once done.
       const givenUp = new Promise((resolve) => setTimeout(resolve, STOP_SEQUENCE.giveUpAfterMs + 200).unref());
-      await Promise.race([started.then((running) => running.exited), givenUp]);
+      // A conductor that could not load has nothing to stop: `ended` reports why.
+      await Promise.race([started.then((running) => running.exited).catch(() => {}), givenUp]);
     },
   };
 }
