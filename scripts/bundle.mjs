@@ -55,21 +55,29 @@ await Promise.all([
     entryPoints: ["editor-context-proxy/src/cli.ts"],
     outfile: "dist/symposium-editor-context.mjs",
   }),
-  // The conductor and the built-in web chat's server, split: what a run does not need (the registry's installs with
-  // tar and yauzl, the setup and demo agents with the ACP SDK) is in chunks loaded by `import()` when used, and the
-  // chat loads the conductor it runs in process (webchat/src/agent-process.ts) from the same chunks, once, lazily.
+  // The conductor, split: what a run does not need (the registry's installs with tar and yauzl, the setup and demo
+  // agents with the ACP SDK) is in chunks loaded by `import()` when used. Its second entry is `run` for a client's own
+  // process: the built-in chat loads it from beside the conductor (webchat/src/agent-process.ts).
   esbuild.build({
     ...common,
     format: "esm",
     banner: cliBanner,
     splitting: true,
-    entryPoints: { "symposium-conductor": "conductor-hooks/src/cli.ts", "symposium-webchat": "webchat/src/cli.ts" },
+    entryPoints: { "symposium-conductor": "conductor-hooks/src/cli.ts", "symposium-conductor-in-process": "conductor-hooks/src/in-process.ts" },
     outdir: "dist",
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",
+  }),
+  // The built-in web chat: its server (one file: it loads the conductor's in-process entry only when it runs ours),
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    entryPoints: ["webchat/src/cli.ts"],
+    outfile: "dist/symposium-webchat.mjs",
     external: wsOptionalNatives,
   }),
-  // The built-in web chat's page: its script and stylesheet, served by its server.
+  // and the page's script and stylesheet it serves.
   esbuild.build({
     ...common,
     plugins: [],

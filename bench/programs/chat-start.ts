@@ -3,16 +3,15 @@
 // arms interleaved, the same raw-ndjson `initialize` as bench-client's
 // `startup`:
 //   direct      the agent spawned → its answer to initialize
-//   inProcess   the conductor's `run` in this process (the chunk the chat
-//               loads, dist/chunks/in-process-*.mjs, loaded once ahead as the
-//               server does) → its answer, through the hook and the agent
+//   inProcess   the conductor's `run` in this process (the entry the chat
+//               loads, dist/symposium-conductor-in-process.mjs, loaded once
+//               ahead as the server does) → its answer, through the hook and the agent
 //   process     `<node> dist/symposium-conductor.mjs run` spawned (what the chat did before)
 // Prints one JSON line: each arm's samples in ms.
 //
 //   node chat-start.js <dist> <runs> <config> -- <agent command...>
 
 import { spawn, type ChildProcess } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -84,9 +83,7 @@ async function inProcess(module: InProcessModule): Promise<number> {
   return ms;
 }
 
-const chunk = fs.readdirSync(path.join(dist, "chunks")).find((name) => /^in-process-.*\.mjs$/.test(name));
-if (chunk === undefined) throw new Error(`no in-process chunk in ${dist}/chunks: build first`);
-const module = (await import(pathToFileURL(path.join(dist, "chunks", chunk)).href)) as InProcessModule;
+const module = (await import(pathToFileURL(path.join(dist, "symposium-conductor-in-process.mjs")).href)) as InProcessModule;
 const samples = { direct: [] as number[], inProcess: [] as number[], process: [] as number[] };
 const arms: Array<[keyof typeof samples, () => Promise<number>]> = [
   ["direct", () => spawned(agent)],

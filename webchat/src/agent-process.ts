@@ -9,6 +9,7 @@
 
 import * as path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { STOP_SEQUENCE, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { RUN_AS_NODE } from "../../acp-wire/src/run-as-node.js";
 import type { InProcessRun } from "../../conductor-hooks/src/in-process.js";
@@ -50,16 +51,26 @@ function inProcessRun(command: string): ConductorRun | undefined {
 
 /** When `command` runs in process, loads the conductor ahead of the first conversation (the server, once it listens). */
 export function preloadConductorFor(command: string): boolean {
-  if (!inProcessRun(command)) return false;
-  loadConductor().catch(() => {}); // a failure is reported by the conversation that needs it
+  const run = inProcessRun(command);
+  if (!run) return false;
+  loadConductor(run.conductor.args[0]!).catch(() => {}); // a failure is reported by the conversation that needs it
   return true;
 }
 
-let conductorModule: Promise<typeof import("../../conductor-hooks/src/in-process.js")> | undefined;
-function loadConductor(): NonNullable<typeof conductorModule> {
-  // Loaded on first use: a server whose agent is not our conductor never loads it.
-  conductorModule ??= import("../../conductor-hooks/src/in-process.js");
-  return conductorModule;
+type InProcessModule = typeof import("../../conductor-hooks/src/in-process.js");
+/** The conductor's entry for a client's own process, beside its script (scripts/bundle.mjs). */
+const IN_PROCESS_ENTRY = "symposium-conductor-in-process.mjs";
+const loaded = new Map<string, Promise<InProcessModule>>();
+
+/** Loaded on first use, once per server: a server whose agent is not our conductor never loads it. */
+function loadConductor(script: string): Promise<InProcessModule> {
+  const entry = path.join(path.dirname(path.resolve(script)), IN_PROCESS_ENTRY);
+  let module = loaded.get(entry);
+  if (module === undefined) {
+    module = import(pathToFileURL(entry).href) as Promise<InProcessModule>;
+    loaded.set(entry, module);
+  }
+  return module;
 }
 
 function startProcess({ command, cwd, env, log }: AgentProcessOptions): AgentProcess {
@@ -95,7 +106,7 @@ function startInProcess({ command, cwd, env, log }: AgentProcessOptions, { condu
   const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough({ highWaterMark: OUTPUT_HIGH_WATER_MARK }), new PassThrough()];
   const stop = new AbortController();
   let run: InProcessRun | undefined;
-  const started = loadConductor().then(({ runInProcess }) => {
+  const started = loadConductor(self.script).then(({ runInProcess }) => {
     run = runInProcess({ args: runArgs, env: { ...env, ...variables }, cwd, self, input: stdin, output: stdout, stderr, signal: stop.signal });
     return run;
   });
