@@ -101,6 +101,24 @@ describe("the built-in chat runs our conductor in its own process", { skip: !POS
     });
   });
 
+  it("an agent that exits at start: the conversation ends saying which agent and why, from the conductor's report", async () => {
+    const failing = quote([node, "-e", "console.error('boom: you are not logged in'); process.exit(3)"]);
+    await withServer(conductorRun(configFor(failing)), {}, async (server) => {
+      const page = new ChatPage(server);
+      await eventually(
+        () => page.messages.some((message) => message.type === "session" && message.session.state === "ended"),
+        10_000,
+        "the conversation to end",
+      );
+      const ended = [...page.messages].reverse().find((message) => message.type === "session" && message.session.state === "ended");
+      assert.ok(ended?.type === "session" && ended.session.ended);
+      assert.equal(ended.session.ended.message, "The agent exited with code 1.", "the conductor's status, as from its process");
+      assert.match(ended.session.ended.stderrTail.join("\n"), /In one line: component 'agent' exited with code 3: boom: you are not logged in/);
+      assert.equal(server.process.child.exitCode, null, "the server goes on");
+      await page.close();
+    });
+  });
+
   it("any other command is a process: a wrapper in front of our conductor (symposium.acpAgentPath) is spawned", async () => {
     const config = configFor(quote([node, CHAT_AGENT]));
     const wrapped = quote([node, PROXY_CLI, "--", node, CONDUCTOR_CLI, "run", "--config", config]);
