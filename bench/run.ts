@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
+import { c1, c2 } from "./figures/checkpoints.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, type Figure } from "./figures/common.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
@@ -33,6 +34,8 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["TOAD-COLD"], () => toadColdStart(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],
+  [["C1"], () => c1(dir)],
+  [["C2"], () => c2(dir)],
 ];
 const figures: Figure[] = [];
 try {

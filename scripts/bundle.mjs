@@ -1,5 +1,5 @@
-// Bundles what ships: the two CLIs (dist/*.mjs, what package.json's bin and
-// the .vsix run) and, when it exists, the VS Code extension.
+// Bundles what ships: the CLIs (dist/*.mjs, what package.json's bin and
+// the .vsix run; the editor's MCP server among them) and, when it exists, the VS Code extension.
 //
 // The ACP SDK and zod are marked side-effect free so esbuild can drop the
 // generated zod schemas the CLIs never call: the proxy only needs the SDK's
@@ -68,6 +68,8 @@ await Promise.all([
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",
   }),
+  // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers.
+  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["editor-tools/src/cli.ts"], outfile: "dist/symposium-editor-tools.mjs" }),
   // The built-in web chat: its server (one file: it loads the conductor's in-process entry only when it runs ours),
   esbuild.build({
     ...common,

@@ -1,8 +1,12 @@
 // An agent's write offered to VS Code (issue 23, item 4), without VS Code: the
 // bridge's check of the `applyEdit` request (parseFromPanel), the chat server's
 // bookkeeping of the pages' answers (WorkspaceEdits), which paths it offers at
-// all (editorPath: inside the project, within the bridge's size cap), and a
-// review left unanswered (mock timers): refused, never written to disk.
+// all (editorPath: inside the project), and a review left unanswered (mock
+// timers): refused, never written to disk. Issue 31: the ids are random and
+// only a write this server offered is answered (item 3); a write over the
+// bridge's cap is offered without its content and, refused by VS Code, never
+// written to disk (item 4); VS Code's own failure is never a disk write (item
+// 13); the agent's change carried over the user's typing (edit-rebase.ts).
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -13,7 +17,8 @@ import type { SessionInfo, TranscriptEvent } from "../webchat/page/protocol.js";
 import { AgentSession } from "../webchat/src/agent-session.js";
 import { MAX_BRIDGE_TEXT, parseFromPanel } from "../webview/src/panel-messages.js";
 import { ProjectFiles } from "../webchat/src/project-files.js";
-import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, WorkspaceEdits } from "../webchat/src/workspace-edits.js";
+import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, refusal, WorkspaceEdits } from "../webchat/src/workspace-edits.js";
+import { changeBetween, rebaseChange } from "../extension/src/edit-rebase.js";
 import { OUT_DIR, tempDir } from "./support/processes.js";
 
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
@@ -65,25 +70,28 @@ describe("WorkspaceEdits (the chat server's side)", () => {
   });
 
   it("answers notOpen when every page says so", async () => {
-    const edits = new WorkspaceEdits(() => [pageA, pageB]);
+    const sent: string[] = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message.id), [pageA, pageB]));
     const result = edits.offer("/w/a", "x");
-    edits.answer(pageA, "edit-1", "notOpen");
+    edits.answer(pageA, sent[0], "notOpen");
     edits.pageLeft(pageA); // already answered: does not count twice
-    edits.answer(pageB, "edit-1", "notOpen");
+    edits.answer(pageB, sent[0], "notOpen");
     assert.equal(await result, "notOpen");
   });
 
   it("refuses (pageLeft, never a disk write) when a page leaves before it answered: it may have been showing a review", async () => {
-    const edits = new WorkspaceEdits(() => [pageA, pageB]);
+    const sent: string[] = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message.id), [pageA, pageB]));
     const result = edits.offer("/w/a", "x");
-    edits.answer(pageA, "edit-1", "notOpen");
+    edits.answer(pageA, sent[0], "notOpen");
     edits.pageLeft(pageB);
     assert.equal(await result, "pageLeft");
   });
 
   it("answers unanswered, never notOpen (a disk write), when no page answers in time; a late answer changes nothing", async (t) => {
     t.mock.timers.enable({ apis: ["setTimeout"] });
-    const edits = new WorkspaceEdits(() => [pageA]);
+    const sent: string[] = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message.id), [pageA]));
     let result: string | undefined;
     void edits.offer("/w/a", "x").then((value) => (result = value));
     t.mock.timers.tick(EDIT_ANSWER_MS - 1);
@@ -92,16 +100,82 @@ describe("WorkspaceEdits (the chat server's side)", () => {
     t.mock.timers.tick(1);
     await settled();
     assert.equal(result, "unanswered");
-    edits.answer(pageA, "edit-1", "applied");
+    edits.answer(pageA, sent[0], "applied");
     await settled();
     assert.equal(result, "unanswered");
   });
 
   it("takes a page's own unanswered (the extension's review timed out) as the answer", async () => {
-    const edits = new WorkspaceEdits(() => [pageA, pageB]);
+    const sent: string[] = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message.id), [pageA, pageB]));
     const result = edits.offer("/w/a", "x");
-    edits.answer(pageA, "edit-1", "unanswered");
+    edits.answer(pageA, sent[0], "unanswered");
     assert.equal(await result, "unanswered");
+  });
+
+  it("names each write by a random id a forger cannot guess: answers for other ids count for nothing", async () => {
+    const sent: string[] = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message.id), [pageA]));
+    const first = edits.offer("/w/a", "x");
+    const second = edits.offer("/w/b", "y");
+    assert.notEqual(sent[0], sent[1]);
+    for (const id of sent) assert.match(id, /^edit-[A-Za-z0-9_-]{24}$/, "144 random bits, and within the bridge's id check");
+    for (let n = 0; n < 50; n++) edits.answer(pageA, `edit-${n}`, "notOpen"); // the old sequential ids
+    edits.answer(pageA, sent[1], "rejected");
+    assert.equal(await second, "rejected");
+    edits.answer(pageA, sent[0], "applied");
+    assert.equal(await first, "applied");
+  });
+
+  it("offers a write over the bridge's cap without its content (tooLarge); VS Code's refusal is no disk write", async () => {
+    const sent: Array<{ content: string; tooLarge?: boolean; id: string }> = [];
+    const edits = new WorkspaceEdits((message) => (sent.push(message), [pageA]));
+    const big = "x".repeat(MAX_OFFERED_CHARS + 1);
+    const result = edits.offer("/w/a", big);
+    assert.equal(sent[0]!.tooLarge, true);
+    assert.equal(sent[0]!.content, "", "the content is not sent: the bridge could not carry it");
+    edits.answer(pageA, sent[0]!.id, "failed");
+    assert.equal(await result, "failed");
+    assert.match(refusal("failed", "a.txt", big.length)!, /too large to review in VS Code.*nothing was written/);
+    const small = edits.offer("/w/a", "small");
+    assert.equal(sent[1]!.tooLarge, undefined);
+    assert.equal(sent[1]!.content, "small");
+    edits.answer(pageA, sent[1]!.id, "notOpen");
+    assert.equal(await small, "notOpen");
+  });
+
+  it("says why for each refusal, and nothing for applied or notOpen (the server's own write)", () => {
+    assert.equal(refusal("applied", "a", 1), undefined);
+    assert.equal(refusal("notOpen", "a", 1), undefined);
+    assert.match(refusal("failed", "a", 1)!, /^VS Code could not apply the edit to a; nothing was written$/);
+    assert.match(refusal("changed", "a", 1)!, /changed the same part of a .*nothing was written/);
+  });
+});
+
+describe("the agent's change carried over the user's typing (extension/src/edit-rebase.ts)", () => {
+  const original = "one\ntwo\nthree\nfour\n";
+  const agent = changeBetween(original, "one\nTWO\nthree\nfour\n");
+  const apply = (text: string, change: { start: number; end: number; text: string }) => text.slice(0, change.start) + change.text + text.slice(change.end);
+
+  it("is the one region that differs", () => {
+    assert.deepEqual(agent, { start: 4, end: 7, text: "TWO" });
+    assert.deepEqual(changeBetween("abc", "abc"), { start: 3, end: 3, text: "" });
+    assert.equal(apply("x😀y", changeBetween("x😀y", "x😁y")), "x😁y");
+    assert.deepEqual(changeBetween("x😀y", "x😁y"), { start: 1, end: 3, text: "😁" }, "never half a surrogate pair");
+    assert.deepEqual(changeBetween("a\r\nb", "a\nb"), { start: 1, end: 3, text: "\n" }, "never half a CRLF");
+  });
+
+  it("keeps what the user typed elsewhere, before or after the agent's lines", () => {
+    const typedBefore = "one!!\ntwo\nthree\nfour\n";
+    assert.equal(apply(typedBefore, rebaseChange(original, typedBefore, agent)!), "one!!\nTWO\nthree\nfour\n");
+    const typedAfter = "one\ntwo\nthree\nfour\nfive\n";
+    assert.equal(apply(typedAfter, rebaseChange(original, typedAfter, agent)!), "one\nTWO\nthree\nfour\nfive\n");
+    assert.deepEqual(rebaseChange(original, original, agent), agent);
+  });
+
+  it("refuses when the user changed the same lines (or right against them)", () => {
+    assert.equal(rebaseChange(original, "one\ntwo2\nthree\nfour\n", agent), undefined);
+    assert.equal(rebaseChange(original, "one\n\nthree\nfour\n", agent), undefined);
   });
 });
 
@@ -153,6 +227,28 @@ describe("an agent's write while the review stays open (the chat server, a real 
     assert.match(said.text, /^write failed: .*the chat in VS Code closed before it answered for the edit to .*notes\.txt; nothing was written/);
     assert.equal(said.onDisk, "the user's text\n");
   });
+
+  it("is refused, not written to disk, when it is too large for the bridge and VS Code (where the file is open) refuses it", async () => {
+    const page = {};
+    const big = "y".repeat(MAX_OFFERED_CHARS + 10);
+    const said = await writeWhileReviewOpen(
+      (edits, offered) => () => {
+        assert.equal(offered()?.tooLarge, true);
+        edits.answer(page, offered()?.id, "failed");
+      },
+      page,
+      `write notes.txt ${big}`,
+    );
+    assert.match(said.text, /^write failed: .*the edit to .*notes\.txt is too large to review in VS Code.*nothing was written/);
+    assert.equal(said.onDisk, "the user's text\n");
+  });
+
+  it("is not written to disk when VS Code fails to apply it (fail closed)", async () => {
+    const page = {};
+    const said = await writeWhileReviewOpen((edits, offered) => () => edits.answer(page, offered()?.id, "failed"), page);
+    assert.match(said.text, /^write failed: .*VS Code could not apply the edit to .*notes\.txt; nothing was written/);
+    assert.equal(said.onDisk, "the user's text\n");
+  });
 });
 
 /**
@@ -161,13 +257,18 @@ describe("an agent's write while the review stays open (the chat server, a real 
  * returns what ends the wait once the edit is offered. What the agent said
  * (its one message) and what the file holds after.
  */
-async function writeWhileReviewOpen(arrange: (edits: WorkspaceEdits) => () => void, page: object): Promise<{ text: string; onDisk: string }> {
+async function writeWhileReviewOpen(
+  arrange: (edits: WorkspaceEdits, offered: () => { id: string; tooLarge?: boolean } | undefined) => () => void,
+  page: object,
+  prompt = "write notes.txt the agent's text",
+): Promise<{ text: string; onDisk: string }> {
   const project = fs.realpathSync(tempDir("symposium-edits-"));
   const notes = path.join(project, "notes.txt");
   fs.writeFileSync(notes, "the user's text\n");
   let offered: () => void = () => {};
   const offeredOnce = new Promise<void>((resolve) => (offered = resolve));
-  const edits = new WorkspaceEdits(() => (offered(), [page]));
+  let offer: { id: string; tooLarge?: boolean } | undefined;
+  const edits = new WorkspaceEdits((message) => ((offer = message), offered(), [page]));
   const events: TranscriptEvent[] = [];
   let ready: () => void = () => {};
   const isReady = new Promise<void>((resolve) => (ready = resolve));
@@ -183,8 +284,8 @@ async function writeWhileReviewOpen(arrange: (edits: WorkspaceEdits) => () => vo
   });
   try {
     await isReady;
-    const endWait = arrange(edits);
-    const turn = session.prompt("write notes.txt the agent's text", true);
+    const endWait = arrange(edits, () => offer);
+    const turn = session.prompt(prompt, true);
     await offeredOnce;
     endWait();
     await turn;
@@ -204,7 +305,7 @@ async function settled(): Promise<void> {
 }
 
 describe("editorPath (what the chat server offers VS Code)", () => {
-  it("offers a path whose folder is inside the project (real path), nothing outside it or too large", async () => {
+  it("offers a path whose folder is inside the project (real path), nothing outside it; a large write too (as tooLarge)", async () => {
     const project = fs.realpathSync(tempDir("symposium-edits-"));
     fs.mkdirSync(path.join(project, "src"));
     const files = await ProjectFiles.open(project);
@@ -212,6 +313,6 @@ describe("editorPath (what the chat server offers VS Code)", () => {
     assert.equal(editorPath(files, project, "src/a.rs", "x"), path.join(project, "src", "a.rs"));
     assert.equal(editorPath(files, project, path.join(project, "..", "a.rs"), "x"), undefined);
     assert.equal(editorPath(files, project, path.join(project, "new", "a.rs"), "x"), undefined);
-    assert.equal(editorPath(files, project, path.join(project, "a.rs"), "x".repeat(MAX_OFFERED_CHARS + 1)), undefined);
+    assert.equal(editorPath(files, project, path.join(project, "a.rs"), "x".repeat(MAX_OFFERED_CHARS + 1)), path.join(project, "a.rs"));
   });
 });

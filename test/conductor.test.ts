@@ -75,7 +75,7 @@ describe("conductor chains", () => {
     const prompt = await exercise(withVariable);
     assert.equal(contextBlocks(prompt), 1);
     await closeAndWait(withVariable);
-    assert.match(withVariable.stderr(), /chain: client → editor-context \(in process\) → agent\n/);
+    assert.match(withVariable.stderr(), /chain: client → checkpoints \(in process\) → editor-context \(in process\) → agent\n/);
 
     const without = conductor(["agent", agentCommand], { SYMPOSIUM_LOG: "debug" });
     assert.equal(contextBlocks(await exercise(without)), 0);

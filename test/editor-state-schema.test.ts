@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildStateFile, parseEditorState, parseUnsavedDocuments, type StateFacts } from "../editor-state/src/index.js";
+import { buildStateFile, parseEditorState, parseEditorTools, parseUnsavedDocuments, type StateFacts } from "../editor-state/src/index.js";
 import { REPO_DIR } from "./support/processes.js";
 
 interface SchemaNode {
@@ -79,6 +79,7 @@ const FULL: StateFacts = {
     { path: "/w/a.ts", version: 4, snapshot: "editor-state-0.unsaved-1.txt" },
     { path: "/w/big.ts", version: 2, snapshot: null },
   ],
+  editorTools: { enabled: true, socket: "/run/user/1/symposium/symposium-tools-0a1b.sock", secret: "0123456789abcdef".repeat(4) },
 };
 
 describe("state file schema", () => {
@@ -104,8 +105,8 @@ describe("state file schema", () => {
   it("names in the schema every field the parser reads (the parser folds `selection` into `selections`)", () => {
     const parsed = parseEditorState(buildStateFile(FULL));
     assert.ok(parsed);
-    // `unsavedDocuments` is read apart (parseUnsavedDocuments): a file naming no active file still lists them.
-    const schemaFields = Object.keys(schema.properties!).filter((key) => key !== "selection" && key !== "unsavedDocuments");
+    // `unsavedDocuments` and `editorTools` are read apart (parseUnsavedDocuments, parseEditorTools): a file naming no active file still has them.
+    const schemaFields = Object.keys(schema.properties!).filter((key) => key !== "selection" && key !== "unsavedDocuments" && key !== "editorTools");
     assert.deepEqual(Object.keys(parsed).sort(), schemaFields.sort());
     const selectionFields = Object.keys(schema.$defs.selection!.properties!).sort();
     const cut = parseEditorState(
@@ -115,6 +116,12 @@ describe("state file schema", () => {
     assert.deepEqual(Object.keys(parsed.diagnostics[0]!).sort(), Object.keys(schema.$defs.diagnostic!.properties!).sort());
     assert.deepEqual(parseUnsavedDocuments(buildStateFile(FULL)), FULL.unsavedDocuments);
     assert.deepEqual(Object.keys(parseUnsavedDocuments(buildStateFile(FULL))[0]!).sort(), Object.keys(schema.$defs.unsavedDocument!.properties!).sort());
+    assert.deepEqual(parseEditorTools(buildStateFile(FULL)), FULL.editorTools);
+    assert.deepEqual(Object.keys(parseEditorTools(buildStateFile(FULL))!).sort(), Object.keys(schema.properties!.editorTools!.properties!).sort());
+    // Off, or a secret that is not one: no channel; older files: none at all.
+    assert.deepEqual(parseEditorTools({ editorTools: { enabled: false } }), { enabled: false, socket: null, secret: null });
+    assert.deepEqual(parseEditorTools({ editorTools: { socket: "/s", secret: "not hex" } }), { enabled: true, socket: null, secret: null });
+    assert.equal(parseEditorTools({ activeFile: "/a" }), null);
   });
 
   it("rejects what the schema forbids (the checker itself can fail)", () => {

@@ -132,8 +132,9 @@ describe("the published agent adapters behind our conductor, logged out", { skip
       failIfMissing(missing);
       // A project folder only root may enter: the adapter's Claude Code cannot start there, and says so on stderr only.
       const { page } = await chatWith(t, "claude", tempDir("symposium-project-"));
-      await eventually(() => page.errors().length > 0, 30_000, "the chat to show an error");
-      const [error] = page.errors();
+      // The conversation ends saying why (a failure to start is never a chat stuck in "starting").
+      await eventually(() => page.endedMessage() !== undefined, 30_000, "the chat to say why the agent did not start");
+      const error = page.endedMessage();
       assert.doesNotMatch(error!, /Internal error$/);
       assert.match(error!, /^The agent did not start a session: Internal error: agent 'Claude Agent' wrote on stderr: .*EACCES/);
     },

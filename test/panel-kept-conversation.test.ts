@@ -2,7 +2,9 @@
 // webview/media/panel.js shows at once after a window reload, in real Chromium.
 // The panel page (webview/src/panel-html.ts, with its CSP) is served from one
 // loopback origin, the chat from another, as in VS Code; VS Code's webview API
-// is a stand-in that keeps the page's state. The copy shows as text only, only
+// is a stand-in that keeps the page's state, and a host page frames the panel
+// page as VS Code's webview host does (issue 31, item 3: the panel takes the
+// extension's messages from that host only). The copy shows as text only, only
 // the chat frame may replace it, and a chat that starts afresh forgets it.
 
 import { strict as assert } from "node:assert";
@@ -54,6 +56,12 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     browser = await launchBrowser();
     chat = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><p>the chat page</p>"));
     panel = await serve((req, res) => {
+      if (req.url === "/host.html")
+        return void res
+          .writeHead(200, { "content-type": "text/html" })
+          .end(
+            '<!DOCTYPE html><iframe id="panel" src="/panel.html" style="width: 800px; height: 600px"></iframe><iframe id="other" srcdoc="another frame"></iframe>',
+          );
       const file = req.url === "/panel.js" || req.url === "/panel.css" ? req.url.slice(1) : undefined;
       if (file)
         return void res.writeHead(200, { "content-type": file.endsWith(".js") ? "text/javascript" : "text/css" }).end(fs.readFileSync(path.join(MEDIA, file)));
@@ -74,8 +82,8 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     await Promise.all([chat?.close(), panel?.close()]);
   });
 
-  /** The panel page with VS Code's webview API stood in for, its state starting as `state`. */
-  async function openPanel(state: unknown): Promise<Page> {
+  /** The panel page, framed by a stand-in for VS Code's webview host, with VS Code's webview API stood in for, its state starting as `state`. */
+  async function openPanel(state: unknown): Promise<{ page: Page; panel: Frame }> {
     const page = await browser.newPage();
     await page.addInitScript((initial) => {
       const w = window as unknown as { keptState: unknown };
@@ -86,15 +94,24 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
         setState: (next: unknown) => (w.keptState = next),
       });
     }, state);
-    await page.goto(`${panel.url}/panel.html`);
-    return page;
+    await page.goto(`${panel.url}/host.html`);
+    for (;;) {
+      const frame = page.frames().find((each) => each.url().endsWith("/panel.html"));
+      if (frame && (await frame.evaluate(() => document.readyState === "complete").catch(() => false))) return { page, panel: frame };
+      await page.waitForTimeout(20);
+    }
   }
 
-  const keptText = (page: Page) => page.evaluate(() => (document.getElementById("kept")?.hidden === false ? document.getElementById("kept")!.innerText : ""));
-  const state = (page: Page) => page.evaluate(() => (window as unknown as { keptState: unknown }).keptState);
+  /** A status as the extension sends it: posted by the panel page's host (its parent), from the page's origin. */
+  const fromHost = (page: Page, message: object) =>
+    page.evaluate((data) => (document.getElementById("panel") as HTMLIFrameElement).contentWindow!.postMessage(data, location.origin), message);
 
-  async function chatFrame(page: Page): Promise<Frame> {
-    await page.waitForFunction(() => document.querySelector("iframe#chat") !== null);
+  const keptText = (panel: Frame) =>
+    panel.evaluate(() => (document.getElementById("kept")?.hidden === false ? document.getElementById("kept")!.innerText : ""));
+  const state = (panel: Frame) => panel.evaluate(() => (window as unknown as { keptState: unknown }).keptState);
+
+  async function chatFrame(page: Page, panel: Frame): Promise<Frame> {
+    await panel.waitForFunction(() => document.querySelector("iframe#chat") !== null);
     for (;;) {
       const frame = page.frames().find((each) => each.url().startsWith(chat.url));
       if (frame && (await frame.evaluate(() => document.readyState === "complete").catch(() => false))) return frame;
@@ -104,16 +121,16 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
 
   it("shows the copy at once, as text, while the chat reconnects; a chat that starts afresh forgets it", async () => {
     shown = { status: RECONNECTING };
-    const page = await openPanel({ kept: KEPT });
+    const { page, panel } = await openPanel({ kept: KEPT });
     try {
-      const text = await keptText(page);
+      const text = await keptText(panel);
       assert.match(text, /What does this line do\? <img src="x" id="injected">\s+It prints a greeting\./);
-      assert.equal(await page.locator("#injected").count(), 0, "the copy is text, never markup");
-      assert.match(await page.locator("#message").innerText(), /Reconnecting to the chat/);
+      assert.equal(await panel.locator("#injected").count(), 0, "the copy is text, never markup");
+      assert.match(await panel.locator("#message").innerText(), /Reconnecting to the chat/);
       // The remembered host was gone: a new chat starts, a new conversation.
-      await page.evaluate(() => window.postMessage({ type: "status", status: { kind: "starting", message: "Starting the chat…" }, seq: 2 }, "*"));
-      await page.waitForFunction(() => document.getElementById("kept")?.hidden === true);
-      assert.deepEqual(await state(page), { kept: [] });
+      await fromHost(page, { type: "status", status: { kind: "starting", message: "Starting the chat…" }, seq: 2 });
+      await panel.waitForFunction(() => document.getElementById("kept")?.hidden === true);
+      assert.deepEqual(await state(panel), { kept: [] });
     } finally {
       await page.close();
     }
@@ -121,29 +138,49 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
 
   it("keeps it over the loading chat until the chat frame sends its own copy, which is bounded and replaces it", async () => {
     shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
-    const page = await openPanel({ kept: KEPT });
+    const { page, panel } = await openPanel({ kept: KEPT });
     try {
-      assert.match(await keptText(page), /It prints a greeting/);
-      const frame = await chatFrame(page);
+      assert.match(await keptText(panel), /It prints a greeting/);
+      const frame = await chatFrame(page, panel);
       // Anyone but the chat frame (here the panel's own window) may not set the copy.
-      await page.evaluate(() => window.postMessage({ type: "symposium/transcript", entries: [{ role: "user", text: "forged" }] }, "*"));
+      await panel.evaluate(() => window.postMessage({ type: "symposium/transcript", entries: [{ role: "user", text: "forged" }] }, "*"));
       await page.waitForTimeout(200);
-      assert.match(await keptText(page), /It prints a greeting/, "still the kept copy");
-      assert.doesNotMatch(JSON.stringify(await state(page)), /forged/);
+      assert.match(await keptText(panel), /It prints a greeting/, "still the kept copy");
+      assert.doesNotMatch(JSON.stringify(await state(panel)), /forged/);
       await frame.evaluate(() => {
         const entries: unknown[] = Array.from({ length: 100 }, (_, i) => ({ role: i % 2 ? "agent" : "user", text: `entry ${i}` }));
         entries.push({ role: "system", text: "an unknown role" }, { role: "agent", text: "x".repeat(10_000) }, "not an entry");
         window.parent.postMessage({ type: "symposium/transcript", entries }, "*");
       });
-      await page.waitForFunction(() => document.getElementById("kept")?.hidden === true);
-      const saved = (await state(page)) as { kept: Array<{ role: string; text: string }> };
+      await panel.waitForFunction(() => document.getElementById("kept")?.hidden === true);
+      const saved = (await state(panel)) as { kept: Array<{ role: string; text: string }> };
       assert.ok(saved.kept.length <= 60, `at most 60 entries (${saved.kept.length})`);
       assert.equal(saved.kept.at(-1)!.text.length, 4000, "each entry cut to 4,000 characters");
       assert.ok(
         saved.kept.every((entry) => ["user", "agent", "other"].includes(entry.role)),
         "known roles only",
       );
-      assert.equal(await page.locator("#chat:not([hidden])").count(), 1, "the chat shows");
+      assert.equal(await panel.locator("#chat:not([hidden])").count(), 1, "the chat shows");
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("takes the extension's messages only from its host: not from itself, another frame, or the chat frame (issue 31, item 3)", async () => {
+    shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
+    const { page, panel } = await openPanel({ kept: [] });
+    try {
+      const frame = await chatFrame(page, panel);
+      await panel.waitForFunction(() => document.getElementById("status")?.hidden === true); // the chat's page loaded
+      const forged = { type: "status", status: { kind: "error", message: "FORGED" }, seq: 99 };
+      await panel.evaluate((data) => window.postMessage(data, "*"), forged);
+      const other = page.frames().find((each) => each.url() === "about:srcdoc")!;
+      await other.evaluate((data) => window.top!.frames[0]!.postMessage(data, "*"), forged);
+      await frame.evaluate((data) => window.parent.postMessage(data, "*"), forged);
+      await page.waitForTimeout(300);
+      assert.equal(await panel.locator("#status").isHidden(), true, "no forged status shown (from itself, a sibling frame, the chat frame)");
+      await fromHost(page, { type: "status", status: { kind: "error", message: "from the host" }, seq: 101 });
+      await panel.locator("#message", { hasText: "from the host" }).waitFor({ timeout: 5_000 });
     } finally {
       await page.close();
     }

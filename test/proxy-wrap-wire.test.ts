@@ -12,9 +12,13 @@ import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
 describe("wrap mode on the wire", () => {
   function rawProxy(stateFile?: string) {
     const log = path.join(tempDir(), "agent-received.ndjson");
+    // The editor's tools off (config file): session/new and load pass as they came (test/editor-tools-sessions.test.ts adds them).
+    const config = path.join(tempDir(), "config.jsonc");
+    fs.writeFileSync(config, `{"editorTools": false}`);
     const proxy = startNode(PROXY_CLI, ["--", process.execPath, RAW_AGENT], {
       [STATE_ENV]: stateFile ?? "",
       RAW_AGENT_LOG: log,
+      SYMPOSIUM_CONFIG: config,
     });
     return { proxy, log, out: new LineCollector(proxy.child.stdout!) };
   }

@@ -322,8 +322,25 @@ describe("choosing an agent, then running it", () => {
     const listed = await cli(["registry", "list"], offline);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stderr, /cannot be reached .*using the snapshot shipped with Symposium/);
-    const ids = (JSON.parse(listed.stdout) as Array<{ id: string }>).map((agent) => agent.id);
-    for (const id of ["claude", "demo", "gemini", "codex-acp", "qwen-code"]) assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
+    const entries = JSON.parse(listed.stdout) as Array<{ id: string; name: string; current?: boolean }>;
+    const ids = entries.map((agent) => agent.id);
+    for (const id of ["claude", "demo", "gemini", "codex", "qwen-code"]) assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
+    // One entry and one name per agent (issue 32, item 5): the registry's Claude Code and Codex CLI are the built-ins.
+    for (const id of ["claude-code-acp", "codex-acp"]) assert.ok(!ids.includes(id), `${id} merged into its built-in entry: ${ids.join(", ")}`);
+    const names = entries.map((agent) => agent.name);
+    assert.deepEqual(
+      names.filter((name, index) => names.indexOf(name) !== index),
+      [],
+      "no name twice",
+    );
+    assert.ok(!names.includes("Codex CLI"), names.join(", "));
+    assert.deepEqual(
+      entries.filter((agent) => agent.current),
+      [],
+      "no config yet: no current agent",
+    );
+    // A config written earlier with the registry's id still runs: the id resolves, and lists as its built-in.
+    assert.equal((await cli(["registry", "resolve", "claude-code-acp"], offline)).code, 0);
     const resolved = await cli(["registry", "resolve", "qwen-code"], offline);
     assert.equal(resolved.code, 0, resolved.stderr);
     const spec = JSON.parse(resolved.stdout) as { command: string; args: string[] };
@@ -331,6 +348,12 @@ describe("choosing an agent, then running it", () => {
     assert.equal(spec.args[0], "-y");
     // The demo agent runs with no network at all.
     assert.equal((await cli(["registry", "use", "demo"], offline)).code, 0);
+    const after = JSON.parse((await cli(["registry", "list"], offline)).stdout) as Array<{ id: string; current?: boolean }>;
+    assert.deepEqual(
+      after.filter((agent) => agent.current).map((agent) => agent.id),
+      ["demo"],
+      "the configured agent is marked current",
+    );
     const demo = await converse(offline, "are you there?");
     assert.equal(demo.code, 0, demo.stderr);
     assert.match(demo.reply, /are you there\?/);

@@ -361,7 +361,9 @@ describe("webchat features (issue 22)", { skip }, () => {
     assert.deepEqual(await page.locator(".message.user").allInnerTexts(), ["kept words"]);
     assert.match(await page.locator(".message.agent").innerText(), /received kept words/);
     assert.match(await page.locator("#banner").innerText(), /read-only/);
-    assert.equal(await page.locator("#input").isDisabled(), true);
+    // The composer stays editable (its text goes with Continue in a new session); Send is off and says why.
+    assert.equal(await page.locator("#send").isDisabled(), true);
+    assert.match((await page.locator("#send").getAttribute("title")) ?? "", /read-only/);
     await page.click("#banner-new-chat");
     await page.waitForURL((url) => !url.searchParams.has("reopen"), TIMEOUT);
     await page.waitForSelector("body[data-state=ready]", TIMEOUT);

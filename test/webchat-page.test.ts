@@ -176,7 +176,10 @@ describe("webchat page", { skip }, () => {
     const banner = await page.locator("#banner").innerText();
     assert.match(banner, /The agent exited with code 3/);
     assert.match(banner, /fatal: the model exploded/);
-    assert.equal(await page.locator("#input").isDisabled(), true);
+    // The composer stays editable (text typed now is kept for the next conversation); Send is off and says why.
+    assert.equal(await page.locator("#input").isDisabled(), false);
+    assert.equal(await page.locator("#send").isDisabled(), true);
+    assert.match((await page.locator("#send").getAttribute("title")) ?? "", /this conversation has ended/);
     await page.close();
   });
 

@@ -10,6 +10,10 @@ import type * as acpUnstable from "@agentclientprotocol/sdk/unstable";
 type Sdk = typeof acp;
 
 export const SESSION_PROMPT = "session/prompt" satisfies Sdk["AGENT_METHODS"]["session_prompt"];
+/** The requests that open a session and name the MCP servers it gets (the editor's tools are added to them). */
+export const SESSION_NEW = "session/new" satisfies Sdk["AGENT_METHODS"]["session_new"];
+export const SESSION_LOAD = "session/load" satisfies Sdk["AGENT_METHODS"]["session_load"];
+export const SESSION_RESUME = "session/resume" satisfies Sdk["AGENT_METHODS"]["session_resume"];
 export const INITIALIZE = "initialize" satisfies Sdk["AGENT_METHODS"]["initialize"];
 export const CANCEL_REQUEST = "$/cancel_request" satisfies Sdk["PROTOCOL_METHODS"]["cancel_request"];
 export const RFD_PROXY_INITIALIZE = "proxy/initialize" satisfies (typeof acpUnstable)["PROXY_METHODS"]["proxy_initialize"];

@@ -105,12 +105,15 @@ export type Screened = { kind: "parsed"; message: WireMessage } | { kind: "opaqu
  * (An opaque line whose rest is not JSON reaches the agent, which answers the
  * parse error as every JSON-RPC peer must.)
  */
-export function screenClientLine(line: Buffer): Screened {
+export function screenClientLine(line: Buffer, parsedMethods: ReadonlySet<string> = PROMPT_ONLY): Screened {
   const head = canonicalHead(line);
-  if (head !== null && (head.kind === "response" || (head.method !== null && head.method !== SESSION_PROMPT))) return { kind: "opaque", head };
+  if (head !== null && (head.kind === "response" || (head.method !== null && !parsedMethods.has(head.method)))) return { kind: "opaque", head };
   const parsed = parseLine(line);
   return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error, id: parsed.id };
 }
+
+/** What screenClientLine parses by default: the prompt, which the proxy rewrites. */
+const PROMPT_ONLY: ReadonlySet<string> = new Set([SESSION_PROMPT]);
 
 export function oversizedLineError(byteLength: number, maxBytes: number): ErrorResponse {
   return rpcError("invalidRequest", `message of ${byteLength} bytes discarded (limit ${maxBytes})`, { byteLength, maxMessageBytes: maxBytes });

@@ -14,10 +14,28 @@ export interface KnownAgent {
   command: string;
   /** How a user logs this agent in, for the error it answers before they have (agent-failure.ts). */
   login?: string;
+  /**
+   * The ACP registry's ids for this same agent (older or newer adapters of it): the catalog lists the agent
+   * once, as this entry (registry.ts), so the picker never shows "Claude Code" twice or "Codex" beside "Codex CLI".
+   */
+  registryIds?: readonly string[];
 }
 
 /** The environment variable that names the agent when there is no config file and no menu can be answered. */
 export const AGENT_CHOICE_ENV = "SYMPOSIUM_AGENT";
+
+/** Set to "1" by the built-in chat for the agents it runs when it shows the agent picker in its header. */
+export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
+
+/**
+ * Where the user chooses another agent when the chat they talk in offers a
+ * picker (AGENT_PICKER_ENV): said instead of "edit the config file". Null:
+ * only the file (a terminal, Toad, acpx).
+ */
+export function chooseAgentHint(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env[AGENT_PICKER_ENV] !== "1") return null;
+  return "choose another agent with the agent picker in the chat's header (in VS Code also the command Symposium: Choose Agent)";
+}
 
 /** The seed's four, in its order. */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
@@ -28,17 +46,26 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     shortName: "claude",
     command: "npx -y @agentclientprotocol/claude-agent-acp",
     login: "run `claude` in a terminal and log in with /login, or set ANTHROPIC_API_KEY",
+    registryIds: ["claude-code-acp", "claude-agent-acp", "claude-acp"],
   },
   {
     name: "Gemini CLI",
     shortName: "gemini",
     command: "npx -y -- @google/gemini-cli@latest --acp",
     login: "run `gemini` in a terminal and choose how to log in, or set GEMINI_API_KEY",
+    registryIds: ["gemini", "gemini-cli"],
   },
-  { name: "Codex", shortName: "codex", command: "npx -y @zed-industries/codex-acp", login: "run `codex login` in a terminal, or set CODEX_API_KEY" },
-  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp", login: "run `kiro-cli login` in a terminal" },
+  {
+    name: "Codex",
+    shortName: "codex",
+    command: "npx -y @zed-industries/codex-acp",
+    login: "run `codex login` in a terminal, or set CODEX_API_KEY",
+    registryIds: ["codex-acp", "codex"],
+  },
+  { name: "Kiro CLI", shortName: "kiro", command: "kiro-cli-chat acp", login: "run `kiro-cli login` in a terminal", registryIds: ["kiro-cli", "kiro"] },
 ];
 
+/** The demo agent's one name: in the menu, the picker, and its own initialize answer (demo-agent.ts). */
 export const DEMO_AGENT_NAME = "Built-in demo agent";
 
 /** The known agents and the demo agent, started by `demoAgentCommand`. */

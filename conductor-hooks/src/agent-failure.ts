@@ -5,6 +5,8 @@
 
 import type { Readable, Writable } from "node:stream";
 import { StderrTail, describeExit, describeSpawnError, followStderr } from "../../acp-wire/src/index.js";
+import { chooseAgentHint } from "./agent-choices.js";
+import { joinCommandLine } from "./config.js";
 
 // The tail lives in acp-wire (the chat keeps one too); this chain's modules take it from here.
 export { StderrTail };
@@ -50,7 +52,7 @@ export function describeAgentFailure(failure: AgentFailure): FailureReport {
   const message = `${who} ${status}${lastLine ? `: ${lastLine.trim()}` : ""}`;
   const details = [
     `${who} ${status}.`,
-    `Command: ${failure.command.join(" ")}`,
+    `Command: ${joinCommandLine(failure.command)}`,
     ...(failure.stderrTail.length > 0 ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)] : ["It wrote nothing to stderr."]),
     "What to try:",
     ...whatToTry(failure),
@@ -104,7 +106,7 @@ export function explainAgentError(failure: AgentError): { code: number; message:
   const agentDetails = isRecord(error.data) && typeof error.data.details === "string" ? ` (${error.data.details})` : "";
   const details = [
     `${who} answered ${failure.method} with: ${error.message}${agentDetails}.`,
-    `Command: ${failure.command.join(" ")}`,
+    `Command: ${joinCommandLine(failure.command)}`,
     "Meanwhile it wrote on stderr:",
     ...failure.stderrLines.map((line) => `  ${line}`),
     "What to try:",
@@ -142,6 +144,12 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
     tries.push(
       `- or choose another agent in the menu (${failure.menuHint}), such as the built-in demo agent: demo (it runs ${failure.demoCommand ?? "symposium-conductor demo-agent"})`,
     );
+    return tries;
+  }
+  const chooser = chooseAgentHint();
+  if (chooser !== null) {
+    // In the chat (or VS Code) the agent is chosen there, not by editing the file.
+    tries.push(`- or ${chooser}, such as the built-in demo agent (offline: it shows what it receives)`);
     return tries;
   }
   const how = failure.configPath ? `set "agent" in ${failure.configPath} to` : "use";
@@ -220,7 +228,7 @@ export function explainAuthRequired(failure: AuthRequired): { code: number; mess
   const message = `${error.message.replace(/\.$/, "")}: ${who} is not logged in. To fix: ${todo}; then start a new chat.${also}${methods.length > 0 ? ` Its login methods: ${methods.join("; ")}.` : ""}`;
   const details = [
     `${who} answered with: ${error.message.replace(/\.$/, "")}.`,
-    `Command: ${failure.command.join(" ")}`,
+    `Command: ${joinCommandLine(failure.command)}`,
     methods.length > 0 ? `Its login methods (authMethods): ${methods.join("; ")}` : "It lists no login methods (authMethods is empty).",
     "What to try:",
     `- ${todo}`,

@@ -38,6 +38,9 @@ const USAGE = `Usage:
                                                   the agents to choose from, as a JSON array on stdout
   ${NAME} registry resolve <id> [...]             the command that starts <id> (installing it first), as JSON
   ${NAME} registry use <id> [...]                 makes <id> the config's agent; --agents: more custom agents
+  ${NAME} checkpoints list | diff <turn> | restore <turn> [--project DIR] [--json]
+                                                  the turns recorded for a project (docs/checkpoints.md): list them,
+                                                  show one's changes, put its files back (changed-since files kept)
   ${NAME} --help | --version
 
 Each component is one argument: a command line, split into words and run without a shell.
@@ -89,6 +92,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "registry":
       return registryCommand(rest);
+    case "checkpoints": {
+      const { checkpointsCommand } = await import("./checkpoints-cli.js");
+      return checkpointsCommand(rest, log);
+    }
     case "agent":
     case "proxy":
       return runChain(command, parseChainOptions(rest), async (options) => componentsFromArguments(command, options.positional));
@@ -162,8 +169,11 @@ async function registryCommand(args: string[]): Promise<number> {
   const registry = await import("./registry.js");
   const context = registryContext(configPath, loadConfig(configPath), registry.parseExtraAgents(parsed.values.agents));
   switch (action) {
-    case "list":
-      return printLine(JSON.stringify((await registry.catalog(context)).map(({ agent }) => registry.listed(agent))));
+    case "list": {
+      const entries = await registry.catalog(context);
+      const current = registry.configuredAgentId(context.config, entries);
+      return printLine(JSON.stringify(entries.map(({ agent }) => registry.listed(agent, agent.id === current))));
+    }
     case "resolve": {
       const spawn = await registry.resolveAgent(await registry.findAgent(id!, context), context);
       // The seed's McpServer shape: env as a list of { name, value }.

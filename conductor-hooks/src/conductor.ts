@@ -10,6 +10,7 @@ import { MAX_MESSAGE_BYTES, rpcError, stopProcesses, type Logger, type ProxyDial
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
 import { RUN_CONFIG_ENV } from "./config.js";
 import { ProcessConnection, StdioConnection, type ComponentSpec, type SpawnContext } from "./connections.js";
+import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
 import { Router, type ChainMode, type ChainNode } from "./router.js";
 import { Trace } from "./trace.js";
@@ -45,6 +46,7 @@ class ChainRun {
   private readonly upstream: StdioConnection;
   private readonly processes: ProcessConnection[] = [];
   private router: Router | null = null;
+  private nodes: ChainNode[] = [];
   private stopping = false;
 
   constructor(
@@ -58,8 +60,10 @@ class ChainRun {
   /** Builds the connections, starts the components, then builds the router over them and reads the client. */
   start(): void {
     const nodes: ChainNode[] = [];
-    const hook = editorContextHook(this.options.env, this.options.debug);
-    if (hook !== null) nodes.push({ kind: "in-process", component: hook });
+    // Checkpoints first: they see the prompt as the client sent it (docs/checkpoints.md).
+    for (const hook of [checkpointsHook(this.options.env, this.options.log, this.options.debug), editorContextHook(this.options.env, this.options.debug)]) {
+      if (hook !== null) nodes.push({ kind: "in-process", component: hook });
+    }
     this.options.components.forEach((spec, index) => {
       const isAgent = this.options.mode === "agent" && index === this.options.components.length - 1;
       const connection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, this.spawnContext());
@@ -72,6 +76,7 @@ class ChainRun {
       if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
     });
     this.options.onStarted?.(this.processes.map((connection) => connection.child));
+    this.nodes = nodes;
     const router = new Router({
       nodes,
       upstream: this.upstream,
@@ -129,14 +134,25 @@ class ChainRun {
   }
 
   /** Ends every component and what it started (STOP_SEQUENCE in acp-wire/src/processes.ts), then reports. */
+  private closeComponents(): Promise<void> {
+    return closeComponentsOf(this.nodes, this.options.log);
+  }
+
   private stop(reason: string, status: number): void {
     if (this.stopping) return;
     this.stopping = true;
     this.options.debug(`stopping: ${reason}`);
     void stopProcesses(this.processes.map((component) => component.child))
+      .then(() => this.closeComponents())
       .then(() => this.trace?.close())
       .then(() => this.done(status));
   }
+}
+
+/** The in-process components' own ending (checkpoints finish the turns still open); a failure is logged, never fatal. */
+function closeComponentsOf(nodes: ChainNode[], log: Logger): Promise<void> {
+  const closing = nodes.flatMap((node) => (node.kind === "in-process" && node.component.close ? [node.component.close()] : []));
+  return Promise.all(closing.map((close) => close.catch((error: Error) => log(`closing: ${error.message}`)))).then(() => {});
 }
 
 /** 128 + the signal's number for a signal name, as a shell reports it. */

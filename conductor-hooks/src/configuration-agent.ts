@@ -49,9 +49,10 @@ interface SetupSession {
   agentSession: { id: string; agent: ChosenAgent } | null;
 }
 
-/** The registry's agents the built-in ones do not already name, as menu choices (an empty command: see registryEntry). */
+/** The registry's agents the built-in ones are not already, as menu choices (an empty command: see registryEntry). */
 function registryChoices(options: MenuOptions): KnownAgent[] {
-  const taken = new Set(agentChoices(options.demoAgentCommand).map((choice) => choice.shortName));
+  // A built-in agent's registry entries (its registryIds) are that same agent: listed once, as the built-in.
+  const taken = new Set(agentChoices(options.demoAgentCommand).flatMap((choice) => [choice.shortName, ...(choice.registryIds ?? [])]));
   return (options.registryAgents ?? [])
     .filter((agent) => !taken.has(agent.id))
     .map((agent) => ({ name: agent.name ?? agent.id, shortName: agent.id, command: "" }));

@@ -1,11 +1,13 @@
 // `symposium-conductor demo-agent`: the embedded default agent. Offline and
 // deterministic; its reply shows exactly what reached it (so the editor
-// context is visible) and how to get a real agent from where the user is:
-// the config file `run` read (RUN_CONFIG_ENV says which), or a command line.
+// context is visible, and each mentioned file by name) and how to get a real
+// agent from where the user is: the chat's agent picker or VS Code's command
+// (agent-choices.ts: chooseAgentHint), else the config file `run` read
+// (RUN_CONFIG_ENV says which), or a command line.
 
 import { agent, type AgentApp, type ContentBlock } from "@agentclientprotocol/sdk";
 import { codeFence, OPEN_TAG } from "../../editor-context-proxy/src/index.js";
-import { KNOWN_AGENTS } from "./agent-choices.js";
+import { chooseAgentHint, DEMO_AGENT_NAME, KNOWN_AGENTS } from "./agent-choices.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText } from "./stdio-agent.js";
 
 /** The example of a real agent's command: the menu's first (Claude Code), so the hint names the adapter's current package. */
@@ -18,7 +20,7 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
     .onRequest("initialize", () => ({
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: { promptCapabilities: { embeddedContext: true } },
-      agentInfo: { name: "symposium-demo-agent", title: "Symposium demo agent", version },
+      agentInfo: { name: "symposium-demo-agent", title: DEMO_AGENT_NAME, version },
     }))
     .onRequest("session/new", () => ({ sessionId: `demo-${++sessions}` }))
     .onNotification("session/cancel", () => {})
@@ -28,18 +30,20 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
     });
 }
 
-export function describePrompt(prompt: ContentBlock[], configPath: string | null): string {
+export function describePrompt(prompt: ContentBlock[], configPath: string | null, env: NodeJS.ProcessEnv = process.env): string {
   const parts = [
     "I am Symposium's built-in demo agent: I run offline and show you exactly what reached me.",
     "",
     `Your message arrived as ${prompt.length} content block${prompt.length === 1 ? "" : "s"}:`,
   ];
   prompt.forEach((block, index) => parts.push("", ...describeBlock(block, index + 1)));
-  parts.push("", ...howToUseARealAgent(configPath));
+  parts.push("", ...howToUseARealAgent(configPath, env));
   return parts.join("\n");
 }
 
-function howToUseARealAgent(configPath: string | null): string[] {
+function howToUseARealAgent(configPath: string | null, env: NodeJS.ProcessEnv): string[] {
+  const chooser = chooseAgentHint(env);
+  if (chooser !== null) return [`To talk to a real agent, ${chooser}; the new conversation runs it.`];
   if (configPath !== null) {
     return [
       `You are talking to me because "agent" in ${configPath} names me. To talk to a real agent, set "agent" there to its command, for example:`,
@@ -56,6 +60,14 @@ function howToUseARealAgent(configPath: string | null): string[] {
 }
 
 function describeBlock(block: ContentBlock, number: number): string[] {
+  if (block.type === "resource") {
+    // A mention (`@src/main.rs`) the chat sent with its text: which file, and how much of it.
+    const { resource } = block;
+    const size = "text" in resource ? `, ${resource.text.length} characters of text` : ", binary";
+    return [`${number}. a resource block: ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}${size}`];
+  }
+  if (block.type === "resource_link")
+    return [`${number}. a resource link: ${block.uri}${block.name && !block.uri.endsWith(block.name) ? ` (${block.name})` : ""}`];
   if (block.type !== "text") return [`${number}. a ${block.type} block`];
   const source = block.text.startsWith(OPEN_TAG) ? " (added by the editor-context proxy)" : "";
   const fence = codeFence([block.text]);

@@ -1,10 +1,13 @@
 // The seed's hook: the editor-context proxy is the chain's first component,
-// in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty.
+// in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty
+// (with it, each session gets the editor's MCP server: docs/editor-tools.md).
 // Unset, it is not in the chain at all, so CLI use pays nothing.
 
 import { SESSION_PROMPT, encodeMessage, type Logger } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, answerLine } from "../../editor-context-proxy/src/index.js";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, answerLine, editorToolsServer } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";
@@ -15,6 +18,8 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
   const injector = new EditorContextInjector({
     stateFile,
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
+    // Every session gets the editor's MCP server (docs/editor-tools.md), which sits beside this bundle in dist/.
+    editorTools: editorToolsServer(stateFile, path.dirname(fileURLToPath(import.meta.url)), env),
   });
   setImmediate(() => warmUp(stateFile));
   return {

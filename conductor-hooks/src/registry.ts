@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import { isObject } from "../../acp-wire/src/index.js";
 import snapshot from "../registry-snapshot.json" with { type: "json" };
-import { agentChoices, DEMO_AGENT_NAME } from "./agent-choices.js";
+import { agentChoices, DEMO_AGENT_NAME, KNOWN_AGENTS } from "./agent-choices.js";
 import { loadConfig, splitCommandLine, updateConfigFile, type SymposiumConfig } from "./config.js";
 import { AgentFormatError, parseAgentConfig, parseRegistry, pickerDescription, platformKey, type AgentConfig, type Distribution } from "./registry-format.js";
 
@@ -144,8 +144,19 @@ function localDistribution(commandLine: string): Distribution {
   return { local: { command: command!, args } };
 }
 
-/** Every agent that can be chosen, each id once (the first source that has it wins). */
+/**
+ * Every agent that can be chosen, each once: the first source that has an id
+ * wins, and a registry entry for a built-in agent (its `registryIds`: the
+ * registry's "claude-code-acp" is the built-in "claude") is left out, so one
+ * agent has one entry and one name.
+ */
 export async function catalog(context: RegistryContext): Promise<CatalogEntry[]> {
+  const builtinIds = new Set(KNOWN_AGENTS.flatMap((agent) => agent.registryIds ?? []));
+  return (await allEntries(context)).filter(({ agent, source }) => source !== "registry" || !builtinIds.has(agent.id));
+}
+
+/** Each id once, the first source that has it winning; a built-in's registry entries included (a config may name one by id). */
+async function allEntries(context: RegistryContext): Promise<CatalogEntry[]> {
   const registry = await registryAgents(registryUrl(context.config, context.env), context.log, context.registryCache);
   const all: CatalogEntry[] = [
     ...(context.config?.agents ?? []).map((agent) => ({ agent, source: "config" as const })),
@@ -157,8 +168,33 @@ export async function catalog(context: RegistryContext): Promise<CatalogEntry[]>
   return all.filter(({ agent }) => !seen.has(agent.id) && seen.add(agent.id));
 }
 
+/**
+ * The catalog id of the agent the config names, when it is in `entries`: an
+ * agent object's id (a built-in's registry id counts as the built-in), or a
+ * command line a built-in agent runs (the menu writes those). Undefined for
+ * a command of the user's own.
+ */
+export function configuredAgentId(config: SymposiumConfig | null, entries: readonly CatalogEntry[]): string | undefined {
+  if (config === null) return undefined;
+  const has = (id: string | undefined): string | undefined => (id !== undefined && entries.some(({ agent }) => agent.id === id) ? id : undefined);
+  const builtinFor = (id: string): string | undefined => KNOWN_AGENTS.find((agent) => agent.registryIds?.includes(id))?.shortName;
+  if (config.agentConfig !== undefined) {
+    const id = typeof config.agentConfig.id === "string" ? config.agentConfig.id : undefined;
+    return id === undefined ? undefined : (has(id) ?? has(builtinFor(id)));
+  }
+  let words: string[];
+  try {
+    words = splitCommandLine(config.agent, "agent");
+  } catch {
+    return undefined;
+  }
+  if (words.at(-1) === "demo-agent") return has("demo");
+  const line = words.join(" ");
+  return has(KNOWN_AGENTS.find((agent) => splitCommandLine(agent.command, "built-in agent").join(" ") === line)?.shortName);
+}
+
 export async function findAgent(id: string, context: RegistryContext): Promise<AgentConfig> {
-  const entries = await catalog(context);
+  const entries = await allEntries(context);
   const found = entries.find((entry) => entry.agent.id === id);
   if (found === undefined) throw new RegistryError(`no agent with the id '${id}'; \`symposium-conductor registry list\` shows them`);
   return found.agent;
@@ -212,14 +248,15 @@ export async function configuredAgent(value: unknown, context: RegistryContext):
   return parseAgentConfig(value, `${context.configPath}: agent`);
 }
 
-/** The seed's `registry list` line for an agent; the description says when its download here is not checksummed. */
-export function listed(agent: AgentConfig): { id: string; name: string; version?: string; description?: string } {
+/** The seed's `registry list` line for an agent; the description says when its download here is not checksummed; `current` on the one the config names now. */
+export function listed(agent: AgentConfig, current = false): { id: string; name: string; version?: string; description?: string; current?: true } {
   const description = pickerDescription(agent);
   return {
     id: agent.id,
     name: agent.name ?? agent.id,
     ...(agent.version === undefined ? {} : { version: agent.version }),
     ...(description === undefined ? {} : { description }),
+    ...(current ? { current: true as const } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // remembers, per connection, where each answer goes back and with which id, and lets a
 // $/cancel_request follow its request one hop.
 
-import { RawId, type IdLike } from "../../acp-wire/src/index.js";
+import { RawId, type IdLike, type WireMessage } from "../../acp-wire/src/index.js";
 import type { Connection } from "./connections.js";
 
 /** A request the conductor forwarded: where its answer must go back to, and the id it had there (exactly). */
@@ -11,7 +11,12 @@ export interface ForwardedRequest {
   origin: Connection;
   originId: IdLike;
   originKey: string;
+  /** Told when the answer passes back (an in-process component's observation, router.ts); the answer parsed only if asked. */
+  onAnswer?: AnswerWatcher;
 }
+
+/** Given a way to read the answer (null: it could not be read, or the chain failed it). */
+export type AnswerWatcher = (answer: () => WireMessage | null) => void;
 
 export class RequestTable {
   /** Per connection: requests the conductor sent on it, by the id it gave them. */
@@ -21,11 +26,11 @@ export class RequestTable {
   private readonly lastId = new Map<Connection, number>();
 
   /** Gives a request received on `from` a fresh id on `to`, and remembers where its answer goes. */
-  remember(from: Connection, to: Connection, originId: IdLike): number {
+  remember(from: Connection, to: Connection, originId: IdLike, onAnswer?: AnswerWatcher): number {
     const id = (this.lastId.get(to) ?? 0) + 1;
     this.lastId.set(to, id);
     const originKey = idKey(originId);
-    tableOf(this.pending, to).set(id, { origin: from, originId, originKey });
+    tableOf(this.pending, to).set(id, { origin: from, originId, originKey, ...(onAnswer ? { onAnswer } : {}) });
     tableOf(this.forwarded, from).set(originKey, { target: to, id });
     return id;
   }

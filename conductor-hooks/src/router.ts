@@ -44,9 +44,9 @@ import {
   type WireMessage,
 } from "../../acp-wire/src/index.js";
 import { AUTH_REQUIRED_CODE, AgentNotes, explainAgentError, explainAuthRequired, type StderrTail } from "./agent-failure.js";
-import { knownAgentFor } from "./agent-choices.js";
+import { chooseAgentHint, knownAgentFor } from "./agent-choices.js";
 import type { Connection, ComponentSpec } from "./connections.js";
-import { RequestTable } from "./request-table.js";
+import { RequestTable, type AnswerWatcher } from "./request-table.js";
 import type { Trace } from "./trace.js";
 
 /** A component that runs inside the conductor and may rewrite messages going down. */
@@ -59,6 +59,23 @@ export interface InProcessComponent {
   answers?: ReadonlySet<string>;
   /** The whole answer line to request `message` (its id `id`) going up, or null to let it go on. */
   answerUpstream?(message: WireMessage, id: IdLike): string | null;
+  /** Client→agent request methods `observe` sees (parsed) before they go on; the others pass it unparsed. */
+  observes?: ReadonlySet<string>;
+  /** Sees a request going down; what it returns may hold it back a while and hears of its answer. */
+  observe?(request: WireMessage): Observation | null;
+  /** Run when the chain stops (after its processes ended). */
+  close?(): Promise<void>;
+}
+
+/**
+ * What an in-process component does with a request it observed. `hold`: the
+ * request, and every line its sender sends after it, wait until the promise
+ * settles (so nothing overtakes it; the other direction flows on). `answered`:
+ * told when its answer has passed back to the sender.
+ */
+export interface Observation {
+  hold?: Promise<void>;
+  answered?: AnswerWatcher;
 }
 
 export type ChainNode = { kind: "process"; connection: Connection } | { kind: "in-process"; component: InProcessComponent };
@@ -73,6 +90,7 @@ interface Hop {
   /** The methods the components on the way may rewrite, or answer: what needs reading (the others pass unparsed). */
   rewrites: ReadonlySet<string>;
   answers: ReadonlySet<string>;
+  observes: ReadonlySet<string>;
 }
 
 /** Where a message sets off from: a chain position (-1: the client's side), and which way it goes. */
@@ -109,6 +127,9 @@ export class Router {
     this.upstreamMethods = this.proxyMethods;
   }
 
+  /** Per sender held back by an observation: the lines it sent since, in order, with where they set off from. */
+  private readonly held = new Map<Connection, Array<{ line: Buffer; place: Place }>>();
+
   /** A line from our stdio. */
   fromUpstream(line: Buffer): void {
     this.receive(this.upstream, line, this.place(-1, "down"));
@@ -127,7 +148,10 @@ export class Router {
 
   /** Answers every request still waiting anywhere in the chain with `error`. */
   failAllPending(error: ErrorResponse): void {
-    for (const request of this.requests.takeAll()) request.origin.send(errorResponse(request.originId, error));
+    for (const request of this.requests.takeAll()) {
+      request.origin.send(errorResponse(request.originId, error));
+      request.onAnswer?.(() => null);
+    }
   }
 
   processConnections(): Connection[] {
@@ -136,6 +160,8 @@ export class Router {
 
   /** Answers an unreadable line; routes the others by kind and method. `place` is that of a plain message from `from`. */
   private receive(from: Connection, line: Buffer, place: Place): void {
+    const waiting = this.held.get(from);
+    if (waiting !== undefined) return void waiting.push({ line, place });
     const view = readLine(line);
     if (!view.ok) {
       this.options.trace?.record(from.name, "in", JSON.stringify(line.toString()));
@@ -182,10 +208,56 @@ export class Router {
   private route(from: Connection, view: MethodView, place: Place): void {
     const hop = this.nextHop(place);
     if (place.direction === "up" && this.answeredOnTheWay(from, view, hop)) return;
+    const observed = place.direction === "down" ? this.observed(from, view, hop) : NOT_OBSERVED;
+    if (observed === null) return;
+    if (observed.hold === undefined) return this.forward(from, view, place, hop, observed.answered);
+    this.held.set(from, []);
+    void observed.hold.then(() => {
+      this.forward(from, view, place, hop, observed.answered);
+      this.release(from);
+    });
+  }
+
+  /** Rewrites a message going down, renames it for a proxy, and sends it on. */
+  private forward(from: Connection, view: MethodView, place: Place, hop: Hop, onAnswer: AnswerWatcher | undefined): void {
     const rewritten = place.direction === "down" ? this.rewritten(from, view, hop) : view;
     const successor = this.successorMethod(hop.to, place.direction);
     const outgoing = rewritten === null ? null : this.renamedForProxy(from, rewritten, hop.to, successor);
-    if (outgoing !== null) this.deliver(from, hop.to, outgoing, successor);
+    if (outgoing !== null) this.deliver(from, hop.to, outgoing, successor, onAnswer);
+  }
+
+  /**
+   * What the components on the way make of a request they observe: one
+   * promise to wait for (all of theirs), and who to tell of its answer. Null
+   * when it had to be read and could not be (answered).
+   */
+  private observed(from: Connection, view: MethodView, hop: Hop): { hold?: Promise<void>; answered?: AnswerWatcher } | null {
+    if (view.kind !== "request" || !hop.observes.has(view.method)) return NOT_OBSERVED;
+    const message = this.parsedOrAnswered(from, view);
+    if (message === null) return null;
+    const holds: Array<Promise<void>> = [];
+    const watchers: AnswerWatcher[] = [];
+    for (const component of hop.components) {
+      const observation = component.observe?.(message) ?? null;
+      if (observation?.hold) holds.push(observation.hold.catch(() => {}));
+      if (observation?.answered) watchers.push(observation.answered);
+    }
+    return {
+      ...(holds.length > 0 ? { hold: Promise.all(holds).then(() => {}) } : {}),
+      ...(watchers.length > 0 ? { answered: (answer) => watchers.forEach((watch) => watch(answer)) } : {}),
+    };
+  }
+
+  /** Lets `from`'s lines held behind an observation go on, in order, until one of them is held in turn. */
+  private release(from: Connection): void {
+    const waiting = this.held.get(from) ?? [];
+    this.held.delete(from);
+    while (waiting.length > 0 && !this.held.has(from)) {
+      const { line, place } = waiting.shift()!;
+      this.receive(from, line, place);
+    }
+    // A line among them was held in its turn: the rest wait behind it, still in order.
+    if (waiting.length > 0) this.held.get(from)!.unshift(...waiting);
   }
 
   /** A request going up that an in-process component answers (the editor's unsaved files): the answer goes back to `from`. */
@@ -229,11 +301,11 @@ export class Router {
    * request gets a fresh id on `to`, remembered for its answer. A full
    * receiver holds the sender back until it drains.
    */
-  private deliver(from: Connection, to: Connection, view: MessageView, successor: string | null): void {
+  private deliver(from: Connection, to: Connection, view: MessageView, successor: string | null, onAnswer?: AnswerWatcher): void {
     if (view.line !== null && successor === null && view.kind === "notification") return this.send(from, to, view.line);
     const content = spliceableBody(view, successor !== null) ?? this.parsedOrAnswered(from, view);
     if (content === null) return;
-    const id = view.kind === "request" ? this.requests.remember(from, to, view.id ?? null) : undefined;
+    const id = view.kind === "request" ? this.requests.remember(from, to, view.id ?? null, onAnswer) : undefined;
     this.send(from, to, Buffer.isBuffer(content) ? encodeBody(content, id, successor) : encodeMessage(content, id, successor, null));
   }
 
@@ -274,7 +346,13 @@ export class Router {
       components.push(node.component);
     }
     const methods = (sets: Array<Iterable<string>>) => new Set(sets.flatMap((set) => [...set]));
-    return { to, components, rewrites: methods(components.map((c) => c.rewrites)), answers: methods(components.map((c) => c.answers ?? [])) };
+    return {
+      to,
+      components,
+      rewrites: methods(components.map((c) => c.rewrites)),
+      answers: methods(components.map((c) => c.answers ?? [])),
+      observes: methods(components.map((c) => c.observes ?? [])),
+    };
   }
 
   /** The envelope method `to` receives messages going `direction` in, or null when they go plain. */
@@ -318,6 +396,13 @@ export class Router {
         request.origin,
         Buffer.isBuffer(content) ? plainFromBody(content, request.originId) : encodeMessage(content, request.originId, null, null),
       );
+    // After the answer went on: whoever watches it never delays it.
+    request.onAnswer?.(() => message ?? this.parsedAnswer(view));
+  }
+
+  private parsedAnswer(view: LineView): WireMessage | null {
+    const parsed = view.parse();
+    return parsed.ok ? parsed.message : null;
   }
 
   /**
@@ -355,12 +440,14 @@ export class Router {
     if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
     // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
     const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
+    const chooser = chooseAgentHint();
     const explained = explainAuthRequired({
       componentName: from.name,
       command,
       notes: this.agentNotes,
       error: { code: error.code, message: error.message, data: error.data },
       ...(login ? { login } : {}),
+      ...(chooser ? { alsoTry: chooser } : {}),
     });
     this.options.log(explained.data.details);
     return explained;
@@ -382,6 +469,9 @@ export class Router {
     this.send(from, forwarded.target, JSON.stringify({ ...message, params: { ...params, requestId: forwarded.id } }));
   }
 }
+
+/** A message no component observes: it goes on at once. */
+const NOT_OBSERVED: { hold?: Promise<void>; answered?: AnswerWatcher } = {};
 
 const ERROR_MEMBER = Buffer.from('"error":');
 const AUTH_METHODS_MEMBER = Buffer.from('"authMethods":');

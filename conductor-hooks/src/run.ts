@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_PROXY_DIALECT, UsageError, describeError, parseCommandLine, parseDialect, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
 import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
-import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, loadConfig, type SymposiumConfig } from "./config.js";
+import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, joinCommandLine, loadConfig, type SymposiumConfig } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import { runConductor, type ConductorOptions } from "./conductor.js";
 import { refreshLauncher, selfCommandVia, type LauncherTarget } from "./launcher.js";
@@ -95,7 +95,7 @@ async function componentsFromConfig(chain: ChainOptions, options: RunOptions, co
     log(`the configured agents could not be brought up to date: ${describeError(error)}`),
   );
   const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
-  log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
+  log(`agent: ${spawn.name} (${joinCommandLine([spawn.command, ...spawn.args])})`);
   return chainFromConfig(config, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
 }
 
@@ -150,10 +150,13 @@ export function parseChainOptions(args: string[]): ChainOptions {
   };
 }
 
-/** "node /long/path/cli.js --flag" → "node cli.js --flag", for names in logs and errors. */
+/**
+ * "node /long/path/cli.js --flag" → "node cli.js --flag", a proxy's name in logs and traces: only absolute
+ * paths are shortened, so a package name (`@scope/name`) is never cut to a different one. Where a command is
+ * shown to be run or copied, it is the whole command line (joinCommandLine).
+ */
 export function shortCommand(command: string[]): string {
-  const text = command.map((word) => path.basename(word)).join(" ");
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return joinCommandLine(command.map((word) => (path.isAbsolute(word) ? path.basename(word) : word)));
 }
 
 /** Errors whose message says all a user needs (registry.ts, registry-format.ts, registry-install.ts; loaded lazily, so known by name). */

@@ -19,6 +19,9 @@ import {
 import { describeCurrentContext, watchCurrentContext } from "./show.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { runWrapped } from "./wrap-mode.js";
+import { editorToolsServer } from "./editor-tools-entry.js";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const NAME = "symposium-editor-context";
 
@@ -29,7 +32,8 @@ const USAGE = `Usage:
   ${NAME} --help | --version
 
 Each session/prompt gets a fresh <editor-context> block, read from the file
-named by ${STATE_FILE_ENV}. The agent's fs/read_text_file of a file with unsaved
+named by ${STATE_FILE_ENV}, and each session/new, load and resume the
+editor's MCP server (symposium-editor) in its mcpServers. The agent's fs/read_text_file of a file with unsaved
 changes in the editor is answered from the editor's text, its fs/write_text_file
 to one refused. Every other message passes unchanged.
 Logs go to stderr; set SYMPOSIUM_LOG=debug to see why a prompt got no context.`;
@@ -81,9 +85,12 @@ async function main(argv: string[]): Promise<number> {
   if (invocation.kind === "help") return printLine(USAGE);
   if (invocation.kind === "version") return printLine(packageVersion());
   const debug = debugLogger(NAME);
+  const stateFile = process.env[STATE_FILE_ENV];
   const injector = new EditorContextInjector({
     onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`),
     onUnsavedNote: (note) => debug(note),
+    // The editor's MCP server, under the same condition as the block; it sits beside this bundle in dist/.
+    editorTools: stateFile ? editorToolsServer(stateFile, path.dirname(fileURLToPath(import.meta.url))) : null,
   });
   if (invocation.kind === "show") return show(injector, invocation.watch);
   if (invocation.kind === "wrap") return wrap(injector, invocation.command, log);

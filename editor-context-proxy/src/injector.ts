@@ -7,6 +7,7 @@ import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-blo
 import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
 import { UnsavedFiles } from "./unsaved-files.js";
+import { SESSION_SETUP_METHODS, withEditorTools, type McpServerEntry } from "./editor-tools-entry.js";
 
 /**
  * A prompt whose `_meta` holds this key with the value `false` goes out
@@ -16,7 +17,7 @@ import { UnsavedFiles } from "./unsaved-files.js";
 export const EDITOR_CONTEXT_META_KEY = "symposium.dev/editorContext";
 
 /** The only methods `rewrite` may change: messages with any other method can pass unparsed. */
-export const INJECTED_METHODS: ReadonlySet<string> = new Set([SESSION_PROMPT]);
+export const INJECTED_METHODS: ReadonlySet<string> = new Set([SESSION_PROMPT, ...SESSION_SETUP_METHODS]);
 
 export interface EditorContextInjectorOptions extends StateFileReaderOptions, FormatOptions {
   /** State file path; defaults to $SYMPOSIUM_EDITOR_STATE_FILE. */
@@ -25,6 +26,8 @@ export interface EditorContextInjectorOptions extends StateFileReaderOptions, Fo
   onSkip?: (reason: string) => void;
   /** Told why a read of a file with unsaved changes went to the client after all (for a log). */
   onUnsavedNote?: (note: string) => void;
+  /** The editor's MCP server to add to each session's mcpServers (editor-tools-entry.ts); none when absent. */
+  editorTools?: McpServerEntry | null;
 }
 
 export class EditorContextInjector {
@@ -58,8 +61,23 @@ export class EditorContextInjector {
 
   private formatted: { state: EditorState; block: string } | null = null;
 
-  /** A copy of `message` with the block prepended, or null when it is not a prompt or there is no context. */
+  /** The editor's MCP server added to a session's mcpServers, unless the state file says the user turned the tools off. */
+  private withEditorTools(message: WireMessage): WireMessage | null {
+    const entry = this.options.editorTools;
+    if (!entry) return null;
+    if (this.reader.read().editorTools?.enabled === false) {
+      this.options.onSkip?.("the editor's tools are turned off in VS Code (symposium.editorTools.enabled)");
+      return null;
+    }
+    return withEditorTools(message, entry);
+  }
+
+  /**
+   * A copy of `message` with the block prepended (a prompt), or with the editor's MCP server
+   * added (a session/new, load or resume); null when there is nothing to change.
+   */
   rewrite(message: WireMessage): WireMessage | null {
+    if (isRequest(message) && SESSION_SETUP_METHODS.has(message.method)) return this.withEditorTools(message);
     if (!isRequest(message) || message.method !== SESSION_PROMPT) return null;
     const params = message.params;
     if (!isObject(params) || !Array.isArray(params.prompt)) return null;

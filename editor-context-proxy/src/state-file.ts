@@ -13,17 +13,20 @@ import {
   MAX_STATE_BYTES,
   STATE_FILE_ENV,
   parseEditorState,
+  parseEditorTools,
   parseUnsavedDocuments,
   type EditorState,
+  type EditorToolsState,
   type UnsavedDocumentState,
 } from "../../editor-state/src/index.js";
 
 /**
- * A fresh file's unsaved documents come with it (`unsaved`), also when it
- * names no active file (no block, but the agent still reads what the user sees).
+ * A fresh file's unsaved documents and editor tools come with it (`unsaved`, `editorTools`), also when it
+ * names no active file (no block, but the agent still reads what the user sees and reaches the window).
  */
 export type StateReadResult =
-  { ok: true; state: EditorState; ageMs: number; unsaved: UnsavedDocumentState[] } | { ok: false; reason: string; unsaved?: UnsavedDocumentState[] };
+  | { ok: true; state: EditorState; ageMs: number; unsaved: UnsavedDocumentState[]; editorTools: EditorToolsState | null }
+  | { ok: false; reason: string; unsaved?: UnsavedDocumentState[]; editorTools?: EditorToolsState | null };
 
 export interface StateFileReaderOptions {
   /** Skip a file last written longer ago than this (docs/state-file.md: 30 s). */
@@ -166,8 +169,9 @@ export class StateFileReader {
     }
     const state = parseEditorState(value);
     const unsaved = parseUnsavedDocuments(value);
-    if (state === null) return { ok: false, reason: `${this.path} names no active file`, unsaved };
-    return { ok: true, state, ageMs: 0, unsaved };
+    const editorTools = parseEditorTools(value);
+    if (state === null) return { ok: false, reason: `${this.path} names no active file`, unsaved, editorTools };
+    return { ok: true, state, ageMs: 0, unsaved, editorTools };
   }
 }
 

@@ -38,7 +38,7 @@ import {
   RawId,
   type Logger,
 } from "../../acp-wire/src/index.js";
-import type { EditorContextInjector } from "./injector.js";
+import { INJECTED_METHODS, type EditorContextInjector } from "./injector.js";
 import { FILE_METHODS, answerLine } from "./unsaved-files.js";
 
 export interface WrapOptions {
@@ -131,7 +131,7 @@ class WrappedAgent {
 
   /** Forwards (or answers) one client line; false when the agent's input is full. */
   private fromClient(line: Buffer, framed: Buffer | null): boolean {
-    const verdict = screenClientLine(line);
+    const verdict = screenClientLine(line, INJECTED_METHODS);
     if (verdict.kind === "error") return (this.toClient.writeLine(errorResponse(verdict.id, verdict.error)), true);
     if (verdict.kind === "parsed") {
       const id = isRequest(verdict.message) ? exactId(line, verdict.message) : undefined;

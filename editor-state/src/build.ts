@@ -12,6 +12,7 @@ import {
   type DiagnosticSeverity,
   type DiagnosticState,
   type DocumentState,
+  type EditorToolsState,
   type SelectionState,
   type UnsavedDocumentState,
 } from "./index.js";
@@ -66,6 +67,8 @@ export interface StateFacts {
   now: Date;
   /** The window's unsaved files, their snapshots already written (extension/src/unsaved-snapshots.ts). */
   unsavedDocuments?: UnsavedDocumentState[];
+  /** The editor's tools and the window's live channel (docs/editor-tools.md); absent: not written. */
+  editorTools?: EditorToolsState;
 }
 
 export interface StateLimits {
@@ -105,6 +108,8 @@ export interface StateFile {
   workspaceFolders: string[];
   /** Only when the window has unsaved files: older files have none, and readers take none for none. */
   unsavedDocuments?: UnsavedDocumentState[];
+  /** Only from a tracker that runs the channel (or with the tools turned off). */
+  editorTools?: EditorToolsState;
   writerPid: number;
   updatedAt: string;
 }
@@ -131,6 +136,7 @@ export function buildStateFile(facts: StateFacts, limits: StateLimits = DEFAULT_
     omittedDiagnostics: diagnostics.omitted,
     workspaceFolders: facts.workspaceFolders,
     ...(facts.unsavedDocuments?.length ? { unsavedDocuments: facts.unsavedDocuments } : {}),
+    ...(facts.editorTools ? { editorTools: facts.editorTools } : {}),
     writerPid: facts.writerPid,
     updatedAt: facts.now.toISOString(),
   };

@@ -100,6 +100,36 @@ export function parseUnsavedDocuments(value: unknown): UnsavedDocumentState[] {
   return documents;
 }
 
+/**
+ * The editor's tools (docs/editor-tools.md): whether the proxy offers agents
+ * the editor's MCP server, and the window's live channel to it. The channel is
+ * a Unix domain socket (a named pipe on Windows) and the secret a caller must
+ * present; both absent when the window has no channel (or another tracker wrote the file).
+ */
+export interface EditorToolsState {
+  /** False when the user turned the tools off (`symposium.editorTools.enabled`). */
+  enabled: boolean;
+  /** The socket's path, or the pipe's name (`\\.\pipe\…`). */
+  socket: string | null;
+  /** The per-window secret, hex. */
+  secret: string | null;
+}
+
+/** A secret the channel accepts: 32 to 128 hex digits. */
+export function isChannelSecret(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{32,128}$/.test(value);
+}
+
+/** The state file's `editorTools`; null when it has none (older trackers, hand-written files). */
+export function parseEditorTools(value: unknown): EditorToolsState | null {
+  if (!isObject(value) || !isObject(value.editorTools)) return null;
+  const tools = value.editorTools;
+  const socket = nonEmptyString(tools.socket);
+  const secret = isChannelSecret(tools.secret) ? tools.secret : null;
+  const live = socket !== null && secret !== null && socket.length <= 1024;
+  return { enabled: tools.enabled !== false, socket: live ? socket : null, secret: live ? secret : null };
+}
+
 export interface EditorState {
   activeFile: string | null;
   languageId: string | null;

@@ -41,14 +41,17 @@ export interface BridgeDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** The requests that act on VS Code (the agent's name and state go to the view's title: chat-view.ts). */
-export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" }>;
+/** The requests that act on VS Code (the agent's name and state, and withdrawn edits, are chat-view.ts's own). */
+export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" } | { kind: "withdrawEdit" }>;
 
-/** Returns the answer to send back to the page that asked, for requests that have one (`applyEdit`). */
-export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDeps): Promise<ToPanel | undefined> {
+/**
+ * Returns the answer to send back to the page that asked, for requests that have one (`applyEdit`).
+ * `withdrawn` aborts when that page can no longer answer for the request (an edit under review is then dropped).
+ */
+export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDeps, withdrawn?: AbortSignal): Promise<ToPanel | undefined> {
   switch (request.kind) {
     case "applyEdit":
-      return { type: "editResult", id: request.id, result: await applyAgentEdit(request.path, request.content, deps) };
+      return { type: "editResult", id: request.id, result: await applyAgentEdit(request, { ...deps, withdrawn }) };
     case "chord": {
       const command = chordCommand(request.chord);
       if (command) await vscode.commands.executeCommand(command);

@@ -29,8 +29,8 @@ export interface ChatViewEvents {
   retry(): void;
   /** The chat page moved to another conversation. */
   conversation(id: string): void;
-  /** The chat page asked VS Code for something (already checked). */
-  request(request: ActionRequest): Promise<ToPanel | undefined>;
+  /** The chat page asked VS Code for something (already checked); `withdrawn` aborts when that page is gone. */
+  request(request: ActionRequest, withdrawn: AbortSignal): Promise<ToPanel | undefined>;
 }
 
 /** One webview showing the chat: the view, or an editor tab. */
@@ -38,6 +38,8 @@ interface Surface {
   webview: vscode.Webview;
   readonly visible: boolean;
   renderedUrl: string | undefined | null;
+  /** Requests of the page now in it that VS Code has not answered yet (an edit under review), by id. */
+  readonly open: Map<string, AbortController>;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -142,10 +144,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return visible();
       },
       renderedUrl: null,
+      open: new Map(),
     };
     webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.surfaces.add(surface);
-    onDispose(() => this.surfaces.delete(surface));
+    onDispose(() => {
+      this.surfaces.delete(surface);
+      withdrawAll(surface);
+    });
     webview.onDidReceiveMessage((data: unknown) => this.receive(data, surface));
     this.render(surface);
     return surface;
@@ -154,13 +160,40 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private receive(data: unknown, surface: Surface): void {
     const message = parseFromPanel(data);
     if (message?.type === "retry") this.events.retry();
-    else if (message?.type === "conversation") this.events.conversation(message.conversation);
+    else if (message?.type === "conversation") this.conversationMoved(message.conversation, surface);
     else if (message?.type === "request") {
       const request = message.request;
       if (request.kind === "agent") this.setAgent(request.name, request.state);
-      // An answer (an agent's edit: applied or not) goes back to the page that asked only.
-      else void this.events.request(request).then((answer) => answer && this.post(surface, answer));
+      else if (request.kind === "withdrawEdit") surface.open.get(request.id)?.abort();
+      else this.handle(request, surface);
     } else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
+  }
+
+  /**
+   * A surface's chat page went to another conversation (New chat, a History reopen, another agent): it is
+   * the window's conversation now. The other surfaces follow, and a tab opened later shows it (issue 32, item 1).
+   */
+  private conversationMoved(id: string, surface: Surface): void {
+    if (!CONVERSATION_ID.test(id) || !this.chatUrl) return;
+    const next = chatUrlWith(this.chatUrl, { conversation: id });
+    surface.renderedUrl = next; // that page went there itself: no reload
+    this.chatUrl = next;
+    this.events.conversation(id);
+    for (const other of this.surfaces) if (other.renderedUrl !== next) this.render(other);
+  }
+
+  /** An answer (an agent's edit: applied or not) goes back to the page that asked only, while it is there. */
+  private handle(request: ActionRequest, surface: Surface): void {
+    const key = request.kind === "applyEdit" ? request.id : undefined;
+    const withdrawn = new AbortController();
+    if (key !== undefined) {
+      surface.open.get(key)?.abort(); // an id asked again: only the newest may apply
+      surface.open.set(key, withdrawn);
+    }
+    void this.events.request(request, withdrawn.signal).then((answer) => {
+      if (key !== undefined && surface.open.get(key) === withdrawn) surface.open.delete(key);
+      if (answer && !withdrawn.signal.aborted) this.post(surface, answer);
+    });
   }
 
   private setAgent(name: string, state: string): void {
@@ -187,13 +220,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private render(surface: Surface): void {
     const webview = surface.webview;
+    withdrawAll(surface); // the page that asked is replaced by this render
     surface.renderedUrl = this.chatUrl;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce: crypto.randomBytes(16).toString("base64"),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.css")).toString(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.js")).toString(),
-      chatUrl: this.chatUrl,
+      // The theme now, not the one of the URL's first render (issue 32, item 3).
+      chatUrl: this.chatUrl && chatUrlWith(this.chatUrl, { theme: currentTheme() }),
       status: this.status,
       seq: this.seq,
     });
@@ -202,6 +237,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private mediaRoot(): vscode.Uri {
     return vscode.Uri.joinPath(this.extensionUri, "webview", "media");
   }
+}
+
+/** Conversation ids the chat's URL may name (webchat/page/protocol.ts: CONVERSATION_ID_PATTERN). */
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The chat's address with another conversation or theme (its other parameters, the secret among them, kept). */
+export function chatUrlWith(chatUrl: string, change: { conversation?: string; theme?: ChatTheme }): string {
+  const url = new URL(chatUrl);
+  if (change.conversation !== undefined) url.searchParams.set("conversation", change.conversation);
+  if (change.theme !== undefined) url.searchParams.set("theme", change.theme);
+  return url.toString();
 }
 
 export function currentTheme(): ChatTheme {
@@ -214,4 +260,10 @@ export function currentTheme(): ChatTheme {
     default:
       return "dark";
   }
+}
+
+/** The surface's page is gone: nothing it asked may be applied any more. */
+function withdrawAll(surface: Surface): void {
+  for (const request of surface.open.values()) request.abort();
+  surface.open.clear();
 }

@@ -5,7 +5,6 @@
 
 import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "./chat-view.js";
-import { toggleEditorContext } from "./config.js";
 import { chooseAgent } from "./agent-picker.js";
 import { mentionText } from "./selection-mention.js";
 
@@ -33,6 +32,8 @@ export interface CommandDeps {
   chat: ChatCommands;
   /** Opens the editor-context view beside the editor. */
   showEditorContext: () => Promise<void>;
+  /** Turns sharing on or off; the status bar shows the new state at once (context-status.ts). */
+  toggleEditorContext: () => Promise<void>;
   /** Where the chat shows (chat-view.ts). */
   chatView: { mention(text: string): Promise<void>; openInEditor(): void };
 }
@@ -54,7 +55,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     [COMMANDS.stopChat]: () => deps.chat.stop(),
     [COMMANDS.showEditorContext]: deps.showEditorContext,
     [COMMANDS.showLog]: () => showLog(deps),
-    [COMMANDS.toggleEditorContext]: toggleEditorContext,
+    [COMMANDS.toggleEditorContext]: deps.toggleEditorContext,
     // A new conversation with the chosen agent: the chat's restart.
     [COMMANDS.chooseAgent]: () =>
       chooseAgent({

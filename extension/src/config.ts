@@ -13,6 +13,8 @@ export interface SymposiumConfig {
   /** Conductor the chat runs for each session; empty: this extension's own. */
   acpAgentPath: string;
   editorContextEnabled: boolean;
+  /** Offer agents the editor's MCP server and run the window's live channel (docs/editor-tools.md). */
+  editorToolsEnabled?: boolean;
   /** The built-in chat's --max-conversations; undefined: its own default. */
   chatMaxConversations?: number;
   /** An agent's write to a document open in VS Code (agent-edits.ts): applied at once, or reviewed in a diff first. */
@@ -20,7 +22,8 @@ export interface SymposiumConfig {
 }
 
 /** Every setting, as named after `symposium.`. */
-export type SettingName = "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "chat.maxConversations" | "chat.agentEdits";
+export type SettingName =
+  "toadCommand" | "toadPort" | "acpAgentPath" | "editorContext.enabled" | "editorTools.enabled" | "chat.maxConversations" | "chat.agentEdits";
 
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
@@ -32,6 +35,7 @@ export function readConfig(): SymposiumConfig {
     toadPort: clampPort(config.get<number>("toadPort", 0)),
     acpAgentPath: config.get<string>("acpAgentPath", "").trim(),
     editorContextEnabled: config.get<boolean>(EDITOR_CONTEXT, true),
+    editorToolsEnabled: config.get<boolean>("editorTools.enabled", true),
     chatMaxConversations: wholeNumberIn(config.get<number>("chat.maxConversations", 16), 1, 1000),
     chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
   };

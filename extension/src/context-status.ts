@@ -1,23 +1,52 @@
 // The status bar item: whether the editor context is shared and for what
 // (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
 // and a click turns sharing on or off (the command is registered in commands.ts).
+// A click shows the new state at once (issue 32, item 7): the setting's write and
+// the tracker's answer to it can take seconds under load.
 
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
 import { editorTargetLabel, parseEditorState, type StateFile } from "../../editor-state/src/index.js";
 import { COMMANDS } from "./commands.js";
+import { readConfig, toggleEditorContext } from "./config.js";
 import type { EditorStateTracker } from "./editor-state-tracker.js";
 
 const TOOLTIP_LINES = 8;
 
-export function createContextStatus(tracker: EditorStateTracker): vscode.Disposable {
+export interface ContextStatus extends vscode.Disposable {
+  /** Turns sharing on or off (the status bar item's click), showing the new state at once. */
+  toggle(): Promise<void>;
+}
+
+export function createContextStatus(tracker: EditorStateTracker): ContextStatus {
   const item = vscode.window.createStatusBarItem("symposium.editorContext", vscode.StatusBarAlignment.Right, 100);
   item.name = "Symposium Editor Context";
   item.command = COMMANDS.toggleEditorContext;
-  const update = (): void => render(item, tracker.stateFilePath !== undefined, tracker.currentState);
+  /** The state the user clicked to, shown until the tracker has followed the setting. */
+  let clicked: boolean | undefined;
+  const update = (): void => render(item, clicked ?? tracker.stateFilePath !== undefined, tracker.currentState);
+  const followed = (): void => {
+    clicked = undefined;
+    update();
+  };
   update();
   item.show();
-  return vscode.Disposable.from(item, tracker.onDidWriteState(update), tracker.onDidChangeStateFilePath(update));
+  const disposable = vscode.Disposable.from(item, tracker.onDidWriteState(update), tracker.onDidChangeStateFilePath(followed));
+  return {
+    dispose: () => void disposable.dispose(),
+    toggle: async () => {
+      clicked = !readConfig().editorContextEnabled;
+      update();
+      try {
+        await toggleEditorContext();
+      } finally {
+        // Still waiting only while the setting is as clicked and the tracker has not followed it yet
+        // (it fires onDidChangeStateFilePath when it does); otherwise show what is true now.
+        const waiting = clicked !== undefined && clicked === readConfig().editorContextEnabled && (tracker.stateFilePath !== undefined) !== clicked;
+        if (!waiting) followed();
+      }
+    },
+  };
 }
 
 function render(item: vscode.StatusBarItem, enabled: boolean, state: StateFile | undefined): void {

@@ -15,10 +15,10 @@
 //   it (unsaved-snapshots.ts), so the agent reads what the user sees.
 
 import * as vscode from "vscode";
-import type { StateFile } from "../../editor-state/src/index.js";
+import type { EditorToolsState, StateFile } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
 import { editorFacts, isEditingPlace, isOpenInTab, unsavedDocumentFacts } from "./editor-facts.js";
-import { claimStateFilePath, privateStateDirectory, removeStateFile, type StateFileMemory } from "./state-file-location.js";
+import { claimStateFilePath, privateStateDirectory, removeStateFile, sweepEndedWindows, type StateFileMemory } from "./state-file-location.js";
 import { StateFileWriter } from "./state-file-writer.js";
 import { UnsavedSnapshots } from "./unsaved-snapshots.js";
 
@@ -35,6 +35,7 @@ export class EditorStateTracker implements vscode.Disposable {
   private readonly snapshots: UnsavedSnapshots;
   private readonly refreshTimer: NodeJS.Timeout;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private editorToolsState: EditorToolsState | undefined;
 
   /** Fires with the new path (undefined when context sharing is turned off). */
   readonly onDidChangeStateFilePath: vscode.Event<string | undefined> = this.pathChanged.event;
@@ -55,6 +56,7 @@ export class EditorStateTracker implements vscode.Disposable {
       },
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
       unsavedDocuments: (file) => this.snapshots.sync(file, unsavedDocumentFacts()),
+      editorTools: () => this.editorToolsState,
       log,
       written: () => {
         if (this.writer.path) this.snapshots.removeObsolete(this.writer.path);
@@ -93,6 +95,17 @@ export class EditorStateTracker implements vscode.Disposable {
   /** What was last written (undefined when nothing is). */
   get currentState(): StateFile | undefined {
     return this.writer.currentState;
+  }
+
+  /** The editor's tools and their live channel, as the file is to say (editor-tools-host.ts); written soon. */
+  setEditorTools(state: EditorToolsState): void {
+    this.editorToolsState = state;
+    this.writer.schedule();
+  }
+
+  /** The editor the context is about: the last text editor the user was in, while it is open. */
+  editor(): vscode.TextEditor | undefined {
+    return this.contextEditor();
   }
 
   /** Writes a pending change now. */
@@ -139,7 +152,9 @@ export class EditorStateTracker implements vscode.Disposable {
   private claimPath(): string | undefined {
     const warn = (message: string): void => this.log.warn(message);
     const dir = privateStateDirectory(warn);
-    return dir ? claimStateFilePath(dir, this.memory, (message) => this.log.info(message)) : undefined;
+    if (!dir) return undefined;
+    sweepEndedWindows(dir, (message) => this.log.info(message));
+    return claimStateFilePath(dir, this.memory, (message) => this.log.info(message));
   }
 
   private editingPlace(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {

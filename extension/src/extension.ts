@@ -3,10 +3,13 @@
 import * as vscode from "vscode";
 import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
+import { registerAgentTurns } from "./agent-turns.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
 import { createContextStatus } from "./context-status.js";
 import { EditorStateTracker } from "./editor-state-tracker.js";
+import { EditorToolsHost } from "./editor-tools-host.js";
+import { PROPOSAL_SCHEME, ProposalDocuments } from "./proposal-documents.js";
 import { hostRuntime } from "./panel-host-client.js";
 import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
@@ -34,11 +37,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     opened: () => void chat?.ensureStarted(),
     retry: () => void chat?.restart(),
     conversation: (id) => void chat?.rememberConversation(id),
-    request: (request) =>
-      handleBridgeRequest(request, { documents, log }).catch((error: Error) => {
+    request: (request, withdrawn) =>
+      handleBridgeRequest(request, { documents, log }, withdrawn).catch((error: Error) => {
         log.warn(`the chat's ${request.kind} request failed: ${error.message}`);
-        // An agent's edit that failed: the chat server writes it to disk as before.
-        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "notOpen" as const } : undefined;
+        // An agent's edit that failed: nothing is written (never left to the server's disk write).
+        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "failed" as const } : undefined;
       }),
   });
   chat = new PanelHostController({
@@ -49,18 +52,24 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     stateFile: () => tracker.stateFilePath,
     show: (status, url) => view.show(status, url),
   });
-  const editorContextView = createEditorContextView(tracker, log);
+  const editorContextView = createEditorContextView(tracker, log, state);
+  const contextStatus = createContextStatus(tracker);
+  const proposals = new ProposalDocuments();
+  const editorTools = new EditorToolsHost({ documents, proposals, contextEditor: () => tracker.editor() }, log, (tools) => tracker.setEditorTools(tools));
   context.subscriptions.push(
     log,
     tracker,
-    createContextStatus(tracker),
+    editorTools,
+    contextStatus,
     ...editorContextView.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     view,
     chat,
     offerRestartOnSettingChange(chat),
-    ...registerCommands({ log, chat, showEditorContext: editorContextView.show, chatView: view }),
+    ...registerCommands({ log, chat, showEditorContext: editorContextView.show, toggleEditorContext: () => contextStatus.toggle(), chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
+    vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals, { isCaseSensitive: true }),
+    ...registerAgentTurns(log),
     onConfigChange((changed) => log.info(`settings changed: ${JSON.stringify(changed)}`)),
   );
   return {

@@ -19,7 +19,7 @@ import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type Hos
 import { noticeToadMissing } from "./panel-settings.js";
 import { PanelRecord, type HostRecord } from "./panel-record.js";
 import { planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
-import { currentTheme } from "./chat-view.js";
+import { chatUrlWith, currentTheme } from "./chat-view.js";
 import type { PersistentState } from "./persistent-state.js";
 import { readLastLines } from "../../panel-host/src/host-log.js";
 
@@ -32,6 +32,12 @@ export const STATE_CONTEXT_KEY = "symposium.chatState";
 const STARTING: PanelStatus = { kind: "starting", message: "Starting the chat…" };
 /** The chat stays on screen (the panel's kept copy of it) while the remembered host is checked. */
 const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
+/** Restricted Mode (issue 31, item 6): nothing of the chat starts until the user trusts the workspace. */
+export const RESTRICTED: PanelStatus = {
+  kind: "stopped",
+  message: "This workspace is in Restricted Mode. The chat runs an agent and commands in this folder, so it starts once you trust the workspace.",
+  button: "Manage Workspace Trust",
+};
 const HEARTBEAT_MS = 5_000;
 const READY_TIMEOUT_MS = 20_000;
 
@@ -65,10 +71,19 @@ export class PanelHostController implements vscode.Disposable {
   /** Said once above the chat when it next shows as ready (a restart, or a reload with Toad). */
   private pendingNotice: string | undefined;
   private readonly record: PanelRecord;
+  /** The chat was wanted while the workspace was not trusted: it starts when trust is granted. */
+  private wantedUntrusted = false;
+  private readonly trustGranted: vscode.Disposable;
 
   constructor(private readonly deps: PanelHostDeps) {
     this.record = new PanelRecord(deps.state);
     void this.setState("stopped");
+    this.trustGranted = vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (!this.wantedUntrusted) return;
+      this.wantedUntrusted = false;
+      deps.log.info("the workspace is trusted now: starting the chat");
+      void this.ensureStarted();
+    });
   }
 
   get logFile(): string | undefined {
@@ -77,6 +92,7 @@ export class PanelHostController implements vscode.Disposable {
 
   /** Reconnects to this workspace's host or starts one; concurrent calls share one attempt. */
   ensureStarted(): Promise<void> {
+    if (!vscode.workspace.isTrusted) return this.untrusted();
     if (this.stoppedByUser || this.state === "running" || this.state === "starting") return this.pending ?? Promise.resolve();
     // A remembered host is most likely still there (a window reload): the panel keeps showing
     // the conversation while it is checked, and says "starting" only if a new one starts.
@@ -95,6 +111,12 @@ export class PanelHostController implements vscode.Disposable {
 
   async restart(): Promise<void> {
     await this.pending?.catch(() => undefined);
+    if (!vscode.workspace.isTrusted) {
+      // The panel's button (and Restart, Choose Agent) lead to where the user can trust it.
+      await this.untrusted();
+      await vscode.commands.executeCommand("workbench.trust.manage");
+      return;
+    }
     this.stoppedByUser = false;
     // A chat on screen stays there, under a line saying what happens, until the new one is ready.
     const keepChat = this.state === "running";
@@ -133,6 +155,7 @@ export class PanelHostController implements vscode.Disposable {
     const connection = this.connection;
     if (!connection || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return;
     connection.record = { ...connection.record, conversation: id };
+    connection.chatUrl = chatUrlWith(connection.chatUrl, { conversation: id }); // what the view shows next (chat-view.ts did the same)
     await this.record.save(connection.record, connection.secret);
   }
 
@@ -158,6 +181,15 @@ export class PanelHostController implements vscode.Disposable {
 
   dispose(): void {
     clearInterval(this.heartbeat);
+    this.trustGranted.dispose();
+  }
+
+  /** Restricted Mode: no host, no agent, no project command; the panel says why (once trusted, it starts). */
+  private async untrusted(): Promise<void> {
+    if (!this.wantedUntrusted) this.deps.log.info("the workspace is not trusted (Restricted Mode): the chat starts once it is");
+    this.wantedUntrusted = true;
+    this.show(RESTRICTED);
+    await this.setState("stopped");
   }
 
   private async run(connect: () => Promise<Connection>, starting: PanelStatus = STARTING): Promise<void> {

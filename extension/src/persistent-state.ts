@@ -12,6 +12,8 @@ const KEYS = {
   panelHost: "symposium.panelHost",
   /** workspaceState: the state files this workspace's windows wrote lately, newest first. */
   editorStateFiles: "symposium.editorStateFiles",
+  /** workspaceState: the editor group (view column) "Show Editor Context" is open in, while it is open. */
+  editorContextColumn: "symposium.editorContextColumn",
   /** globalState: the "Toad was not found" notice was shown once. */
   toadMissingNoticeShown: "symposium.toadMissingNoticeShown",
 } as const;
@@ -52,6 +54,14 @@ export class PersistentState implements StateFileMemory {
 
   async setEditorStateFiles(files: string[]): Promise<void> {
     await this.workspace.update(KEYS.editorStateFiles, files);
+  }
+
+  get editorContextColumn(): unknown {
+    return this.workspace.get<unknown>(KEYS.editorContextColumn);
+  }
+
+  async setEditorContextColumn(column: number | undefined): Promise<void> {
+    await this.workspace.update(KEYS.editorContextColumn, column);
   }
 
   get toadMissingNoticeShown(): boolean {

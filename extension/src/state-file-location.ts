@@ -19,6 +19,12 @@ import { stateFileWriterPid } from "../../editor-state/src/index.js";
 const POSIX = process.platform !== "win32";
 const FILE_NAME = /^editor-state-[0-9a-f]{32}\.json$/;
 const REMEMBER_AT_MOST = 8;
+const SNAPSHOT_NAME = /^(editor-state-[0-9a-f]{32})\.unsaved-[0-9a-f]{16}\.txt$/;
+/**
+ * A state file untouched this long belongs to no live window (a live one touches its file every
+ * 10 s): with its writer gone too, it is an ended window's (issue 32, item 13).
+ */
+export const ENDED_WINDOW_MS = 2 * 60_000;
 
 export type Log = (message: string) => void;
 
@@ -148,4 +154,33 @@ export function removeStateFile(file: string, log: Log): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") log(`cannot remove ${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Removes what ended windows left in `dir` (their extension host was killed before it could remove
+ * its files): state files untouched for ENDED_WINDOW_MS whose writer is not alive, and unsaved
+ * snapshots whose state file is gone and that are as old. They hold source text. Returns how many.
+ */
+export function sweepEndedWindows(dir: string, log: Log, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const stale = (name: string) => {
+    const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    return stat?.isFile() === true && now - stat.mtimeMs > ENDED_WINDOW_MS;
+  };
+  const ended = new Set(names.filter((name) => FILE_NAME.test(name) && stale(name) && !writtenByLiveWindow(path.join(dir, name))));
+  const remaining = new Set(names.filter((name) => FILE_NAME.test(name) && !ended.has(name)));
+  const snapshots = names.filter((name) => {
+    const owner = SNAPSHOT_NAME.exec(name)?.[1];
+    return owner !== undefined && !remaining.has(`${owner}.json`) && stale(name);
+  });
+  // The state files first: then no reader finds a listed snapshot missing.
+  for (const name of [...ended, ...snapshots]) removeStateFile(path.join(dir, name), log);
+  const count = ended.size + snapshots.length;
+  if (count > 0) log(`removed ${count} editor-state file(s) of ended windows from ${dir}`);
+  return count;
 }

@@ -12,7 +12,14 @@
 import * as fs from "node:fs";
 import debounce from "lodash.debounce";
 import writeFileAtomic from "write-file-atomic";
-import { buildStateFile, serializeStateFile, type EditorFacts, type StateFile, type UnsavedDocumentState } from "../../editor-state/src/index.js";
+import {
+  buildStateFile,
+  serializeStateFile,
+  type EditorFacts,
+  type EditorToolsState,
+  type StateFile,
+  type UnsavedDocumentState,
+} from "../../editor-state/src/index.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
 const DEBOUNCE_MS = 100;
@@ -26,6 +33,8 @@ export interface StateFileWriterOptions {
   workspaceFolders(): string[];
   /** The window's unsaved files, their snapshots written first (unsaved-snapshots.ts); none when absent. */
   unsavedDocuments?(file: string): UnsavedDocumentState[];
+  /** The editor's tools and the window's live channel (editor-tools-host.ts); absent: not written. */
+  editorTools?(): EditorToolsState | undefined;
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
   /** Called after each write or refresh of the file. */
   written(): void;
@@ -74,6 +83,7 @@ export class StateFileWriter {
         editor: this.options.editorFacts(),
         workspaceFolders: this.options.workspaceFolders(),
         unsavedDocuments: this.options.unsavedDocuments?.(this.path),
+        editorTools: this.options.editorTools?.(),
         writerPid: process.pid,
         now: new Date(),
       });

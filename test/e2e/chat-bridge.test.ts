@@ -11,9 +11,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Frame, Page } from "playwright-core";
-import { e2eSkipReason, openFile, paletteRows, visibleText } from "../harness/code-server.js";
+import { e2eSkipReason, openFile, visibleText } from "../harness/code-server.js";
 import { OUT_DIR, REPO_DIR } from "../support/processes.js";
-import { chatFrame, command, demoWindowSuite, extensionLog, gatePort, panelStatusFrame, waitForText } from "./panel-helpers.js";
+import { chatFrame, chooseColorTheme, command, demoWindowSuite, extensionLog, gatePort, panelStatusFrame, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const BRIDGE_AGENT = path.join(OUT_DIR, "test", "fixtures", "bridge-agent.js");
@@ -186,27 +186,4 @@ async function screenshots(page: Page): Promise<void> {
     await command(page, "View: Toggle Maximized Panel");
     await chooseColorTheme(page, next);
   }
-}
-
-/** "Preferences: Color Theme", as a user picks one. */
-async function chooseColorTheme(page: Page, name: string): Promise<void> {
-  // The row itself: typing its title also lists "Browse Color Themes in Marketplace", sometimes first.
-  await paletteRows(page, "Preferences: Color Theme");
-  await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
-  const input = page.locator(".quick-input-widget .quick-input-box input");
-  await input.fill(name);
-  await page
-    .locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`)
-    .first()
-    .waitFor({ timeout: 10_000 })
-    .catch(async (error: Error) => {
-      const rows = await page.$$eval(".quick-input-widget .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label")));
-      const title = await page
-        .locator(".quick-input-widget")
-        .innerText()
-        .catch(() => "");
-      throw new Error(`${error.message}; rows: ${rows.join(" | ")}; widget: ${title.slice(0, 300)}`);
-    });
-  await page.keyboard.press("Enter");
-  await page.waitForTimeout(500);
 }

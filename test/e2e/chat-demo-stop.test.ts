@@ -32,6 +32,8 @@ describe("npm start, then Ctrl+C", { skip, timeout: 300_000 }, () => {
     const port = await getPort({ host: "127.0.0.1" });
     const env: NodeJS.ProcessEnv = { ...process.env, SYMPOSIUM_CACHE: cache, PORT: String(port) };
     delete env.SYMPOSIUM_CONFIG; // the demo's own: the offline demo agent
+    // `npm start` as a new user runs it: its default VS Code (installing the newest into a fresh cache would take minutes).
+    delete env.SYMPOSIUM_VSCODE;
     demo = spawn(process.execPath, [path.join(OUT_DIR, "test", "harness", "start.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
     let printed = "";
     demo.stdout!.on("data", (chunk: Buffer) => (printed += chunk.toString()));

@@ -59,11 +59,12 @@ describe("extension in code-server", { skip }, () => {
     await runCommand(page, "Symposium: Show Log");
     await page.waitForSelector(".part.panel .output-view, .part.panel [id='workbench.panel.output']", { timeout: 20_000 });
     let text = "";
-    for (let i = 0; i < 40 && !/Symposium \d+\.\d+\.\d+ activated/.test(text); i++) {
+    for (let i = 0; i < 40 && !/Symposium \d+\.\d+\.\d+ activated/.test(text.replace(/\s+/g, " ")); i++) {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.panel");
     }
-    assert.match(text, /Symposium \d+\.\d+\.\d+ activated \(toadCommand: toad, editor context on\)/);
+    // VS Code 1.139 wraps long lines of an output view: read the log's words, not its lines.
+    assert.match(text.replace(/\s+/g, " "), /Symposium \d+\.\d+\.\d+ activated \(toadCommand: toad, editor context on\)/);
   });
 
   it("opens the chat panel with its keybinding, under a strict Content Security Policy", async () => {

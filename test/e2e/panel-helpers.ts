@@ -6,8 +6,17 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
-import { copySampleWorkspace, launchBrowser, openWorkbench, runCommand, startCodeServer, type CodeServer } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
+import {
+  copySampleWorkspace,
+  launchBrowser,
+  openWorkbench,
+  paletteRows,
+  runCommand,
+  startCodeServer,
+  type CodeServer,
+  type StartOptions,
+} from "../harness/code-server.js";
+import { CONDUCTOR_CLI, REPO_DIR, tempDir } from "../support/processes.js";
 
 export interface DemoWindow {
   workspace: string;
@@ -20,13 +29,13 @@ export interface DemoWindow {
  * A workspace copy and a conductor config that runs the demo agent (as `npm start` sets
  * up), in code-server with `settings`, open in Chromium.
  */
-export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}): Promise<DemoWindow> {
+export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<string, unknown> = {}, start: StartOptions = {}): Promise<DemoWindow> {
   const root = tempDir("symposium-panel-");
   const workspace = copySampleWorkspace(path.join(root, "workspace"));
   const config = path.join(root, "config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(CONDUCTOR_CLI)} demo-agent`, proxies: [] }));
   Object.assign(process.env, env, { SYMPOSIUM_CONFIG: config });
-  const server = await startCodeServer(workspace);
+  const server = await startCodeServer(workspace, start);
   let browser: Browser | undefined;
   try {
     setUserSettings(server, settings);
@@ -41,17 +50,18 @@ export async function openDemoWindow(env: NodeJS.ProcessEnv, settings: Record<st
 
 /**
  * Called inside a describe: its demo window, opened (openDemoWindow) before its first test
- * with `settings` (or what they resolve to there), then handed to `setUp`; closed after its
+ * with `settings` (or what they resolve to there) in a code-server started with `start`, then handed to `setUp`; closed after its
  * last test. Its fields are the window's once opened.
  */
 export function demoWindowSuite(
   env: NodeJS.ProcessEnv = {},
   settings: Record<string, unknown> | (() => Promise<Record<string, unknown>>) = {},
   setUp?: (window: DemoWindow) => Promise<void> | void,
+  start: StartOptions = {},
 ): DemoWindow {
   let window: DemoWindow | undefined;
   before(async () => {
-    window = await openDemoWindow(env, typeof settings === "function" ? await settings() : settings);
+    window = await openDemoWindow(env, typeof settings === "function" ? await settings() : settings, start);
     await setUp?.(window);
   });
   after(() => closeDemoWindow(window?.browser, window?.server));
@@ -159,19 +169,39 @@ export async function waitForText(read: () => Promise<string>, pattern: RegExp, 
 
 /** Writes user settings into settings.json before the workbench opens; `undefined` removes a setting. */
 export function setUserSettings(server: CodeServer, changes: Record<string, unknown>): string {
-  const settings = path.join(server.userDataDir, "User", "settings.json");
-  const current = JSON.parse(fs.readFileSync(settings, "utf8")) as Record<string, unknown>;
+  // A machine-scoped setting goes to the remote (machine) settings: VS Code 1.99 also read it
+  // from the user's, VS Code 1.139 ignores it there in a remote window such as code-server's.
+  const machine = Object.keys(changes).filter((key) => MACHINE_SCOPED.has(key));
+  const user = Object.keys(changes).filter((key) => !MACHINE_SCOPED.has(key));
+  if (machine.length) writeSettingsFile(path.join(server.userDataDir, "Machine", "settings.json"), pick(changes, machine));
+  return writeSettingsFile(path.join(server.userDataDir, "User", "settings.json"), pick(changes, user));
+}
+
+/** Applies `changes` to a settings file (created when missing; `undefined` removes a setting); returns its new text. */
+function writeSettingsFile(file: string, changes: Record<string, unknown>): string {
+  const current = (fs.existsSync(file) && fs.readFileSync(file, "utf8").trim() ? JSON.parse(fs.readFileSync(file, "utf8")) : {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) delete current[key];
     else current[key] = value;
   }
   const text = JSON.stringify(current, null, 2);
-  fs.writeFileSync(settings, text);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
   return text;
 }
 
 /** Settings VS Code reads from the machine VS Code runs on (package.json: "scope": "machine"). */
-const MACHINE_SCOPED = new Set(["symposium.toadCommand", "symposium.acpAgentPath"]);
+const MACHINE_SCOPED = new Set(
+  Object.entries(
+    (
+      JSON.parse(fs.readFileSync(path.join(REPO_DIR, "package.json"), "utf8")) as {
+        contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      }
+    ).contributes.configuration.properties,
+  )
+    .filter(([, property]) => property.scope === "machine")
+    .map(([key]) => key),
+);
 
 /**
  * Changes settings while VS Code runs, as a user does: opens the settings.json the setting
@@ -222,4 +252,79 @@ export function gatePort(frame: Frame): number {
   const url = new URL(frame.url());
   const proxied = /\/proxy\/(\d+)\//.exec(url.pathname);
   return Number(proxied ? proxied[1] : url.port);
+}
+
+/** "Preferences: Color Theme", as a user picks one. */
+export async function chooseColorTheme(page: Page, name: string): Promise<void> {
+  // The row itself: typing its title also lists "Browse Color Themes in Marketplace", sometimes first.
+  await paletteRows(page, "Preferences: Color Theme");
+  await page.locator('.quick-input-list .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click();
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.fill(name);
+  await page
+    .locator(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`)
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(async (error: Error) => {
+      const rows = await page.$$eval(".quick-input-widget .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label")));
+      const title = await page
+        .locator(".quick-input-widget")
+        .innerText()
+        .catch(() => "");
+      throw new Error(`${error.message}; rows: ${rows.join(" | ")}; widget: ${title.slice(0, 300)}`);
+    });
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(500);
+}
+
+/** What the chat panel shows at one moment: its status line, its kept copy of the conversation, the chat page's transcript. */
+export interface PanelLook {
+  status: string;
+  kept: string;
+  chat: string;
+  /** The chat page's own status line ("Connecting…", "Ready"), when its page is on screen. */
+  chatStatus: string;
+  /** When it was seen (wall clock). */
+  at?: number;
+}
+
+/** The panel's page as it is now (once loaded: its script has run), or undefined while there is none. */
+export async function lookAtPanel(page: Page): Promise<PanelLook | undefined> {
+  for (const panel of page.frames().filter((frame) => frame.url().includes("fake.html"))) {
+    const look = await panel
+      .evaluate(() => {
+        const shown = (id: string) => {
+          const element = document.getElementById(id);
+          return element && !element.hidden ? element.innerText : "";
+        };
+        if (document.readyState === "loading" || !document.getElementById("status")) return undefined;
+        return { status: shown("status"), kept: shown("kept"), chatShown: shown("chat") !== "" || !!document.querySelector("#chat:not([hidden])") };
+      })
+      .catch(() => undefined);
+    if (!look) continue;
+    const chat = panel.childFrames().find((frame) => /[?&]token=/.test(frame.url()));
+    const seen =
+      chat && look.chatShown
+        ? await chat
+            .evaluate(() => ({ text: document.getElementById("transcript")?.innerText ?? "", status: document.getElementById("status")?.innerText ?? "" }))
+            .catch(() => ({ text: "", status: "" }))
+        : { text: "", status: "" };
+    return { status: look.status, kept: look.kept, chat: seen.text, chatStatus: seen.status };
+  }
+  return undefined;
+}
+
+/** Every look at the panel, as often as the browser answers, until `done` says the chat is back. */
+export async function watchPanel(page: Page, done: (look: PanelLook) => boolean, timeoutMs: number): Promise<PanelLook[]> {
+  const looks: PanelLook[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const look = await lookAtPanel(page);
+    if (look) looks.push({ ...look, at: Date.now() });
+    if (look && done(look)) return looks;
+    await page.waitForTimeout(20);
+  }
+  const shot = path.join(tempDir("symposium-panel-shot-"), "not-back.png");
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  throw new Error(`the chat did not come back (screenshot: ${shot}); the panel showed: ${JSON.stringify(looks.slice(-3))}`);
 }

@@ -15,7 +15,7 @@ import type { Frame, Page } from "playwright-core";
 import { e2eSkipReason, openFile } from "../harness/code-server.js";
 import { descendants, eventually, isAlive, REPO_DIR, tempDir } from "../support/processes.js";
 import { FAKE_TOAD, hostProcesses } from "../support/panel-host.js";
-import { chatFrame, command, demoWindowSuite, extensionLog, gatePort, waitForText } from "./panel-helpers.js";
+import { chatFrame, command, demoWindowSuite, watchPanel, extensionLog, gatePort, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 
@@ -58,49 +58,6 @@ async function screenshotAnswer(page: Page, frame: Frame, file: string): Promise
   await page.waitForTimeout(500);
   await page.screenshot({ path: file });
   await command(page, "View: Toggle Maximized Panel");
-}
-
-/** What the chat panel shows at one moment: its status line, its kept copy of the conversation, the chat page's transcript. */
-interface PanelLook {
-  status: string;
-  kept: string;
-  chat: string;
-  /** When it was seen (wall clock). */
-  at?: number;
-}
-
-/** The panel's page as it is now (once loaded: its script has run), or undefined while there is none. */
-async function lookAtPanel(page: Page): Promise<PanelLook | undefined> {
-  for (const panel of page.frames().filter((frame) => frame.url().includes("fake.html"))) {
-    const look = await panel
-      .evaluate(() => {
-        const shown = (id: string) => {
-          const element = document.getElementById(id);
-          return element && !element.hidden ? element.innerText : "";
-        };
-        if (document.readyState === "loading" || !document.getElementById("status")) return undefined;
-        return { status: shown("status"), kept: shown("kept"), chatShown: shown("chat") !== "" || !!document.querySelector("#chat:not([hidden])") };
-      })
-      .catch(() => undefined);
-    if (!look) continue;
-    const chat = panel.childFrames().find((frame) => /[?&]token=/.test(frame.url()));
-    const text = chat && look.chatShown ? await chat.evaluate(() => document.getElementById("transcript")?.innerText ?? "").catch(() => "") : "";
-    return { status: look.status, kept: look.kept, chat: text };
-  }
-  return undefined;
-}
-
-/** Every look at the panel, as often as the browser answers, until `done` says the chat is back. */
-async function watchPanel(page: Page, done: (look: PanelLook) => boolean, timeoutMs: number): Promise<PanelLook[]> {
-  const looks: PanelLook[] = [];
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const look = await lookAtPanel(page);
-    if (look) looks.push({ ...look, at: Date.now() });
-    if (look && done(look)) return looks;
-    await page.waitForTimeout(20);
-  }
-  throw new Error(`the chat did not come back; the panel showed: ${JSON.stringify(looks.slice(-3))}`);
 }
 
 /** Listens on `port` once the killed host's socket is released (a few retries). */

@@ -14,13 +14,49 @@ import { descendantsOf, isAlive, stopProcessTree } from "../../acp-wire/src/proc
 import { hostProcesses } from "../support/panel-host.js";
 import { REPO_DIR, tempDir } from "../support/processes.js";
 
-const CODE_SERVER_VERSION = "4.99.4";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const VSIX = path.join(REPO_DIR, "dist", "symposium.vsix");
 
-export function codeServerEntry(): string {
-  const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
-  return path.join(cache, `code-server-${CODE_SERVER_VERSION}`, "node_modules", "code-server", "out", "node", "entry.js");
+/** One VS Code the end-to-end tests run on (test/harness/vscode-targets.json). */
+export interface VsCodeTarget {
+  /** "oldest" (what engines.vscode promises) or "newest". */
+  name: string;
+  codeServer: string;
+  vscode: string;
+  /** The Node version it runs on, from npm's Node binary package; null: the machine's own. */
+  node: string | null;
+}
+
+/** Names the target to run on; the runner sets it for each pass of the end-to-end phase. */
+export const VSCODE_TARGET_ENV = "SYMPOSIUM_VSCODE";
+
+export function vsCodeTargets(): VsCodeTarget[] {
+  const file = path.join(REPO_DIR, "test", "harness", "vscode-targets.json");
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { targets: VsCodeTarget[] }).targets;
+}
+
+/** The target SYMPOSIUM_VSCODE names (the oldest when unset). */
+export function vsCodeTarget(): VsCodeTarget {
+  const targets = vsCodeTargets();
+  const name = process.env[VSCODE_TARGET_ENV] || targets[0]!.name;
+  const target = targets.find((candidate) => candidate.name === name);
+  if (!target) throw new Error(`${VSCODE_TARGET_ENV}=${name} names no VS Code in vscode-targets.json (${targets.map((t) => t.name).join(", ")})`);
+  return target;
+}
+
+function cacheDir(): string {
+  return process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
+}
+
+export function codeServerEntry(target = vsCodeTarget()): string {
+  return path.join(cacheDir(), `code-server-${target.codeServer}`, "node_modules", "code-server", "out", "node", "entry.js");
+}
+
+/** The Node that runs the target's code-server: the one installed beside it, or this process's own. */
+export function codeServerNode(target = vsCodeTarget()): string {
+  if (target.node === null) return process.execPath;
+  const arch = process.arch === "arm64" ? "arm64" : "x64";
+  return path.join(cacheDir(), `node-${target.node}`, "node_modules", `node-${process.platform}-${arch}`, "bin", "node");
 }
 
 /**
@@ -39,7 +75,10 @@ export function skipUnlessCI(reason: string | false): string | false {
 }
 
 function missingForEndToEnd(): string | false {
-  if (!fs.existsSync(codeServerEntry())) return "code-server is not installed (run scripts/install-code-server.sh)";
+  const target = vsCodeTarget();
+  if (!fs.existsSync(codeServerEntry(target)) || !fs.existsSync(codeServerNode(target))) {
+    return `code-server ${target.codeServer} (VS Code ${target.vscode}, the ${target.name}) is not installed (run scripts/install-code-server.sh)`;
+  }
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
   if (!fs.existsSync(VSIX)) return "no dist/symposium.vsix (run npm run package)";
   return false;
@@ -82,6 +121,9 @@ const USER_SETTINGS = {
   "extensions.autoUpdate": false,
   // Else the PORTS view forwards (and its badge counts) every port anything on the machine listens on.
   "remote.autoForwardPorts": false,
+  // VS Code 1.139 opens settings.json and some other editors in a modal by default; the tests edit
+  // settings like a user in an editor tab, as every VS Code since 1.99 can.
+  "workbench.editor.useModal": "off",
 };
 
 /**
@@ -90,11 +132,11 @@ const USER_SETTINGS = {
  * replaced, and comments stay (jsonc-parser edits the text). A file that does not parse is
  * left as it is (VS Code says what is wrong in it); returns why, or null.
  */
-export function addDefaultUserSettings(userDataDir: string): string | null {
+export function addDefaultUserSettings(userDataDir: string, defaults: Record<string, unknown> = USER_SETTINGS): string | null {
   const file = path.join(userDataDir, "User", "settings.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   if (!fs.existsSync(file)) {
-    fs.writeFileSync(file, JSON.stringify(USER_SETTINGS, null, 2));
+    fs.writeFileSync(file, JSON.stringify(defaults, null, 2));
     return null;
   }
   let text = fs.readFileSync(file, "utf8");
@@ -104,7 +146,7 @@ export function addDefaultUserSettings(userDataDir: string): string | null {
   else if (errors.length > 0 || typeof current !== "object" || current === null || Array.isArray(current))
     return `${file} is not a JSON object with comments; left as it is`;
   const present = new Set(Object.keys((current as Record<string, unknown> | undefined) ?? {}));
-  const missing = Object.entries(USER_SETTINGS).filter(([key]) => !present.has(key));
+  const missing = Object.entries(defaults).filter(([key]) => !present.has(key));
   for (const [key, value] of missing) text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   if (missing.length > 0) fs.writeFileSync(file, text);
   return null;
@@ -122,6 +164,11 @@ export interface StartOptions {
    * a host that outlives a test run killed before its cleanup does not wait a quarter of an hour.
    */
   panelIdleMs?: number | null;
+  /**
+   * Run with VS Code's workspace trust on (the folder opens untrusted, in Restricted Mode, without the
+   * startup question); by default it is off (`--disable-workspace-trust`), as for most tests.
+   */
+  workspaceTrust?: boolean;
 }
 
 const TEST_PANEL_IDLE_MS = 120_000;
@@ -134,7 +181,9 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   const root = options.root ?? tempDir("symposium-e2e-");
   const userDataDir = path.join(root, "data");
   const extensionsDir = path.join(root, "extensions");
-  const settingsProblem = addDefaultUserSettings(userDataDir);
+  const trust = options.workspaceTrust === true;
+  const defaults = trust ? { ...USER_SETTINGS, "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : USER_SETTINGS;
+  const settingsProblem = addDefaultUserSettings(userDataDir, defaults);
   if (settingsProblem !== null) process.stderr.write(`${settingsProblem}\n`);
   // code-server writes its own config under XDG_CONFIG_HOME: keep it out of the real home.
   const password = crypto.randomBytes(18).toString("base64url");
@@ -143,11 +192,11 @@ export async function startCodeServer(workspace: string, options: StartOptions =
   if (idleMs !== null && !env.SYMPOSIUM_PANEL_IDLE_MS) env.SYMPOSIUM_PANEL_IDLE_MS = String(idleMs);
   const common = ["--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
   if (options.installVsix !== false) {
-    execFileSync(process.execPath, [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
+    execFileSync(codeServerNode(), [codeServerEntry(), ...common, "--force", "--install-extension", VSIX], { env, stdio: "ignore" });
   }
   const port = options.port ?? (await getPort({ host: "127.0.0.1" }));
   const server: ChildProcess = spawn(
-    process.execPath,
+    codeServerNode(),
     [
       codeServerEntry(),
       ...common,
@@ -157,7 +206,7 @@ export async function startCodeServer(workspace: string, options: StartOptions =
       `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(trust ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       workspace,
     ],
@@ -245,6 +294,7 @@ export async function openWorkbench(browser: Browser, server: CodeServer): Promi
 export async function paletteRows(page: Page, text: string, expect = text, timeoutMs = 30_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    await leaveFrames(page);
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget .quick-input-box input");
     await input.waitFor({ state: "visible" });
@@ -255,6 +305,17 @@ export async function paletteRows(page: Page, text: string, expect = text, timeo
     await page.keyboard.press("Escape");
     await page.waitForTimeout(500);
   }
+}
+
+/**
+ * Gives the keyboard back to the workbench when a page in a frame has it (Toad's page in the
+ * panel sends VS Code no keys, and VS Code 1.139 leaves the focus there), as a user clicks
+ * outside the chat before pressing F1.
+ */
+async function leaveFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();
+  });
 }
 
 /** Runs a command by its title from the command palette. */

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import getPort from "get-port";
 import { REPO_DIR } from "../support/processes.js";
-import { codeServerEntry, copySampleWorkspace, startCodeServer } from "./code-server.js";
+import { codeServerEntry, copySampleWorkspace, startCodeServer, vsCodeTarget } from "./code-server.js";
 import { demoConductorConfig, type DemoConfig } from "./demo-config.js";
 
 const cache = process.env.SYMPOSIUM_CACHE ?? path.join(os.homedir(), ".cache", "symposium");
@@ -20,7 +20,7 @@ if (!fs.existsSync(codeServerEntry())) {
     process.exit(1);
   }
   // One line; the installer's output (npm, apt-get) goes to the setup log (scripts/steps.mjs).
-  const install = [path.join(REPO_DIR, "scripts", "install-code-server.sh")];
+  const install = [path.join(REPO_DIR, "scripts", "install-code-server.sh"), vsCodeTarget().name];
   const step = spawnSync(
     process.execPath,
     [path.join(REPO_DIR, "scripts", "steps.mjs"), "Installing code-server and Chromium (once; a few minutes)", "bash", ...install],

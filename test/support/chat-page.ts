@@ -80,6 +80,12 @@ export class ChatPage {
     return this.events().flatMap((event) => (event.kind === "error" ? [event.message] : []));
   }
 
+  /** Why the conversation ended, once it has (a failure to start says so here: webchat/src/agent-session.ts). */
+  endedMessage(): string | undefined {
+    const last = this.messages.filter((message) => message.type === "session").at(-1);
+    return last?.type === "session" ? last.session.ended?.message : undefined;
+  }
+
   /** Sign-in cards: the chat's answer to an agent's "authentication required". */
   signIns(): Array<{ message: string; methods: unknown[] }> {
     return this.events().flatMap((event) =>

@@ -25,11 +25,22 @@ export class AgentPicker {
     this.agents = agents;
     const byName = runningName ? agents.find((agent) => agent.name.toLowerCase() === runningName.toLowerCase()) : undefined;
     this.current = agents.some((agent) => agent.id === currentId) ? currentId! : (byName?.id ?? "");
-    const placeholder = this.current === "" ? [h("option", { value: "", disabled: "" }, runningName ?? "Agent")] : [];
+    // Never a bare "Agent": a command of the user's own, not in the list, is named as what it is.
+    const placeholder = this.current === "" ? [h("option", { value: "", disabled: "" }, runningName ?? "The agent in your config")] : [];
     this.element.replaceChildren(...placeholder, ...agents.map((agent) => h("option", { value: agent.id, title: describe(agent) }, agent.name)));
     this.element.value = this.current;
     this.element.disabled = false;
     this.element.hidden = agents.length === 0;
+  }
+
+  /** Takes the keyboard and opens the list, where the browser can (the failure banner's "Choose another agent"). */
+  open(): void {
+    this.element.focus();
+    try {
+      this.element.showPicker();
+    } catch {
+      // Not allowed here (no user gesture, an old browser): focused, the arrows choose.
+    }
   }
 
   /** The server refused or failed the choice: back to the current agent. */

@@ -7,7 +7,7 @@
 // a plain browser tab (no parent) nothing here does anything.
 
 import { h, revealBidi } from "./dom.js";
-import type { EditResult } from "./protocol.js";
+import { EDIT_RESULTS, type EditResult, type ServerMessage } from "./protocol.js";
 import { mentionText, parseMentions } from "./mention-syntax.js";
 import { shownPath } from "./project-path.js";
 
@@ -15,7 +15,6 @@ const REQUEST = "symposium/request";
 const CHORDS = "symposium/chords";
 const MENTION = "symposium/mention";
 const EDIT_RESULT = "symposium/editResult";
-const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered"];
 
 let parentOrigin: string | undefined;
 let chords = new Set<string>();
@@ -33,6 +32,8 @@ export function startBridge(composer: HTMLTextAreaElement, onPanel?: () => void)
   onPanelSpoke = onPanel;
   if (window.parent === window) return;
   window.addEventListener("message", onParentMessage);
+  // Leaving (a reload, New chat, the panel closing): VS Code must not apply what this page can no longer answer for.
+  window.addEventListener("pagehide", withdrawEdits);
   // Capture: the composer's own keys (Enter, arrows) never match a chord, and the chord must not also type.
   document.addEventListener("keydown", onKey, true);
 }
@@ -74,12 +75,23 @@ export function inEditor(): boolean {
 }
 
 /** Hands an agent's write to VS Code (agent-edits.ts there); outside VS Code's panel: "notOpen" (the server writes to disk). */
-export function applyEdit(id: string, path: string, content: string): Promise<EditResult> {
+export function applyEdit(edit: Extract<ServerMessage, { type: "applyEdit" }>): Promise<EditResult> {
+  const { id, path, content, tooLarge } = edit;
   if (!parentOrigin || pendingEdits.has(id)) return Promise.resolve("notOpen");
   return new Promise((resolve) => {
     pendingEdits.set(id, resolve);
-    request({ kind: "applyEdit", id, path, content });
+    request({ kind: "applyEdit", id, path, content, ...(tooLarge === true ? { tooLarge: true } : {}) });
   });
+}
+
+/**
+ * The connection to the chat server is gone (or the page is): the server has refused the writes
+ * it offered here ("pageLeft"), so VS Code is told to drop them, a review still on screen included.
+ */
+export function withdrawEdits(): void {
+  // Not answered here: the server already counts them as refused ("pageLeft", docs/panel.md).
+  for (const id of pendingEdits.keys()) request({ kind: "withdrawEdit", id });
+  pendingEdits.clear();
 }
 
 function request(body: Record<string, unknown>): void {

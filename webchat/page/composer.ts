@@ -11,7 +11,8 @@ import { droppedPaths, matchFiles, mentionAt } from "./mentions.js";
 import { mentionText } from "./mention-syntax.js";
 
 export interface ComposerHooks {
-  send(text: string): boolean;
+  /** Sends `text`; null when sent, else why not (shown above the input, which keeps the text). */
+  send(text: string): string | null;
   /** Asks the server for the project's files (the answer comes to setFiles). */
   listFiles(): void;
 }
@@ -26,7 +27,7 @@ interface Choice {
 export class Composer {
   readonly input = h("textarea", { id: "input", rows: "2", placeholder: PLACEHOLDER, "aria-label": "Message" });
   readonly menu = h("ul", { id: "slash-menu", role: "listbox", hidden: "" });
-  /** Why the last Enter did not send (the prompt is too large); main.ts places it above the input. */
+  /** Why the last Enter did not send (the prompt is too large, the agent is not ready); main.ts places it above the input. */
   readonly notice = h("div", { id: "composer-notice", class: "error", role: "alert", hidden: "" });
   private commands: SlashCommand[] = [];
   private matches: Choice[] = [];
@@ -66,10 +67,11 @@ export class Composer {
     if (text.trim() === "") return;
     this.showNotice(tooLarge(text));
     if (!this.notice.hidden) return;
-    if (this.hooks.send(text)) {
+    const refused = this.hooks.send(text);
+    if (refused === null) {
       this.input.value = "";
       this.updateMenu();
-    }
+    } else this.showNotice(refused, "info");
   }
 
   private onKey(event: KeyboardEvent): void {
@@ -91,10 +93,12 @@ export class Composer {
     }
   }
 
-  private showNotice(message: string | null): void {
+  /** An "error" is the text's own fault (too large, a file outside the project); "info" says why it waits (the agent is not ready). */
+  private showNotice(message: string | null, kind: "error" | "info" = "error"): void {
     this.notice.textContent = message ?? "";
     this.notice.hidden = message === null;
-    this.input.toggleAttribute("aria-invalid", message !== null);
+    this.notice.className = kind;
+    this.input.toggleAttribute("aria-invalid", message !== null && kind === "error");
   }
 
   /** Enter takes a file being mentioned, or a command while only its name is typed. */

@@ -13,6 +13,7 @@ import {
   THEMES,
   type AgentChoice,
   type ContextChip,
+  type EndedInfo,
   type PageMessage,
   type ServerMessage,
   type SessionInfo,
@@ -21,7 +22,7 @@ import {
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
-import { applyEdit, inEditor, reportAgent, startBridge } from "./bridge.js";
+import { applyEdit, inEditor, reportAgent, startBridge, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
@@ -40,6 +41,10 @@ if (newAgentNotice !== null) {
 }
 /** The last agent list the server sent (the picker shows it again when the running agent's name arrives). */
 let agentList: { agents: AgentChoice[]; current?: string } | undefined;
+/** Set once this page is leaving for another conversation: its socket's close is no lost connection. */
+let leaving = false;
+/** Where the composer's text waits while the page loads another conversation (sessionStorage, per conversation). */
+const DRAFT_KEY = "symposium/draft/";
 
 const status = h("span", { id: "status", role: "status" }, "Connecting…");
 const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
@@ -62,6 +67,7 @@ const kept = new KeptTranscript(transcriptElement);
 const view = new TranscriptView(transcriptElement, (id, optionId) => send({ type: "permission", id, optionId }), {
   authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
   resend: (text) => void sendPrompt(text),
+  retry: newChat,
 });
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
 const history = new HistoryPanel(
@@ -69,6 +75,8 @@ const history = new HistoryPanel(
   () => session.historyId,
 );
 const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) });
+restoreDraft();
+window.addEventListener("pagehide", () => keepDraft(params.get(QUERY.conversation))); // a reload keeps the text too
 const agentPicker = new AgentPicker((agent) => {
   setStatus(`Switching to ${agent.name}…`);
   send({ type: "chooseAgent", id: agent.id });
@@ -141,8 +149,10 @@ function connect(): void {
     receive(String(event.data));
   });
   ws.addEventListener("close", () => {
-    if (socket !== ws) return;
-    showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", true);
+    if (socket !== ws || leaving) return; // leaving for another conversation: no red banner flashing meanwhile
+    withdrawEdits(); // the server refused what it offered here: VS Code must not apply it later
+    showBanner(session.state === "ended" ? null : "The connection to the chat server was lost.", "reconnect");
+    showSession(); // Send goes off, saying why
     setStatus("Disconnected");
   });
 }
@@ -202,11 +212,12 @@ function onMessage(message: ServerMessage): void {
       return composer.setFiles(message.files);
     case "agents":
       agentList = message;
-      return agentPicker.show(message.agents, message.current, session.agentName);
+      agentPicker.show(message.agents, message.current, session.agentName);
+      return showSession(); // the header names the agent as the list does
     case "agentChoice":
       return agentChosen(message);
     case "applyEdit":
-      void applyEdit(message.id, message.path, message.content).then((result) => send({ type: "editResult", id: message.id, result }));
+      void applyEdit(message).then((result) => send({ type: "editResult", id: message.id, result }));
       return;
     case "batch":
       // Each on its own: a message that fails must not cost the rest (the turn's end, Send coming back).
@@ -217,22 +228,62 @@ function onMessage(message: ServerMessage): void {
 function updateSession(next: SessionInfo): void {
   const previousName = session.agentName;
   session = next;
-  const starting = next.installing ? `Installing ${next.installing}…` : "Starting the agent…";
-  const words = { starting, ready: "Ready", prompting: "Answering…", ended: "Ended" } as const;
-  setStatus(`${next.agentName ? `${next.agentName} · ` : ""}${words[next.state]}`);
-  reportAgent(next.agentName ?? "", words[next.state]);
-  document.body.dataset.state = next.state;
-  if (next.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
-  cancelButton.hidden = next.state !== "prompting";
-  sendButton.disabled = next.state !== "ready";
-  composer.input.disabled = next.state === "ended";
+  showSession();
   composer.setCommands(next.commands);
   modeSelect.hidden = next.modes.length === 0;
   modeSelect.replaceChildren(...next.modes.map((mode) => h("option", { value: mode.id, ...(mode.description ? { title: mode.description } : {}) }, mode.name)));
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
-  if (next.ended) showBanner(next.ended.message, false, next.ended.stderrTail);
+  if (next.ended) showEnded(next.ended);
+}
+
+/** The status line and Send: the agent by the list's name, what it is doing, and why Send is off whenever it is. */
+function showSession(): void {
+  const word = stateWord(session);
+  const name = agentName();
+  setStatus(`${name ? `${name} · ` : ""}${word}`);
+  reportAgent(name ?? "", word);
+  document.body.dataset.state = session.state;
+  if (session.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
+  cancelButton.hidden = session.state !== "prompting";
+  // The composer stays editable whatever happens: text typed now is sent later, or kept across a switch.
+  const reason = notSendable();
+  sendButton.disabled = reason !== null;
+  sendButton.title = reason ?? "Send (Enter)";
+}
+
+function stateWord(info: SessionInfo): string {
+  if (info.state === "starting")
+    return info.waitingFor === "signIn" ? "Sign in to start" : info.installing ? `Installing ${info.installing}…` : "Starting the agent…";
+  if (info.state === "ended") return info.ended?.startFailed ? "Did not start" : info.ended?.readOnly ? "Read-only" : "Ended";
+  return info.state === "ready" ? "Ready" : "Answering…";
+}
+
+/** The agent's one name: the picker's entry for the agent this conversation runs, else what the agent calls itself. */
+function agentName(): string | undefined {
+  const current = agentList?.current === undefined ? undefined : agentList.agents.find((agent) => agent.id === agentList!.current);
+  return current?.name ?? session.agentName;
+}
+
+/** Why a prompt cannot be sent now (null: it can), said where Send is off and when Enter is pressed. */
+function notSendable(): string | null {
+  const kept = "your text stays here.";
+  if (socket?.readyState !== WebSocket.OPEN && !leaving) return `Not sent: the chat is not connected to its server; ${kept}`;
+  switch (session.state) {
+    case "ready":
+      return null;
+    case "starting":
+      return session.waitingFor === "signIn"
+        ? `Not sent: the agent asks you to sign in first (the card above); ${kept}`
+        : `Not sent yet: the agent is still starting; ${kept}`;
+    case "prompting":
+      return `Not sent: the agent is still answering (Cancel or Escape ends the turn); ${kept}`;
+    case "ended":
+      if (session.ended?.startFailed) return `Not sent: the agent did not start. Retry, or choose another agent (above); ${kept}`;
+      if (session.ended?.readOnly) return `Not sent: this is a kept transcript, read-only. Continue in a new session (above); ${kept}`;
+      return `Not sent: this conversation has ended. New chat starts another; ${kept}`;
+  }
 }
 
 function updateChip(next: ContextChip | null): void {
@@ -242,17 +293,39 @@ function updateChip(next: ContextChip | null): void {
   chipBlock.textContent = next?.block ?? "";
 }
 
-function showBanner(message: string | null, reconnect: boolean, stderrTail: string[] = []): void {
+function showEnded(ended: EndedInfo): void {
+  if (!ended.startFailed) return showBanner(ended.message, ended.readOnly ? "readOnly" : "ended", ended.stderrTail);
+  showBanner(ended.message, "startFailed", ended.stderrTail, ended.detail ?? []);
+}
+
+/**
+ * The banner above the conversation: what happened, the agent's own words
+ * (its explanation, its last stderr lines) and what to do next: reconnect,
+ * a new chat, or, for an agent that did not start, Retry and another agent.
+ */
+function showBanner(message: string | null, kind: "reconnect" | "ended" | "readOnly" | "startFailed", stderrTail: string[] = [], detail: string[] = []): void {
   if (message === null) return;
-  const readOnly = session.ended?.readOnly === true;
-  const actions = reconnect
-    ? [h("button", { id: "reconnect" }, "Reconnect")]
-    : [h("button", { id: "banner-new-chat", class: "primary" }, readOnly ? "Continue in a new session" : "New chat")];
-  banner.classList.toggle("read-only", readOnly && !reconnect);
-  actions[0]!.addEventListener("click", reconnect ? () => location.reload() : newChat);
+  const button = (id: string, label: string, action: () => void, primary = false): HTMLElement => {
+    const element = h("button", { id, ...(primary ? { class: "primary" } : {}) }, label);
+    element.addEventListener("click", action);
+    return element;
+  };
+  const actions =
+    kind === "reconnect"
+      ? [button("reconnect", "Reconnect", () => location.reload())]
+      : kind === "startFailed"
+        ? [
+            button("banner-retry", "Retry", newChat, true),
+            ...(agentList && agentList.agents.length > 0 ? [button("banner-choose-agent", "Choose another agent", () => agentPicker.open())] : []),
+          ]
+        : [button("banner-new-chat", kind === "readOnly" ? "Continue in a new session" : "New chat", newChat, true)];
+  banner.classList.toggle("read-only", kind === "readOnly");
+  const explanation = detail.length > 0 ? [h("pre", { class: "agent-detail" }, detail.join("\n"))] : [];
   const tail =
     stderrTail.length > 0 ? [h("div", { class: "meta" }, "Last lines of the agent's stderr:"), h("pre", { class: "stderr-tail" }, stderrTail.join("\n"))] : [];
-  banner.replaceChildren(h("div", {}, message), ...tail, h("div", { class: "actions" }, ...actions));
+  // What to do comes right under what happened; the agent's own words follow, however long they are.
+  const said = explanation.length + tail.length > 0 ? [h("details", { open: "" }, h("summary", {}, "What the agent said"), ...explanation, ...tail)] : [];
+  banner.replaceChildren(h("div", { class: "banner-message" }, message), h("div", { class: "actions" }, ...actions), ...said);
   banner.hidden = false;
 }
 
@@ -278,25 +351,53 @@ function reopen(historyId: string): void {
 
 /** Leaves this conversation for a new one (reopening `historyId`, if given); an unnamed one ends with its page, as in Toad. */
 function switchConversation(historyId: string | undefined): void {
+  leaving = true;
   if (historyId === undefined) params.delete(QUERY.reopen);
   else params.set(QUERY.reopen, historyId);
-  if (!named) return location.replace(`?${params.toString()}`);
+  if (!named) {
+    keepDraft(null);
+    return location.replace(`?${params.toString()}`);
+  }
   send({ type: "end" });
   const id = randomId();
+  keepDraft(id);
   window.parent?.postMessage({ type: CONVERSATION_MESSAGE, conversation: id }, "*");
   params.set(QUERY.conversation, id);
   location.replace(`?${params.toString()}`);
 }
 
-/** Sends a prompt and shows it at once (the server's copy confirms it); false when the agent cannot take one now. */
-function sendPrompt(text: string): boolean {
-  if (session.state !== "ready" || socket?.readyState !== WebSocket.OPEN) return false;
+/** Sends a prompt and shows it at once (the server's copy confirms it); else why the agent cannot take one now. */
+function sendPrompt(text: string): string | null {
+  const refused = notSendable();
+  if (refused !== null) return refused;
   const skipContext = chip !== null && !chipToggle.checked;
   view.addPending(text, skipContext);
   send({ type: "prompt", text, skipContext });
   chipToggle.checked = true; // the skip is for one prompt only
   chipRow.classList.remove("skipped");
-  return true;
+  return null;
+}
+
+/** Keeps the composer's text for the page that shows conversation `id` next (null: an unnamed one). */
+function keepDraft(id: string | null): void {
+  const text = composer.input.value;
+  try {
+    if (text.trim() === "") sessionStorage.removeItem(DRAFT_KEY + (id ?? ""));
+    else sessionStorage.setItem(DRAFT_KEY + (id ?? ""), text);
+  } catch {
+    // No storage (a sandboxed frame): the text is lost on a switch, as before.
+  }
+}
+
+function restoreDraft(): void {
+  const key = DRAFT_KEY + (params.get(QUERY.conversation) ?? "");
+  try {
+    const text = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    if (text !== null && composer.input.value === "") composer.input.value = text;
+  } catch {
+    // As above.
+  }
 }
 
 /** Tells the server this page is in VS Code's panel: it offers agents' writes here (webchat/src/workspace-edits.ts). */
@@ -315,6 +416,11 @@ function setStatus(text: string): void {
 function applyTheme(theme: unknown): void {
   const chosen: Theme = THEMES.includes(theme as Theme) ? (theme as Theme) : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   document.body.dataset.theme = chosen;
+  // New chat, History, an agent switch and a reload build their URL from params: they keep this theme (issue 32, item 3).
+  if (THEMES.includes(theme as Theme) && params.get(QUERY.theme) !== theme) {
+    params.set(QUERY.theme, chosen);
+    window.history.replaceState(null, "", `?${params.toString()}`);
+  }
 }
 
 function randomId(): string {

@@ -106,8 +106,23 @@ export interface SessionInfo {
   authMethods?: AuthMethodInfo[];
   /** This conversation's id in the history (docs/webchat.md: history). */
   historyId?: string;
+  /** Set while the session cannot start until the user signs in (the sign-in card in the transcript says how). */
+  waitingFor?: "signIn";
   /** Why the conversation ended, with the agent's last stderr lines. */
-  ended?: { message: string; stderrTail: string[]; readOnly?: boolean };
+  ended?: EndedInfo;
+}
+
+/** Why a conversation ended (docs/webchat.md: when the agent does not start). */
+export interface EndedInfo {
+  message: string;
+  stderrTail: string[];
+  readOnly?: boolean;
+  /** The agent never opened a session (it exited, or initialize or session/new failed): the page offers Retry and another agent. */
+  startFailed?: boolean;
+  /** The agent's own explanation, when its error carried one (the conductor's `data.details`: command, stderr, what to try). */
+  detail?: string[];
+  /** The agent's exit status, when it exited. */
+  exit?: { code: number | null; signal: string | null };
 }
 
 /** The editor context the next prompt will carry (docs/context-block.md), or null: no chip. */
@@ -127,17 +142,22 @@ export type ServerMessage =
   | { type: "history"; entries: HistoryEntry[] }
   /** The answer to `listFiles`: the project's files (relative, `/`-separated), at most a few thousand. */
   | { type: "files"; files: string[]; truncated: boolean }
-  /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. */
+  /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. `current`: the one this conversation runs, when it is in the list. */
   | { type: "agents"; agents: AgentChoice[]; current?: string }
   /** The answer to `chooseAgent`: saved (the page then starts a new conversation), or why not. */
   | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] }
   /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */
-  | { type: "applyEdit"; id: string; path: string; content: string };
+  /** `tooLarge`: over the bridge's limit, so `content` is empty: VS Code refuses it when the file is open there (it cannot be reviewed). */
+  | { type: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean };
 
-/** What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time (nothing written), or not VS Code's (the server writes to disk). */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered";
+/**
+ * What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time, changed in the
+ * editor during the review, or failed (nothing written in those four), or not VS Code's (the server writes to disk).
+ */
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "failed";
+export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }

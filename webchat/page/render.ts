@@ -52,7 +52,7 @@ export class TranscriptView {
   constructor(
     private readonly root: HTMLElement,
     private readonly answer: (id: string, optionId: string) => void,
-    private readonly signIn: SignInActions = { authenticate: () => {}, resend: () => {} },
+    private readonly signIn: SignInActions = { authenticate: () => {}, resend: () => {}, retry: () => {} },
   ) {
     this.terminals = new TerminalOutputs(root);
     // Read on scrolls only: reading the layout on every streamed chunk would force a layout per chunk.

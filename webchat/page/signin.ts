@@ -10,6 +10,8 @@ export interface SignInActions {
   authenticate(signInId: string, methodId: string): void;
   /** Sends `text` as a new prompt (the one the sign-in interrupted). */
   resend(text: string): void;
+  /** Starts the agent afresh (a new conversation): for a sign-in asked before any session, once done in a terminal. */
+  retry(): void;
 }
 
 type SignIn = TranscriptEvent & { kind: "signIn" };
@@ -40,11 +42,12 @@ export function signInCard(event: SignIn, actions: SignInActions): HTMLElement {
       { class: "signin-row terminal-method", "data-method-id": method.id },
       h("div", { class: "signin-name" }, ...revealBidi(method.name)),
       ...description,
-      h("div", { class: "meta" }, "Needs a terminal: run this command there, then press Send again."),
+      h("div", { class: "meta" }, `Needs a terminal: run this command there, then press ${event.retryText === undefined ? "Try again" : "Send again"}.`),
       h("div", { class: "signin-command-row" }, h("pre", { class: "signin-command" }, ...revealBidi(method.command)), copy),
     );
   });
-  const resend = event.retryText === undefined ? [] : [resendButton(event.retryText, actions)];
+  // Asked before a session opened: after signing in elsewhere (a terminal), the agent is started again.
+  const resend = event.retryText === undefined ? [retryButton(actions)] : [resendButton(event.retryText, actions)];
   return h(
     "div",
     { class: "signin", "data-signin-id": event.id, role: "group", "aria-label": "Sign in" },
@@ -63,7 +66,14 @@ export function showSignInDone(card: HTMLElement, event: SignInDone): void {
   outcome.textContent = event.ok ? `Signed in${method?.textContent ? ` with ${method.textContent}` : ""}.` : (event.message ?? "The sign-in failed.");
   outcome.classList.toggle("error-text", !event.ok);
   for (const button of card.querySelectorAll<HTMLButtonElement>(".signin-method")) button.disabled = event.ok;
+  if (event.ok) card.querySelector(".signin-retry")?.remove(); // the session starts in this same conversation
   if (event.ok && document.hasFocus()) card.querySelector<HTMLButtonElement>(".signin-resend")?.focus();
+}
+
+function retryButton(actions: SignInActions): HTMLElement {
+  const button = h("button", { class: "signin-retry", title: "Start the agent again, in a new conversation (after signing in)" }, "Try again");
+  button.addEventListener("click", () => actions.retry());
+  return button;
 }
 
 function resendButton(text: string, actions: SignInActions): HTMLElement {

@@ -4,11 +4,14 @@
 // for the agents to choose from (`registry list`) and saves a choice with
 // `registry use <id>`: the conductor owns the config's format, the registry
 // and the file. The next conversation's `<conductor> run` then starts the
-// chosen agent. Any other agent command: no picker.
+// chosen agent. `registry list` marks the agent the config names (`current`):
+// each conversation keeps the one it started with, so the header names the
+// agent it runs even when that agent failed to say its name. Any other agent
+// command: no picker.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse as parseShellWords } from "shell-quote";
+import { parse as parseShellWords, quote } from "shell-quote";
 import { runForOutput } from "../../acp-wire/src/index.js";
 import { samePath } from "../../acp-wire/src/run-as-node.js";
 import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
@@ -33,6 +36,14 @@ const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
 const CONDUCTOR_TIMEOUT_MS = 30_000;
 /** A listing is asked again after this long: the registry may have changed. */
 const LIST_TTL_MS = 5 * 60_000;
+/** A new conversation asks again when the listing is older than this (the config may name another agent now); a burst shares one. */
+const FRESH_FOR_CONVERSATION_MS = 2_000;
+/**
+ * Set for the agents the chat runs when it shows the picker: the conductor's
+ * errors and its demo agent then point at the picker, not at the config file
+ * (conductor-hooks/src/agent-choices.ts: AGENT_PICKER_ENV, the same name).
+ */
+export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
 /** What the page is sent at most: the catalog is the conductor's answer, bounded all the same. */
 const MAX_AGENTS = 500;
 const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;
@@ -137,11 +148,15 @@ export interface AgentCatalogOptions {
 
 type Reply = (message: ServerMessage) => void;
 
+/** The conductor's answer: the agents, and the id of the one the config names (when it is one of them). */
+export interface AgentListing {
+  agents: AgentChoice[];
+  current?: string;
+}
+
 /** One per chat server: the listing is shared by its pages, one choice is saved at a time. */
 export class AgentCatalog {
-  private listing: { at: number; agents: Promise<AgentChoice[]> } | undefined;
-  /** The id chosen through this server, once one is. */
-  private current: string | undefined;
+  private listing: { at: number; agents: Promise<AgentListing> } | undefined;
   private choosing = false;
 
   constructor(
@@ -149,12 +164,23 @@ export class AgentCatalog {
     private readonly options: AgentCatalogOptions,
   ) {}
 
-  /** Sends a page the agents to choose from; when the conductor cannot list them, nothing (no picker) and a log line. */
-  offer(reply: Reply): void {
-    this.list().then(
-      (agents) => reply({ type: "agents", agents, ...(this.current === undefined ? {} : { current: this.current }) }),
-      (error: unknown) => this.options.log(`no agent picker: \`registry list\` failed: ${errorLine(error)}`),
-    );
+  /**
+   * The agents and the configured one, for a conversation starting now: asked
+   * again unless the listing is a moment old. Rejects when the conductor
+   * cannot list them (the caller logs it and shows no picker).
+   */
+  forNewConversation(): Promise<AgentListing> {
+    if (this.listing && Date.now() - this.listing.at > FRESH_FOR_CONVERSATION_MS) this.listing = undefined;
+    return this.list();
+  }
+
+  /** The agents to choose from, the listing shared while it is fresh. */
+  list(): Promise<AgentListing> {
+    if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;
+    const agents = this.run(["registry", "list"]).then(parseListing);
+    this.listing = { at: Date.now(), agents };
+    agents.catch(() => (this.listing = undefined)); // a failure is asked again next time
+    return agents;
   }
 
   /** Saves `id` as the agent new conversations run; the page then starts one. An id not in the listing is refused. */
@@ -169,10 +195,20 @@ export class AgentCatalog {
     void this.save(id, refuse, reply).finally(() => (this.choosing = false));
   }
 
+  /** The command line that starts agent `id` (`registry resolve <id>`: its env as `NAME=value` words first), quoted for a POSIX shell. */
+  async commandLine(id: string): Promise<string> {
+    const spec = JSON.parse(await this.run(["registry", "resolve", id])) as { command?: unknown; args?: unknown; env?: unknown };
+    if (typeof spec.command !== "string" || !Array.isArray(spec.args)) throw new Error("`registry resolve` did not answer a command");
+    const env = Array.isArray(spec.env)
+      ? (spec.env as Array<{ name?: unknown; value?: unknown }>).map((each) => `${String(each.name)}=${String(each.value)}`)
+      : [];
+    return quote([...env, spec.command, ...spec.args.map(String)]);
+  }
+
   private async save(id: string, refuse: (message: string) => void, reply: Reply): Promise<void> {
     let agents: AgentChoice[];
     try {
-      agents = await this.list();
+      agents = (await this.list()).agents;
     } catch (error) {
       return refuse(`the agent list could not be read: ${errorLine(error)}`);
     }
@@ -183,17 +219,9 @@ export class AgentCatalog {
     } catch (error) {
       return refuse(`\`registry use ${id}\` failed: ${errorLine(error)}`);
     }
-    this.current = id;
+    this.listing = undefined; // the config names another agent now
     this.options.log(`new conversations run ${agent.name} (${id})`);
     reply({ type: "agentChoice", ok: true, id, name: agent.name });
-  }
-
-  private list(): Promise<AgentChoice[]> {
-    if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;
-    const agents = this.run(["registry", "list"]).then(parseListing);
-    this.listing = { at: Date.now(), agents };
-    agents.catch(() => (this.listing = undefined)); // a failure is asked again next time
-    return agents;
   }
 
   /** The conductor with `args`, without a shell; resolves with its stdout, rejects with its stderr's last lines. */
@@ -207,11 +235,12 @@ export class AgentCatalog {
   }
 }
 
-/** `registry list`'s JSON: `[{id, name, version?, description?}]`, checked and bounded before it reaches a page. */
-export function parseListing(stdout: string): AgentChoice[] {
+/** `registry list`'s JSON: `[{id, name, version?, description?, current?}]`, checked and bounded before it reaches a page. */
+export function parseListing(stdout: string): AgentListing {
   const value: unknown = JSON.parse(stdout);
   if (!Array.isArray(value)) throw new Error("`registry list` did not answer a JSON list");
-  return value.slice(0, MAX_AGENTS).flatMap((entry: Record<string, unknown>) => {
+  const entries = value.slice(0, MAX_AGENTS) as Array<Record<string, unknown>>;
+  const agents = entries.flatMap((entry) => {
     if (typeof entry?.id !== "string" || entry.id === "" || entry.id.length > MAX_TEXT.id) return [];
     const text = (field: keyof typeof MAX_TEXT): string | undefined => {
       const value = entry[field];
@@ -221,4 +250,6 @@ export function parseListing(stdout: string): AgentChoice[] {
     const description = text("description");
     return [{ id: entry.id, name: text("name") || entry.id, ...(version ? { version } : {}), ...(description ? { description } : {}) }];
   });
+  const current = entries.find((entry) => entry?.current === true)?.id;
+  return { agents, ...(typeof current === "string" && agents.some((agent) => agent.id === current) ? { current } : {}) };
 }

@@ -19,11 +19,11 @@ import {
 import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
-import type { AuthMethodInfo, ConfigOptionInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
-import { editorPath, type OfferResult } from "./workspace-edits.js";
+import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
@@ -56,6 +56,11 @@ export interface AgentSessionOptions {
   onTransient?(event: TranscriptEvent): void;
   /** Offers an agent's write (a path inside the project) to VS Code first (workspace-edits.ts); "notOpen": write to disk. */
   offerEdit?(path: string, content: string): Promise<OfferResult>;
+  /**
+   * The agent's own command line, when `command` is a conductor that starts it (agent-catalog.ts): a terminal
+   * sign-in runs the agent with the method's args, not the conductor. Undefined, or resolving to undefined: `command`.
+   */
+  agentCommand?(): Promise<string | undefined>;
 }
 
 type PermissionAnswer = (response: RequestPermissionResponse) => void;
@@ -76,6 +81,8 @@ export class AgentSession {
   private readOnly = false;
   /** The agent takes `resource` blocks (promptCapabilities.embeddedContext): mentions are sent with their text. */
   private embeddedContext = false;
+  /** Why the agent could not open a session, as its answer said (it is then stopped: the page offers Retry). */
+  private startFailure: { message: string; detail: string[] } | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     // The command's process, or our own conductor's run in this process (agent-process.ts).
@@ -85,7 +92,7 @@ export class AgentSession {
       this.noteInstall(line);
     });
     this.child.ended.then(
-      ({ code, signal }) => this.end(`The agent ${describeExit(code, signal)}.`),
+      ({ code, signal }) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }),
       (error: Error) => this.end(describeSpawnError(options.command, error)),
     );
     this.terminals = new Terminals({
@@ -132,7 +139,7 @@ export class AgentSession {
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
     } catch (error) {
       if (this.state() === "ended") return;
-      if (isAuthRequired(error)) this.askToSignIn(error, text);
+      if (isAuthRequired(error)) await this.askToSignIn(error, text);
       else this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
     } finally {
       if (this.state() === "prompting") this.setState("ready");
@@ -172,7 +179,11 @@ export class AgentSession {
       this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: false, message: `The sign-in failed: ${(error as Error).message}` });
       return;
     }
-    if (this.sessionId === undefined && this.info.state === "starting") await this.startSession();
+    if (this.sessionId === undefined && this.info.state === "starting") {
+      this.info.waitingFor = undefined;
+      this.options.onSession(this.info);
+      await this.startSession();
+    }
   }
 
   /** session/set_config_option with a value the agent offered (a boolean option takes true or false); its answer replaces the options. */
@@ -199,13 +210,8 @@ export class AgentSession {
   private async write(requested: string, content: string): Promise<void> {
     const offered = this.options.offerEdit && editorPath(this.options.files, this.options.projectDir, requested, content);
     const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
-    if (result === "rejected") throw new RequestError(-32603, `the user rejected the edit to ${requested}`);
-    if (result === "unanswered") throw new RequestError(-32603, `the user did not answer the review of the edit to ${requested} in time; nothing was written`);
-    if (result === "pageLeft")
-      throw new RequestError(
-        -32603,
-        `the chat in VS Code closed before it answered for the edit to ${requested}; nothing was written (ask again once the chat is open)`,
-      );
+    const refused = refusal(result, requested, content.length);
+    if (refused) throw new RequestError(-32603, refused);
     if (result === "notOpen") await this.options.files.write(requested, content);
   }
 
@@ -283,7 +289,7 @@ export class AgentSession {
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
-      return this.failedToStart(error);
+      return this.failedToStart("The agent did not start", error);
     }
     const reopen = this.options.reopen;
     if (reopen) {
@@ -321,13 +327,18 @@ export class AgentSession {
       this.setState("ready");
     } catch (error) {
       if (how !== "new") this.sessionId = undefined;
-      if (isAuthRequired(error) && this.info.state === "starting") return this.askToSignIn(error);
-      await this.failedToStart(error);
+      if (isAuthRequired(error) && this.info.state === "starting") {
+        this.info.waitingFor = "signIn";
+        this.options.onSession(this.info);
+        return this.askToSignIn(error);
+      }
+      this.failedToStart("The agent did not start a session", error);
     }
   }
 
-  private askToSignIn(error: unknown, retryText?: string): void {
+  private async askToSignIn(error: unknown, retryText?: string): Promise<void> {
     const detail = (error as Error).message;
+    await this.useAgentCommandForTerminalSignIn();
     const message =
       this.authMethods.length > 0
         ? "The agent asks you to sign in."
@@ -341,12 +352,32 @@ export class AgentSession {
     });
   }
 
-  private async failedToStart(error: unknown): Promise<void> {
-    // An agent that exits during the handshake is reported by "exit", with its stderr.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (this.info.state !== "ended") {
-      this.options.onEvent({ kind: "error", message: `The agent did not start a session: ${(error as Error).message}`, detail: this.stderrTail.lines() });
-    }
+  /** A terminal method's command names the agent the conductor runs, not the conductor (its words would start another). */
+  private async useAgentCommandForTerminalSignIn(): Promise<void> {
+    if (!this.options.agentCommand || !this.authMethods.some((method) => "type" in method && method.type === "terminal")) return;
+    const command = await this.options.agentCommand().catch((error: unknown) => {
+      this.options.log(`the agent's own command for a terminal sign-in could not be read: ${(error as Error).message}`);
+      return undefined;
+    });
+    if (command !== undefined) this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, command));
+  }
+
+  /**
+   * The agent answered initialize or session/new with an error: the
+   * conversation ends in a state that says so (the page offers Retry and
+   * another agent), never stays "starting". An agent that exits meanwhile
+   * is reported by "exit", with its status; one that stays is stopped.
+   */
+  private failedToStart(what: string, error: unknown): void {
+    if (this.info.state === "ended" || this.stopping) return;
+    const failure = { message: `${what}: ${(error as Error).message}`, detail: errorDetails(error) };
+    // The agent's answer says why; a broken pipe (EPIPE) means it is exiting, and its exit status and stderr say more.
+    if (typeof (error as { code?: unknown } | null)?.code === "number") this.startFailure = failure;
+    setTimeout(() => {
+      if (this.info.state === "ended" || this.stopping) return;
+      this.startFailure ??= failure;
+      void this.stop();
+    }, 200);
   }
 
   private onUpdate(update: SessionUpdate): void {
@@ -375,24 +406,37 @@ export class AgentSession {
     this.options.onEvent({ kind: "permissionDone", id, outcome: optionId === undefined ? "cancelled" : "selected", optionId });
   }
 
-  private end(message: string): void {
+  private end(message: string, exit?: EndedInfo["exit"]): void {
     if (this.info.state === "ended") return;
+    // Ended before a session opened, and not by the user: said as a failure to start, with Retry (docs/webchat.md).
+    const startFailed = this.info.state === "starting" && !this.readOnly && (!this.stopping || this.startFailure !== undefined);
     void this.terminals.stopAll(); // the agent is gone: nobody will release them
     for (const id of [...this.permissions.keys()]) this.settlePermission(id, undefined);
     // Let the last stderr bytes arrive: they usually say why.
     setTimeout(() => {
       const stderrTail = this.stderrTail.lines();
+      this.info.waitingFor = undefined;
       this.info.ended = this.readOnly
         ? {
             message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.",
             stderrTail: [],
             readOnly: true,
           }
-        : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : stderrTail };
+        : startFailed
+          ? this.startFailedInfo(message, stderrTail, exit)
+          : { message: this.stopping ? "The conversation ended." : message, stderrTail: this.stopping ? [] : stderrTail, ...(exit ? { exit } : {}) };
+      if (startFailed) message = this.info.ended.message;
       this.setState("ended");
-      if (!this.stopping) this.options.log(`${message} ${stderrTail.length > 0 ? `Last stderr: ${stderrTail.join(" | ")}` : ""}`.trim());
+      if (!this.stopping || startFailed) this.options.log(`${message} ${stderrTail.length > 0 ? `Last stderr: ${stderrTail.join(" | ")}` : ""}`.trim());
       this.connection.close();
     }, 50);
+  }
+
+  /** A failure to start: the agent's own answer when it gave one, else how the process ended (its exit status). */
+  private startFailedInfo(message: string, stderrTail: string[], exit: EndedInfo["exit"]): EndedInfo {
+    const failure = this.startFailure;
+    const said = failure?.message ?? (exit ? `${message.replace(/\.$/, "")} before it opened a session.` : `The agent did not start: ${message}`);
+    return { message: said, stderrTail, startFailed: true, detail: failure?.detail ?? [], ...(exit ? { exit } : {}) };
   }
 
   /** Read through a call: the state changes while a prompt awaits. */
@@ -436,6 +480,12 @@ function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStr
     },
     { highWaterMark: 0 },
   );
+}
+
+/** An error's multi-line explanation, when it carries one (the conductor's `data.details`: command, stderr, what to try). */
+function errorDetails(error: unknown): string[] {
+  const details = (error as { data?: { details?: unknown } } | null)?.data?.details;
+  return typeof details === "string" ? details.split("\n").slice(0, 60) : [];
 }
 
 function isAuthRequired(error: unknown): boolean {

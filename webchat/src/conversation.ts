@@ -17,7 +17,7 @@ import type { WebSocket } from "ws";
 import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
-import type { AgentCatalog } from "./agent-catalog.js";
+import type { AgentCatalog, AgentListing } from "./agent-catalog.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
@@ -65,6 +65,8 @@ export class Conversation {
   /** This conversation in the history (title from its first prompt). */
   private readonly kept: KeptConversation;
   private restoring = false;
+  /** The agents to choose from, and the one this conversation runs (the config's at its start); undefined: no picker. */
+  private readonly agentListing: Promise<AgentListing> | undefined;
   /** The attached pages that said they are in VS Code's panel (`inEditor`): only they are offered agents' writes. */
   private readonly editorLinks = new Set<PageLink>();
   /** Agents' writes offered to VS Code through those pages (workspace-edits.ts). */
@@ -94,8 +96,11 @@ export class Conversation {
       onSessionId: (id) => (this.kept.agentSessionId = id),
       onTransient: (event) => this.sendView(event),
       offerEdit: (path, content) => this.edits.offer(path, content),
+      ...(options.agents ? { agentCommand: () => this.agentCommand() } : {}),
     });
     this.session.info.historyId = this.kept.id;
+    this.agentListing = options.agents?.forNewConversation();
+    this.agentListing?.catch((error: unknown) => options.log(`no agent picker: \`registry list\` failed: ${errorLine(error)}`));
   }
 
   get id(): string {
@@ -120,7 +125,7 @@ export class Conversation {
     void link.replay(replayFrames(this.transcript));
     // Running terminals' output is not in the transcript (only their final view): it follows the replay.
     for (const event of this.session.terminalSnapshots()) link.sendLatest(viewKey(event), eventFrame(event));
-    this.options.agents?.offer((message) => link.send(JSON.stringify(message)));
+    this.offerAgents(link);
     socket.on("message", (data) => {
       try {
         this.onPageMessage(frameText(data), link);
@@ -283,6 +288,22 @@ export class Conversation {
     this.flush();
     const frame = eventFrame(event);
     for (const link of this.links.values()) link.sendLatest(viewKey(event), frame);
+  }
+
+  /** The command line of the agent this conversation's conductor runs (for a terminal sign-in), when the list names it. */
+  private async agentCommand(): Promise<string | undefined> {
+    const current = (await this.agentListing)?.current;
+    return current === undefined ? undefined : this.options.agents?.commandLine(current);
+  }
+
+  /** The picker's list, with the agent this conversation runs as `current`; the listing of today, the current one of its start. */
+  private offerAgents(link: PageLink): void {
+    const agents = this.options.agents;
+    if (!this.agentListing || !agents) return;
+    void Promise.all([this.agentListing, agents.list()]).then(
+      ([started, now]) => link.send(JSON.stringify({ type: "agents", agents: now.agents, current: started.current } satisfies ServerMessage)),
+      () => {}, // logged when the listing failed
+    );
   }
 
   /** Sends the event and keeps it for replay (transcript.ts), serialised once; a finished turn is kept on disk. */

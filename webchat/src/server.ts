@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Logger } from "../../acp-wire/src/index.js";
 import { createLoopbackGuard, errorLine, refusalLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
-import { AgentCatalog, ourConductor } from "./agent-catalog.js";
+import { AGENT_PICKER_ENV, AgentCatalog, ourConductor } from "./agent-catalog.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
 import { HistoryStore, isHistoryId } from "./history.js";
@@ -193,7 +193,8 @@ export class ChatServer {
         title: this.options.title,
         command: this.options.command,
         projectDir: this.options.projectDir,
-        env: this.options.agentEnv,
+        // With the picker, the conductor's errors and its demo agent point at it rather than at the config file.
+        env: this.agents ? { ...this.options.agentEnv, [AGENT_PICKER_ENV]: "1" } : this.options.agentEnv,
         files: this.options.files,
         agents: this.agents,
         log: (message) => this.options.log(`[${id}] ${message}`),

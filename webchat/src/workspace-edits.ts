@@ -7,10 +7,15 @@
 // the server writes to disk as before. No answer in time is "unanswered", and
 // a page that leaves before answering is "pageLeft" (it may have been showing
 // a review, or its window holds the file unsaved): the write is refused, never
-// made behind the user's back.
+// made behind the user's back. A write too large for the bridge is offered
+// without its content (`tooLarge`): VS Code refuses it when the file is open
+// there (it cannot be reviewed) and answers "notOpen" otherwise. Ids are
+// random: an answer counts only for a write this server offered, from a page
+// it offered it to (issue 31, item 3).
 
+import * as crypto from "node:crypto";
 import * as path from "node:path";
-import type { EditResult } from "../page/protocol.js";
+import { EDIT_RESULTS, type EditResult } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 
 /**
@@ -21,13 +26,11 @@ import type { ProjectFiles } from "./project-files.js";
  */
 export const EDIT_ANSWER_MS = 11 * 60 * 1000;
 
-const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered"];
-
 /** What an offer may end in: a page's answer, or that a page asked left before answering. */
 export type OfferResult = EditResult | "pageLeft";
 
 /** Posts the request to every attached page; returns those it went to (each answers for itself). */
-export type EditSender = (message: { type: "applyEdit"; id: string; path: string; content: string }) => object[];
+export type EditSender = (message: { type: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean }) => object[];
 
 interface Pending {
   /** The pages yet to answer. */
@@ -37,7 +40,6 @@ interface Pending {
 
 export class WorkspaceEdits {
   private readonly pending = new Map<string, Pending>();
-  private count = 0;
 
   constructor(
     private readonly send: EditSender,
@@ -46,8 +48,10 @@ export class WorkspaceEdits {
 
   /** What VS Code made of the write ("notOpen": write it to disk; "rejected", "unanswered", "pageLeft": write nothing). */
   offer(path: string, content: string): Promise<OfferResult> {
-    const id = `edit-${++this.count}`;
-    const pages = this.send({ type: "applyEdit", id, path, content });
+    const id = `edit-${crypto.randomBytes(18).toString("base64url")}`;
+    const pages = this.send(
+      content.length > MAX_OFFERED_CHARS ? { type: "applyEdit", id, path, content: "", tooLarge: true } : { type: "applyEdit", id, path, content },
+    );
     if (pages.length === 0) return Promise.resolve("notOpen");
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish("unanswered"), this.answerMs);
@@ -80,20 +84,41 @@ export class WorkspaceEdits {
   }
 }
 
-/** The largest write offered to VS Code (the bridge's cap, panel-messages.ts MAX_BRIDGE_TEXT): a larger one goes to disk. */
+/** The largest write whose content is offered to VS Code (the bridge's cap, panel-messages.ts MAX_BRIDGE_TEXT); a larger one is offered as `tooLarge`. */
 export const MAX_OFFERED_CHARS = 4 * 1024 * 1024;
 
 /**
  * The real absolute path to offer VS Code for an agent's write, or undefined
  * (write to disk as before): its folder must exist inside the project (the
- * same check as a terminal's working directory) and the text fit the bridge.
+ * same check as a terminal's working directory).
  */
 export function editorPath(files: Pick<ProjectFiles, "directory">, projectDir: string, requested: string, content: string): string | undefined {
-  if (typeof requested !== "string" || typeof content !== "string" || content.length > MAX_OFFERED_CHARS) return undefined;
+  if (typeof requested !== "string" || typeof content !== "string") return undefined;
   const absolute = path.resolve(projectDir, requested);
   try {
     return path.join(files.directory(path.dirname(absolute)), path.basename(absolute));
   } catch {
     return undefined; // refused or missing: ProjectFiles.write refuses it with its own message, or creates the folders
+  }
+}
+
+/** Why the agent's write of `chars` characters to `requested` was not made, or undefined when it was (applied) or is the server's to write (notOpen). */
+export function refusal(result: OfferResult, requested: string, chars: number): string | undefined {
+  switch (result) {
+    case "applied":
+    case "notOpen":
+      return undefined;
+    case "rejected":
+      return `the user rejected the edit to ${requested}`;
+    case "unanswered":
+      return `the user did not answer the review of the edit to ${requested} in time; nothing was written`;
+    case "pageLeft":
+      return `the chat in VS Code closed before it answered for the edit to ${requested}; nothing was written (ask again once the chat is open)`;
+    case "changed":
+      return `the user changed the same part of ${requested} in the editor during the review; nothing was written (read it again)`;
+    case "failed":
+      return chars > MAX_OFFERED_CHARS
+        ? `the edit to ${requested} is too large to review in VS Code, where the file is open (${chars} characters; at most ${MAX_OFFERED_CHARS}); nothing was written`
+        : `VS Code could not apply the edit to ${requested}; nothing was written`;
   }
 }

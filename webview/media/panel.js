@@ -60,7 +60,7 @@
       case "ready":
         return { kind: "ready", notice: text(value.notice) };
       case "stopped":
-        return { kind: "stopped", message: text(value.message) ?? "" };
+        return { kind: "stopped", message: text(value.message) ?? "", button: text(value.button) };
       case "error":
         return { kind: "error", message: text(value.message) ?? "", detail: text(value.detail), retry: value.retry === true };
       default:
@@ -85,6 +85,10 @@
   if (frame)
     frame.addEventListener("load", () => {
       chatLoaded = true;
+      if (status.dataset.loading) {
+        status.hidden = true;
+        delete status.dataset.loading;
+      }
       loadedChat();
       toChat({ type: "symposium/chords", chords: CHORDS });
       pendingMentions.splice(0).forEach((text) => toChat({ type: "symposium/mention", text }));
@@ -93,7 +97,7 @@
 
   /** panel-messages.ts: ChatTheme and EditResult. */
   const THEMES = ["light", "dark", "high-contrast"];
-  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered"];
+  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
   let seq = Number(document.body.dataset.seq) || 0;
 
@@ -157,6 +161,12 @@
     requestAnimationFrame(() => (keptView.scrollTop = keptView.scrollHeight));
   }
 
+  /** What a ready chat whose page is still loading says: a kept copy under it means it reconnects. */
+  function loadingLine() {
+    return kept.length > 0 ? "Reconnecting to the chat…" : "Starting the chat…";
+  }
+  if (status.dataset.loading) message.textContent = loadingLine();
+
   function forgetKept() {
     kept = [];
     vscode.setState({ kept });
@@ -185,7 +195,11 @@
     if (next.kind === "starting" && !ready) forgetKept();
     chatWanted = ready;
     updateKept();
-    const line = next.kind === "ready" ? (next.notice ?? "") : next.message;
+    // Until the chat's page has loaded, a ready chat is said to be starting (its area would be blank).
+    const loading = next.kind === "ready" && !next.notice && frame !== null && !chatLoaded;
+    if (loading) status.dataset.loading = "1";
+    else delete status.dataset.loading;
+    const line = loading ? loadingLine() : next.kind === "ready" ? (next.notice ?? "") : next.message;
     const wasReady = frame !== null && !frame.hidden;
     status.hidden = !line;
     status.dataset.state = next.kind;
@@ -193,7 +207,7 @@
     if (frame) frame.hidden = !ready;
     message.textContent = line;
     // A notice above a ready chat goes after a while (unless another status came since).
-    if (next.kind === "ready" && line)
+    if (next.kind === "ready" && line && !loading)
       setTimeout(() => {
         if (seq === nextSeq) status.hidden = true;
       }, 8000);
@@ -201,16 +215,36 @@
     detail.textContent = next.kind === "error" && next.detail ? next.detail : "";
     detail.hidden = !detail.textContent;
     retry.hidden = !(next.kind === "stopped" || (next.kind === "error" && next.retry === true));
-    retry.textContent = next.kind === "stopped" ? "Start" : "Retry";
+    retry.textContent = next.kind === "stopped" ? (next.button ?? "Start") : "Retry";
     // The chat takes the keys when it appears only if the panel has them now: a
     // user who went back to the editor while it started keeps typing there.
     if (ready && !wasReady && document.hasFocus()) focusChat();
   }
 
+  /**
+   * Whether a message is the extension's: VS Code's webview host, the window this page is a frame
+   * of, relays what the extension posts, from this page's own origin. (The host deletes
+   * `window.parent` before this script runs: it is found as the window whose frames hold this one.)
+   * Any other frame in the window (the chat's, another extension's webview, a page in Simple
+   * Browser, the workbench) can reach this page through `top.frames` and post to it: never the
+   * extension (issue 31, item 3).
+   * @param {MessageEvent<unknown>} event
+   */
+  function fromExtension(event) {
+    const source = /** @type {Window | null} */ (event.source);
+    if (!source || source === window || event.origin !== window.origin) return false;
+    try {
+      // eslint-disable-next-line @typescript-eslint/prefer-for-of -- a Window is not iterable
+      for (let index = 0; index < source.length; index++) if (source[index] === window) return true;
+    } catch {
+      return false; // not a window
+    }
+    return false;
+  }
+
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = event.data;
-    // The extension's messages come through VS Code's host; the chat frame's never count as the extension's.
-    if (frame?.contentWindow && event.source === frame.contentWindow) return;
+    if (!fromExtension(event)) return;
     if (!isObject(data) || typeof data.type !== "string") return;
     if (data.type === "status") {
       const next = parseStatus(data.status);
@@ -239,7 +273,7 @@
     return frame !== null && event.source === frame.contentWindow && event.origin === chatOrigin && isObject(event.data) ? event.data : null;
   }
 
-  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit"];
+  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit", "withdrawEdit"];
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = fromChat(event);
     if (data?.type !== "symposium/request") return;

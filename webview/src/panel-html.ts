@@ -30,6 +30,9 @@ export interface PanelHtmlOptions {
   seq: number;
 }
 
+/** Shown over a ready chat until its page has loaded (issue 32, item 8). */
+export const CHAT_LOADING = "Starting the chat…";
+
 export const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups";
 
 export function panelHtml(options: PanelHtmlOptions): string {
@@ -39,7 +42,9 @@ export function panelHtml(options: PanelHtmlOptions): string {
     .join("; ");
   const status = options.status;
   const chatShown = status.kind === "ready" || (status.kind === "starting" && status.keepChat === true);
-  const line = status.kind === "ready" ? (status.notice ?? "") : status.message;
+  // A ready chat's page takes a moment to load: until it has, the panel says so (panel.js hides it), never a blank area.
+  const loading = chatShown && status.kind === "ready" && !status.notice && options.chatUrl !== undefined;
+  const line = loading ? CHAT_LOADING : status.kind === "ready" ? (status.notice ?? "") : status.message;
   const frame = options.chatUrl
     ? `<iframe id="chat" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}"${chatShown ? "" : " hidden"}></iframe>`
     : "";
@@ -53,10 +58,10 @@ export function panelHtml(options: PanelHtmlOptions): string {
 <title>Symposium</title>
 </head>
 <body data-seq="${options.seq}" data-chords="${escapeHtml(Object.keys(CHORD_COMMANDS).join(" "))}">
-<main id="status" class="status${chatShown && line ? " over-chat" : ""}" data-state="${status.kind}"${line ? "" : " hidden"}>
+<main id="status" class="status${chatShown && line ? " over-chat" : ""}" data-state="${status.kind}"${loading ? ' data-loading="1"' : ""}${line ? "" : " hidden"}>
 <p id="message"${status.kind === "error" ? ' class="error"' : ""}>${escapeHtml(line)}</p>
 <pre id="detail"${status.kind === "error" && status.detail ? "" : " hidden"}>${escapeHtml(status.kind === "error" ? (status.detail ?? "") : "")}</pre>
-<button id="retry"${(status.kind === "error" && status.retry) || status.kind === "stopped" ? "" : " hidden"}>${status.kind === "stopped" ? "Start" : "Retry"}</button>
+<button id="retry"${(status.kind === "error" && status.retry) || status.kind === "stopped" ? "" : " hidden"}>${escapeHtml(status.kind === "stopped" ? (status.button ?? "Start") : "Retry")}</button>
 </main>
 ${frame}
 <script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>

@@ -9,8 +9,8 @@ export type PanelStatus =
   | { kind: "starting"; message: string; keepChat?: boolean }
   /** `notice`: a line shown above the chat for a while ("a new conversation started"). */
   | { kind: "ready"; notice?: string }
-  /** The user stopped the chat: the panel says so and offers Start. */
-  | { kind: "stopped"; message: string }
+  /** The user stopped the chat (or it may not start yet): the panel says so and offers Start, or `button`'s label. */
+  | { kind: "stopped"; message: string; button?: string }
   | { kind: "error"; message: string; detail?: string; retry?: boolean };
 
 /** VS Code's theme kind, as the chat is told it (`theme` query parameter and message). */
@@ -28,9 +28,14 @@ export type ToPanel =
 
 /**
  * What became of an agent's write sent to VS Code: applied, rejected by the user, not answered in
- * the review's time (nothing written), or not for VS Code (the server writes to disk).
+ * the review's time (nothing written), not for VS Code (the server writes to disk), `changed` (the
+ * user edited the same lines during the review: nothing written), or `failed` (VS Code could not
+ * apply it, or it was too large to review: nothing written, never left to the disk).
  */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered";
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "failed";
+
+/** Every EditResult, for the checks of what a page answers. */
+export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
 const CHORDS: ReadonlyArray<readonly [string, string]> = [
   ["shift+p", "workbench.action.showCommands"],
@@ -72,8 +77,14 @@ export type BridgeRequest =
   | { kind: "openFile"; path: string; line?: number }
   /** The agent's name and the conversation's state, for the view's title. */
   | { kind: "agent"; name: string; state: string }
-  /** An agent's fs/write_text_file (`path` absolute): applied to the document when it is open in VS Code; `id` names the answer. */
-  | { kind: "applyEdit"; id: string; path: string; content: string };
+  /**
+   * An agent's fs/write_text_file (`path` absolute): applied to the document when it is open in VS Code; `id` names the
+   * answer. `tooLarge`: the content was over the bridge's limit and is not here (`content` is empty): refused when the
+   * file is open (it cannot be reviewed), "notOpen" otherwise.
+   */
+  | { kind: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean }
+  /** The chat page lost its server (closed, reloaded, disconnected) while VS Code had this edit: it may no longer be applied. */
+  | { kind: "withdrawEdit"; id: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -115,7 +126,12 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
     case "agent":
       return isLabel(data.name) && isLabel(data.state) ? { kind: "agent", name: data.name, state: data.state } : null;
     case "applyEdit":
-      return isEditId(data.id) && isPath(data.path) && isText(data.content) ? { kind: "applyEdit", id: data.id, path: data.path, content: data.content } : null;
+      if (!isEditId(data.id) || !isPath(data.path) || !isText(data.content)) return null;
+      return data.tooLarge === true
+        ? { kind: "applyEdit", id: data.id, path: data.path, content: "", tooLarge: true }
+        : { kind: "applyEdit", id: data.id, path: data.path, content: data.content };
+    case "withdrawEdit":
+      return isEditId(data.id) ? { kind: "withdrawEdit", id: data.id } : null;
     default:
       return null;
   }

@@ -1,0 +1,76 @@
+// C1 and C2: what turn checkpoints (docs/checkpoints.md) add to a prompt — the
+// before-turn snapshot the prompt waits for — on a project of 10,000 and of
+// 100,000 files that is also a git repository, with a warm index (one file
+// changed between turns, as an agent's turn leaves it). The floor, measured in
+// the same runs on the same tree: `git stash create` in the project's own
+// repository (what a plain-git checkpoint costs; it writes nothing but objects).
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CheckpointStore, DEFAULT_SETTINGS } from "../../checkpoints/src/index.js";
+import { RUNS, median, percentile, type Figure } from "./common.js";
+
+/** A git repository of `files` small files in folders of 100, committed. */
+function project(dir: string, files: number): string {
+  const root = path.join(dir, `project-${files}`);
+  for (let i = 0; i < files; i++) {
+    const folder = path.join(root, `d${Math.floor(i / 100)}`);
+    if (i % 100 === 0) fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `f${i}.ts`), `export const value${i} = ${i};\n`);
+  }
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: root, stdio: "pipe", maxBuffer: 1 << 28 });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "bench");
+  return root;
+}
+
+async function snapshotFigure(dir: string, id: string, files: number, goalMs: number, runs: number): Promise<Figure> {
+  const root = project(dir, files);
+  const store = (await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: path.join(dir, `store-${files}`), log: () => {} }))!;
+  const changed = path.join(root, "d0", "f0.ts");
+  const turn = async (): Promise<number> => {
+    fs.appendFileSync(changed, "// another turn\n");
+    const started = process.hrtime.bigint();
+    const begun = store.beginTurn({ sessionId: "bench", prompt: "bench", dirs: [root] });
+    await begun.ready;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    await begun.finish();
+    return ms;
+  };
+  const stash = (): number => {
+    fs.appendFileSync(changed, "// another turn\n");
+    const started = process.hrtime.bigint();
+    execFileSync("git", ["stash", "create"], { cwd: root, stdio: "pipe" });
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  // Warm-up: the first snapshot reads every file (cold index); over the budget, the next turn is skipped
+  // at once while a snapshot runs behind it and warms the index; then both arms are warm.
+  const cold = await turn();
+  await turn();
+  await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SETTINGS.budgetMs));
+  stash();
+  execFileSync("git", ["update-index", "-q", "--refresh"], { cwd: root, stdio: "pipe" });
+  const ours: number[] = [];
+  const floor: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    ours.push(await turn());
+    floor.push(stash());
+  }
+  const skipped = store.list(root).records.filter((record) => record.state === "skipped").length;
+  await store.close();
+  const p50 = median(ours);
+  return {
+    id,
+    what: `before-turn snapshot, ${files.toLocaleString("en")} files, warm index (p50)`,
+    value: `${p50.toFixed(0)} ms`,
+    goal: `≤ ${goalMs} ms`,
+    met: p50 <= goalMs,
+    detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; \`git stash create\` on the same tree ${median(floor).toFixed(0)} ms (p90 ${percentile(floor, 90).toFixed(0)}); first (cold) snapshot ${cold.toFixed(0)} ms; ${skipped} of ${runs + 2} turns skipped by the ${DEFAULT_SETTINGS.budgetMs} ms budget (a project known too big is skipped without waiting); ${runs} runs`,
+  };
+}
+
+export const c1 = (dir: string): Promise<Figure> => snapshotFigure(dir, "C1", 10_000, 100, Math.max(RUNS, 11));
+export const c2 = (dir: string): Promise<Figure> => snapshotFigure(dir, "C2", 100_000, 1_000, RUNS);

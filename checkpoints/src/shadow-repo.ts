@@ -1,0 +1,284 @@
+// One project directory's shadow repository: a git directory in the private
+// state directory whose work tree is the project. Snapshots go through an
+// index file of this process's own (seeded from the last one written, so it is
+// warm), and become trees named by refs; git never checks anything out, so
+// the project is only ever read. The user's .git, index and stash are never
+// opened: git is pointed at our directory by GIT_DIR.
+
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { GitError, nulRecords, runGit, type GitCall } from "./git.js";
+
+/** Every file is stored as the bytes on disk: no end-of-line or filter conversion, whatever .gitattributes says. */
+const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export interface Snapshot {
+  tree: string;
+  skipped: SkippedFile[];
+}
+
+export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
+
+export interface ChangedFile {
+  path: string;
+  status: ChangeStatus;
+  /** A renamed file's old path. */
+  from?: string;
+}
+
+/** An entry of a tree: its mode (100644, 100755, 120000 for a symlink, 160000 for a nested repository) and object. */
+export interface TreeEntry {
+  mode: string;
+  object: string;
+}
+
+export interface ShadowRepoOptions {
+  /** The project directory (absolute, real path). */
+  workTree: string;
+  /** This repository's folder in the state directory. */
+  home: string;
+  /** Files larger than this are not stored (recorded as skipped). */
+  maxFileBytes: number;
+}
+
+/** The file names in a repository's folder. */
+const GIT_DIR = "git";
+const SHARED_INDEX = "index";
+const INDEXES = "indexes";
+
+export class ShadowRepo {
+  readonly gitDir: string;
+  private readonly ownIndex: string;
+  private seeded = false;
+  /** Snapshots of this repository run one at a time in this process (they share the index). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ShadowRepoOptions) {
+    this.gitDir = path.join(options.home, GIT_DIR);
+    this.ownIndex = path.join(options.home, INDEXES, `${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+  }
+
+  get workTree(): string {
+    return this.options.workTree;
+  }
+
+  /** How long the last snapshot that finished took (ms), or null before the first. */
+  lastSnapshotMs: number | null = null;
+  /** Snapshots asked for and not finished yet. */
+  pending = 0;
+
+  /** The project's files as a tree, within `timeoutMs` per git call. */
+  snapshot(timeoutMs: number): Promise<Snapshot> {
+    this.pending++;
+    const run = this.queue.then(async () => {
+      const started = Date.now();
+      try {
+        return await this.snapshotNow(timeoutMs);
+      } finally {
+        this.lastSnapshotMs = Date.now() - started;
+        this.pending--;
+      }
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Names `tree` by `ref` (refs/turns/<id>/before), so git keeps it. */
+  async keep(refs: ReadonlyArray<{ ref: string; tree: string }>, timeoutMs: number): Promise<void> {
+    if (refs.length === 0) return;
+    const input = refs.map(({ ref, tree }) => `update ${ref} ${tree}\n`).join("");
+    await runGit(["update-ref", "--stdin"], { ...this.call(timeoutMs), input });
+  }
+
+  /** Forgets the refs under `prefix` (a pruned turn's). */
+  async forget(prefix: string, timeoutMs: number): Promise<void> {
+    const { stdout } = await runGit(["for-each-ref", "--format=%(refname)", prefix], this.call(timeoutMs));
+    const refs = stdout.toString("utf8").split("\n").filter(Boolean);
+    if (refs.length > 0) await runGit(["update-ref", "--stdin"], { ...this.call(timeoutMs), input: refs.map((ref) => `delete ${ref}\n`).join("") });
+  }
+
+  /** What changed from tree `before` to tree `after`; with `renames`, a file moved whole is one "renamed" entry. */
+  async changes(before: string, after: string, renames: boolean, timeoutMs: number): Promise<ChangedFile[]> {
+    const args = ["diff-tree", "-r", "-z", "--raw", renames ? "-M" : "--no-renames", before, after];
+    const records = nulRecords((await runGit(args, this.call(timeoutMs))).stdout);
+    const changes: ChangedFile[] = [];
+    for (let i = 0; i < records.length;) {
+      const status = records[i++]!.split(" ").pop() ?? "";
+      if (status.startsWith("R") || status.startsWith("C")) {
+        const from = records[i++]!;
+        const to = records[i++]!;
+        changes.push(status.startsWith("R") ? { path: to, status: "renamed", from } : { path: to, status: "added" });
+      } else {
+        const file = records[i++]!;
+        changes.push({ path: file, status: status === "A" ? "added" : status === "D" ? "deleted" : "modified" });
+      }
+    }
+    return changes;
+  }
+
+  /** The entries of `tree` at `paths` (a path absent from the tree is absent from the map). */
+  async entries(tree: string, paths: readonly string[], timeoutMs: number): Promise<Map<string, TreeEntry>> {
+    const found = new Map<string, TreeEntry>();
+    if (paths.length === 0) return found;
+    const args = ["ls-tree", "-r", "-z", "--full-tree", tree, "--", ...paths];
+    for (const record of nulRecords((await runGit(args, this.call(timeoutMs))).stdout)) {
+      const tab = record.indexOf("\t");
+      const [mode = "", , object = ""] = record.slice(0, tab).split(" ");
+      found.set(record.slice(tab + 1), { mode, object });
+    }
+    return found;
+  }
+
+  /** The contents of blobs, by object id. */
+  async blobs(objects: readonly string[], timeoutMs: number): Promise<Map<string, Buffer>> {
+    const contents = new Map<string, Buffer>();
+    if (objects.length === 0) return contents;
+    const { stdout } = await runGit(["cat-file", "--batch"], { ...this.call(timeoutMs), input: objects.map((object) => `${object}\n`).join("") });
+    let at = 0;
+    while (at < stdout.length) {
+      const headerEnd = stdout.indexOf(0x0a, at);
+      const [object = "", type = "", size = "0"] = stdout.subarray(at, headerEnd).toString("utf8").split(" ");
+      if (type !== "blob") throw new GitError(`object ${object} is not in the checkpoint store (${type || "missing"})`);
+      const start = headerEnd + 1;
+      const end = start + Number(size);
+      contents.set(object, stdout.subarray(start, end));
+      at = end + 1;
+    }
+    return contents;
+  }
+
+  /** A unified diff from tree `before` to tree `after` (the CLI's `diff`). */
+  async diff(before: string, after: string, timeoutMs: number): Promise<Buffer> {
+    return (await runGit(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", before, after], this.call(timeoutMs))).stdout;
+  }
+
+  /** Removes this process's index (at exit). */
+  dispose(): void {
+    fs.rmSync(this.ownIndex, { force: true });
+  }
+
+  private async snapshotNow(timeoutMs: number): Promise<Snapshot> {
+    await this.ensureRepository(timeoutMs);
+    this.seedIndex();
+    try {
+      return await this.stage(timeoutMs);
+    } catch (error) {
+      // A damaged index (or one naming objects gone from the store) is only a cache: start it afresh once.
+      if (!(error instanceof GitError) || error.message.includes("took longer")) throw error;
+      fs.rmSync(this.ownIndex, { force: true });
+      return this.stage(timeoutMs);
+    }
+  }
+
+  /** Brings the index up to the work tree (files over the cap left out) and writes it as a tree. */
+  private async stage(timeoutMs: number): Promise<Snapshot> {
+    const call = this.call(timeoutMs);
+    const listed = await runGit(["ls-files", "-z", "-t", "-m", "-o", "-d", "--exclude-standard"], call);
+    const candidates = new Map<string, boolean>(); // path → tracked
+    for (const record of nulRecords(listed.stdout)) candidates.set(record.slice(2), !record.startsWith("?"));
+    const skipped = await this.oversized(candidates);
+    if (candidates.size > 0) {
+      const trackedBig = skipped.filter((file) => candidates.get(file.path) === true).map((file) => `${file.path}\0`);
+      if (trackedBig.length > 0) await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input: trackedBig.join("") });
+      if (skipped.length < candidates.size) skipped.push(...(await this.addAll(skipped, call)));
+    }
+    const tree = (await runGit(["write-tree"], call)).stdout.toString("utf8").trim();
+    this.shareIndex();
+    return { tree, skipped };
+  }
+
+  /** `git add -A`, with the files over the cap excluded through an excludes file of this call's own. */
+  private async addAll(skipped: SkippedFile[], call: GitCall): Promise<SkippedFile[]> {
+    const args = ["add", "-A", "--ignore-errors"];
+    let excludes: string | null = null;
+    if (skipped.length > 0) {
+      excludes = `${this.ownIndex}.exclude`;
+      fs.writeFileSync(excludes, skipped.map((file) => `${ignorePattern(file.path)}\n`).join(""), { mode: 0o600 });
+      args.unshift("-c", `core.excludesFile=${excludes}`);
+    }
+    try {
+      // A file it cannot read (permissions, a lock on Windows) is left out, and said why.
+      const { stderr } = await runGit(args, { ...call, alsoSuccess: [1] });
+      return [...stderr.matchAll(/unable to index file '(.+)'/g)].map((match) => ({ path: match[1]!, reason: "unreadable" }));
+    } finally {
+      if (excludes !== null) fs.rmSync(excludes, { force: true });
+    }
+  }
+
+  /** The candidates that are regular files over the size cap. */
+  private async oversized(candidates: Map<string, boolean>): Promise<SkippedFile[]> {
+    const skipped: SkippedFile[] = [];
+    const paths = [...candidates.keys()];
+    const BATCH = 256;
+    for (let i = 0; i < paths.length; i += BATCH) {
+      const batch = paths.slice(i, i + BATCH);
+      const stats = await Promise.all(batch.map((file) => fs.promises.lstat(path.join(this.options.workTree, file)).catch(() => null)));
+      stats.forEach((stat, j) => {
+        if (stat?.isFile() && stat.size > this.options.maxFileBytes) {
+          skipped.push({ path: batch[j]!, reason: `${stat.size} bytes, over the ${this.options.maxFileBytes}-byte cap` });
+        }
+      });
+    }
+    return skipped;
+  }
+
+  /** Creates the repository when it is missing (first use, or the store was deleted): made aside, then renamed in whole, so two processes never half-make it. */
+  private async ensureRepository(timeoutMs: number): Promise<void> {
+    fs.mkdirSync(path.join(this.options.home, INDEXES), { recursive: true, mode: 0o700 });
+    if (fs.existsSync(path.join(this.gitDir, "HEAD"))) return;
+    const aside = `${this.gitDir}.new-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
+    const call: GitCall = { gitDir: aside, timeoutMs };
+    try {
+      fs.mkdirSync(aside, { mode: 0o700 });
+      await runGit(["init", "-q", "--bare", "--template="], call);
+      await runGit(["config", "core.bare", "false"], call);
+      fs.mkdirSync(path.join(aside, "info"), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(aside, "info", "attributes"), ATTRIBUTES, { mode: 0o600 });
+      fs.writeFileSync(path.join(aside, "info", "exclude"), "/.git\n", { mode: 0o600 });
+      fs.renameSync(aside, this.gitDir);
+    } catch (error) {
+      // Another process made it first: use theirs.
+      if (!fs.existsSync(path.join(this.gitDir, "HEAD"))) throw error;
+    } finally {
+      fs.rmSync(aside, { recursive: true, force: true });
+    }
+  }
+
+  /** The first snapshot of this process starts from the index the last one left (warm: unchanged files are not read again). */
+  private seedIndex(): void {
+    if (this.seeded) return;
+    this.seeded = true;
+    try {
+      fs.copyFileSync(path.join(this.options.home, SHARED_INDEX), this.ownIndex);
+    } catch {
+      // none yet: the first snapshot reads every file
+    }
+  }
+
+  /** Leaves this index for the next process to start from (replaced whole, never half-written). */
+  private shareIndex(): void {
+    const shared = path.join(this.options.home, SHARED_INDEX);
+    const temporary = `${shared}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
+    try {
+      fs.copyFileSync(this.ownIndex, temporary);
+      fs.renameSync(temporary, shared);
+    } catch {
+      fs.rmSync(temporary, { force: true });
+    }
+  }
+
+  private call(timeoutMs: number): GitCall {
+    return { gitDir: this.gitDir, workTree: this.options.workTree, indexFile: this.ownIndex, timeoutMs };
+  }
+}
+
+/** A .gitignore line matching exactly `file` (from the work tree's top). */
+function ignorePattern(file: string): string {
+  return `/${file.replace(/[\\*?[\]!# ]/g, (character) => `\\${character}`)}`;
+}

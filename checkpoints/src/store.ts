@@ -1,0 +1,437 @@
+// The checkpoint store: one folder per project in the private state
+// directory (0700), holding the shadow repository of each directory a turn
+// touched and the turn records (0600). `beginTurn` snapshots a session's
+// directories before its prompt goes on, `finish` after its answer came back;
+// `list`, `diff` and `restore` read what was recorded (the CLI, VS Code).
+
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Logger } from "../../acp-wire/src/index.js";
+import { gitVersion } from "./git.js";
+import { restorePaths, type RestoreOutcome } from "./restore.js";
+import { ShadowRepo, type Snapshot } from "./shadow-repo.js";
+import {
+  PROMPT_CHARS,
+  RECORD_VERSION,
+  isRelativePath,
+  isTurnId,
+  newTurnId,
+  readRecord,
+  readRecords,
+  writeRecord,
+  type TurnRecord,
+  type TurnRoot,
+} from "./turn-record.js";
+
+export interface CheckpointSettings {
+  /** The store's folder (created 0700): `checkpoints` in Symposium's config folder. */
+  directory: string;
+  /** The most turn records kept per project; older ones are pruned. */
+  maxTurns: number;
+  /** How long a prompt may wait for its before-turn snapshot; past it the turn is not recorded (said in its record). */
+  budgetMs: number;
+  /** Files larger than this are not stored. */
+  maxFileBytes: number;
+  /** A snapshot still running after this long is stopped (it goes on after the budget, so the next one finds a warm index). */
+  hardLimitMs: number;
+  log: Logger;
+}
+
+export const DEFAULT_SETTINGS = { maxTurns: 100, budgetMs: 1_000, maxFileBytes: 5 * 1024 * 1024, hardLimitMs: 60_000 };
+
+/** Environment variables that change the defaults (the conductor reads them; docs/checkpoints.md). */
+export const CHECKPOINT_ENV = {
+  off: "SYMPOSIUM_CHECKPOINTS",
+  directory: "SYMPOSIUM_CHECKPOINTS_DIR",
+  maxTurns: "SYMPOSIUM_CHECKPOINTS_MAX_TURNS",
+  budgetMs: "SYMPOSIUM_CHECKPOINTS_BUDGET_MS",
+  maxFileBytes: "SYMPOSIUM_CHECKPOINTS_MAX_FILE_BYTES",
+} as const;
+
+/** The store's folder: $SYMPOSIUM_CHECKPOINTS_DIR, else `checkpoints` beside the config file ($SYMPOSIUM_CONFIG, else ~/.symposium/config.jsonc). */
+export function checkpointsDirectory(env: NodeJS.ProcessEnv, configFolder?: string): string {
+  const folder = configFolder ?? (env.SYMPOSIUM_CONFIG ? path.dirname(env.SYMPOSIUM_CONFIG) : path.join(os.homedir(), ".symposium"));
+  return env[CHECKPOINT_ENV.directory] || path.join(folder, "checkpoints");
+}
+
+/** The settings from the environment, the store beside the config file in `configFolder`; null when turned off (SYMPOSIUM_CHECKPOINTS=0). */
+export function settingsFromEnvironment(env: NodeJS.ProcessEnv, configFolder: string, log: Logger): CheckpointSettings | null {
+  if (env[CHECKPOINT_ENV.off] === "0" || env[CHECKPOINT_ENV.off] === "off") return null;
+  const number = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return env[name] && Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    directory: checkpointsDirectory(env, configFolder),
+    maxTurns: Math.floor(number(CHECKPOINT_ENV.maxTurns, DEFAULT_SETTINGS.maxTurns)),
+    budgetMs: number(CHECKPOINT_ENV.budgetMs, DEFAULT_SETTINGS.budgetMs),
+    maxFileBytes: number(CHECKPOINT_ENV.maxFileBytes, DEFAULT_SETTINGS.maxFileBytes),
+    hardLimitMs: DEFAULT_SETTINGS.hardLimitMs,
+    log,
+  };
+}
+
+/** The note on a turn whose prompt never got its answer. */
+export const UNANSWERED_NOTE = "the prompt got no answer before the conversation ended: the after-turn snapshot was taken then";
+
+export class CheckpointError extends Error {
+  override name = "CheckpointError";
+}
+
+/** A turn being recorded: `ready` settles when the prompt may go on; `finish` once its answer passed back. */
+export interface TurnInProgress {
+  readonly id: string;
+  readonly ready: Promise<void>;
+  finish(note?: string): Promise<void>;
+}
+
+export interface TurnRequest {
+  sessionId: string;
+  /** The prompt's text (cut to PROMPT_CHARS here). */
+  prompt: string;
+  /** The session's `cwd` first, then its additional directories. */
+  dirs: readonly string[];
+}
+
+export interface ProjectTurns {
+  project: string;
+  records: TurnRecord[];
+  damaged: string[];
+}
+
+export interface RestoreReport extends RestoreOutcome {
+  turn: TurnRecord;
+  /** Files over the size cap, never stored, so not restored. */
+  skipped: string[];
+}
+
+export class CheckpointStore {
+  private readonly repos = new Map<string, ShadowRepo>();
+  /** Turns whose prompt has not been answered yet. */
+  private readonly unanswered = new Set<TurnInProgress>();
+  /** Turns whose after-turn snapshot is being taken. */
+  private readonly finishing = new Set<Promise<void>>();
+
+  private constructor(private readonly settings: CheckpointSettings) {}
+
+  /** The store, or null (after one log line) when git is not on PATH. */
+  static async create(settings: CheckpointSettings): Promise<CheckpointStore | null> {
+    const version = await gitVersion();
+    if (version === null) {
+      settings.log("checkpoints are off: no `git` on PATH (install git to have each turn's file changes recorded and undoable)");
+      return null;
+    }
+    return new CheckpointStore(settings);
+  }
+
+  /** Snapshots `request.dirs` now; the prompt waits for `ready`, at most the budget. */
+  beginTurn(request: TurnRequest): TurnInProgress {
+    const id = newTurnId();
+    const record: TurnRecord = {
+      version: RECORD_VERSION,
+      id,
+      sessionId: request.sessionId,
+      prompt: request.prompt.length > PROMPT_CHARS ? `${request.prompt.slice(0, PROMPT_CHARS - 1)}…` : request.prompt,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      state: "open",
+      roots: [],
+      notes: [],
+    };
+    const project = this.projectOf(request.dirs[0] ?? "", record);
+    const roots = project === null ? [] : this.rootsOf(request.dirs, record);
+    const tooBig = roots.find(({ repo }) => repo.lastSnapshotMs !== null && repo.lastSnapshotMs > this.settings.budgetMs);
+    const ready = (
+      tooBig ? this.skipTooBig(tooBig.repo, roots) : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots), this.settings.budgetMs)
+    ).then((snapshots) => this.started(project, record, roots, snapshots));
+    let finished: Promise<void> | null = null;
+    const turn: TurnInProgress = {
+      id,
+      ready: ready.then(() => undefined),
+      finish: (note?: string): Promise<void> => {
+        this.unanswered.delete(turn);
+        if (finished === null) {
+          const finishing = ready
+            .then(async (recorded) => {
+              if (note !== undefined) record.notes.push(note);
+              if (recorded) await this.finished(project!, record, roots);
+            })
+            .catch((error: Error) => this.settings.log(`turn ${id}: ${error.message}`))
+            .finally(() => this.finishing.delete(finishing));
+          this.finishing.add(finishing);
+          finished = finishing;
+        }
+        return finished;
+      },
+    };
+    this.unanswered.add(turn);
+    return turn;
+  }
+
+  /** The turns recorded for `dir`'s project, oldest first. */
+  list(dir: string): ProjectTurns {
+    const project = this.projectFolder(realProject(dir));
+    const { records, damaged } = readRecords(path.join(project, "turns"));
+    return { project: realProject(dir), records, damaged };
+  }
+
+  /** The unified diff of one turn: its before and after trees, per directory. */
+  async diff(dir: string, turnId: string): Promise<string> {
+    const turn = this.turn(dir, turnId);
+    const parts: string[] = [];
+    for (const root of turn.roots) {
+      if (root.before === null || root.after === null) continue;
+      const diff = await this.repo(root.dir).diff(root.before, root.after, this.settings.hardLimitMs);
+      if (turn.roots.length > 1 && diff.length > 0) parts.push(`# ${root.dir}\n`);
+      parts.push(diff.toString("utf8"));
+    }
+    return parts.join("");
+  }
+
+  /**
+   * Puts the turn's files back as they were before it; files changed since are conflicts, left alone,
+   * and so are those `keep` gives a reason for (by absolute path: the editor's unsaved ones).
+   */
+  async restore(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport> {
+    const turn = this.turn(dir, turnId);
+    if (turn.state !== "done") throw new CheckpointError(`turn ${turn.id} cannot be undone: ${describeState(turn)}`);
+    const report: RestoreReport = { turn, restored: [], conflicts: [], skipped: [] };
+    for (const root of turn.roots) {
+      if (root.before === null || root.after === null) continue;
+      const repo = this.repo(root.dir);
+      const paths = (await repo.changes(root.before, root.after, false, this.settings.hardLimitMs)).map((file) => file.path);
+      const outcome = await restorePaths(repo, paths, root.before, root.after, this.settings.hardLimitMs, (file) => keep(path.join(root.dir, file)));
+      const prefix = turn.roots.length > 1 && root !== turn.roots[0] ? `${root.dir}${path.sep}` : "";
+      report.restored.push(...outcome.restored.map((file) => prefix + file));
+      report.conflicts.push(...outcome.conflicts.map((conflict) => ({ ...conflict, path: prefix + conflict.path })));
+      report.skipped.push(...root.skipped.map((file) => prefix + file.path));
+    }
+    return report;
+  }
+
+  /**
+   * A file of a turn as it was before the turn (`side` "before") or after it: its bytes, or null when it
+   * did not exist then (or was over the size cap). For VS Code's review, whose left side reads this.
+   */
+  async fileAt(dir: string, turnId: string, rootDir: string, relative: string, side: "before" | "after"): Promise<Buffer | null> {
+    const turn = this.turn(dir, turnId);
+    const root = turn.roots.find((candidate) => candidate.dir === rootDir);
+    const tree = side === "before" ? root?.before : root?.after;
+    if (!root || !tree || !isRelativePath(relative)) return null;
+    const repo = this.repo(root.dir);
+    const entry = (await repo.entries(tree, [relative], this.settings.hardLimitMs)).get(relative);
+    if (entry === undefined || entry.mode === "160000") return null;
+    return (await repo.blobs([entry.object], this.settings.hardLimitMs)).get(entry.object) ?? null;
+  }
+
+  /** Finishes every turn still waiting for its answer (the conversation ended): its after-state is the project now. */
+  async close(): Promise<void> {
+    await Promise.all([...this.unanswered].map((turn) => turn.finish(UNANSWERED_NOTE)));
+    await Promise.all([...this.finishing]);
+    for (const repo of this.repos.values()) repo.dispose();
+  }
+
+  private turn(dir: string, turnId: string): TurnRecord {
+    if (!isTurnId(turnId)) throw new CheckpointError(`'${turnId}' is not a turn id (\`checkpoints list\` shows them)`);
+    const project = realProject(dir);
+    const file = path.join(this.projectFolder(project), "turns", `${turnId}.json`);
+    if (!fs.existsSync(file)) throw new CheckpointError(`no turn ${turnId} recorded for ${project}`);
+    const record = readRecord(file);
+    if (record === null) throw new CheckpointError(`the record of turn ${turnId} is damaged (${file})`);
+    return record;
+  }
+
+  /** The turn's project folder, created; null (noted in the record) when the directory cannot be a project. */
+  private projectOf(dir: string, record: TurnRecord): string | null {
+    try {
+      const project = realProject(dir);
+      const folder = this.projectFolder(project);
+      privateDirectory(path.join(folder, "turns"));
+      return folder;
+    } catch (error) {
+      record.notes.push(`not recorded: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  private rootsOf(dirs: readonly string[], record: TurnRecord): Array<{ dir: string; repo: ShadowRepo }> {
+    const roots: Array<{ dir: string; repo: ShadowRepo }> = [];
+    for (const dir of dirs) {
+      try {
+        const real = realProject(dir);
+        if (!roots.some((root) => root.dir === real)) roots.push({ dir: real, repo: this.repo(real) });
+      } catch (error) {
+        record.notes.push(`${dir} not recorded: ${(error as Error).message}`);
+      }
+    }
+    return roots;
+  }
+
+  private repo(dir: string): ShadowRepo {
+    let repo = this.repos.get(dir);
+    if (repo === undefined) {
+      const home = this.projectFolder(dir);
+      privateDirectory(home);
+      fs.writeFileSync(path.join(home, "project.json"), `${JSON.stringify({ dir })}\n`, { mode: 0o600 });
+      repo = new ShadowRepo({ workTree: dir, home, maxFileBytes: this.settings.maxFileBytes });
+      this.repos.set(dir, repo);
+    }
+    return repo;
+  }
+
+  private projectFolder(project: string): string {
+    const key = crypto.createHash("sha256").update(project).digest("hex").slice(0, 24);
+    privateDirectory(this.settings.directory);
+    return path.join(this.settings.directory, "projects", key);
+  }
+
+  /**
+   * A directory whose last snapshot took longer than the budget: the prompt does not wait at all (it would
+   * wait the whole budget every turn). A snapshot still runs behind it when none is running, so the store
+   * sees when the project has become small (or its index warm) enough again.
+   */
+  private skipTooBig(repo: ShadowRepo, roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<BudgetOutcome<Snapshot[] | null>> {
+    if (repo.pending === 0) this.snapshotAll(roots).catch(() => {});
+    return Promise.resolve({ kind: "late" });
+  }
+
+  private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<Snapshot[]> {
+    return Promise.all(roots.map(({ repo }) => repo.snapshot(this.settings.hardLimitMs)));
+  }
+
+  /** Writes the open record once the before-trees are in; false when the turn is not recorded (over budget, or failed). */
+  private started(project: string | null, record: TurnRecord, roots: ReadonlyArray<{ dir: string }>, outcome: BudgetOutcome<Snapshot[] | null>): boolean {
+    if (project === null || roots.length === 0) return false;
+    if (outcome.kind === "late") {
+      record.state = "skipped";
+      record.notes.push(`not recorded: the snapshot took longer than the ${this.settings.budgetMs} ms budget (a project this big is skipped)`);
+      this.settings.log(`turn ${record.id} not recorded: ${roots[0]!.dir} took longer than ${this.settings.budgetMs} ms to snapshot`);
+    } else if (outcome.kind === "failed") {
+      record.state = "failed";
+      record.notes.push(`not recorded: ${outcome.error.message}`);
+      this.settings.log(`turn ${record.id} not recorded: ${outcome.error.message}`);
+    } else {
+      record.roots = roots.map(({ dir }, index) => ({
+        dir,
+        before: outcome.value![index]!.tree,
+        after: null,
+        files: [],
+        skipped: outcome.value![index]!.skipped,
+      }));
+    }
+    this.save(project, record);
+    return record.state === "open";
+  }
+
+  private async finished(project: string, record: TurnRecord, roots: ReadonlyArray<{ dir: string; repo: ShadowRepo }>): Promise<void> {
+    try {
+      const after = await this.snapshotAll(roots);
+      for (const [index, root] of record.roots.entries()) await this.completeRoot(root, roots[index]!.repo, record.id, after[index]!);
+      record.state = "done";
+    } catch (error) {
+      record.state = "failed";
+      record.notes.push(`after-turn snapshot failed: ${(error as Error).message}`);
+    }
+    record.endedAt = new Date().toISOString();
+    this.save(project, record);
+    this.prune(project);
+  }
+
+  private async completeRoot(root: TurnRoot, repo: ShadowRepo, id: string, after: Snapshot): Promise<void> {
+    root.after = after.tree;
+    const skippedNow = new Set(after.skipped.map((file) => file.path));
+    for (const file of after.skipped) if (!root.skipped.some((known) => known.path === file.path)) root.skipped.push(file);
+    const skipped = new Set([...root.skipped.map((file) => file.path), ...skippedNow]);
+    const changes = await repo.changes(root.before!, after.tree, true, this.settings.hardLimitMs);
+    root.files = changes.filter((file) => !skipped.has(file.path) && !(file.from !== undefined && skipped.has(file.from)));
+    await repo.keep(
+      [
+        { ref: `refs/turns/${id}/before`, tree: root.before! },
+        { ref: `refs/turns/${id}/after`, tree: after.tree },
+      ],
+      this.settings.hardLimitMs,
+    );
+  }
+
+  private save(project: string, record: TurnRecord): void {
+    try {
+      writeRecord(path.join(project, "turns"), record);
+    } catch (error) {
+      this.settings.log(`turn ${record.id}: its record could not be written: ${(error as Error).message}`);
+    }
+  }
+
+  /** Keeps the newest `maxTurns` records of the project; the others go, with their refs. */
+  private prune(project: string): void {
+    const folder = path.join(project, "turns");
+    const { records } = readRecords(folder);
+    const excess = records.slice(0, Math.max(0, records.length - this.settings.maxTurns));
+    for (const record of excess) {
+      fs.rmSync(path.join(folder, `${record.id}.json`), { force: true });
+      for (const root of record.roots) {
+        if (!this.repos.has(root.dir) && !fs.existsSync(root.dir)) continue;
+        this.repo(root.dir)
+          .forget(`refs/turns/${record.id}/`, this.settings.hardLimitMs)
+          .catch((error: Error) => this.settings.log(`pruning turn ${record.id}: ${error.message}`));
+      }
+    }
+  }
+}
+
+type BudgetOutcome<T> = { kind: "ok"; value: T } | { kind: "late" } | { kind: "failed"; error: Error };
+
+/** What `work` gave within `ms`; it goes on after (a late snapshot still warms the index for the next one). */
+function withinBudget<T>(work: Promise<T>, ms: number): Promise<BudgetOutcome<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<BudgetOutcome<T>>((resolve) => (timer = setTimeout(() => resolve({ kind: "late" }), ms)));
+  const done = work.then(
+    (value): BudgetOutcome<T> => ({ kind: "ok", value }),
+    (error: Error): BudgetOutcome<T> => ({ kind: "failed", error }),
+  );
+  return Promise.race([done, late]).finally(() => clearTimeout(timer));
+}
+
+/** A directory's real path, refused when it cannot be a project (missing, the filesystem root, the home folder). */
+export function realProject(dir: string): string {
+  if (!path.isAbsolute(dir)) throw new CheckpointError(`${JSON.stringify(dir)} is not an absolute path`);
+  let real: string;
+  try {
+    real = fs.realpathSync(dir);
+  } catch {
+    throw new CheckpointError(`${dir} does not exist`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new CheckpointError(`${dir} is not a folder`);
+  if (path.dirname(real) === real) throw new CheckpointError(`${real} is a filesystem root, not a project`);
+  if (real === safeRealpath(os.homedir())) throw new CheckpointError(`${real} is the home folder, not a project`);
+  return real;
+}
+
+function safeRealpath(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** Creates `dir` (0700) and tightens it if it was looser. */
+function privateDirectory(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== "win32") {
+    const stat = fs.statSync(dir);
+    if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  }
+}
+
+export function describeState(turn: TurnRecord): string {
+  switch (turn.state) {
+    case "open":
+      return "its prompt has not been answered yet (no after-turn snapshot)";
+    case "done":
+      return `${turn.roots.reduce((sum, root) => sum + root.files.length, 0)} files changed`;
+    default:
+      return turn.notes.join("; ") || turn.state;
+  }
+}

@@ -1,0 +1,110 @@
+// The tools an agent sees: names, descriptions and input schemas (zod, which
+// the MCP SDK turns into JSON Schema). Descriptions say when to pick each one
+// over the agent's own file tools: these answer with what the user sees in VS
+// Code (unsaved text, live problems, the language servers' knowledge).
+
+import { z } from "zod";
+import { LIMITS, TOOL, type ToolName } from "./protocol.js";
+
+const path = z.string().min(1).max(4096).describe("Absolute path, or relative to the first workspace folder.");
+const line = z.number().int().min(1).describe("1-based line number.");
+const offset = z.number().int().min(0).optional().describe("Where the page starts in the full list (the previous answer's nextOffset).");
+
+/** By name, or by position: what find_definitions, find_references and hover take. */
+const target = {
+  symbol: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe(
+      "A symbol's name (function, class, variable…). Alone: looked up in the whole workspace. With path and line: the name's first occurrence on that line.",
+    ),
+  path: path.optional(),
+  line: line.optional(),
+  character: z.number().int().min(1).optional().describe("1-based column on `line` (instead of `symbol`)."),
+};
+
+const byNameOrPosition =
+  "Give either `symbol` (a name, searched in the whole workspace), or `path` + `line` with `character` or `symbol` (a position in a file).";
+
+export interface ToolSpec {
+  description: string;
+  inputSchema: z.ZodRawShape;
+  /** Answered from the state file when no window is connected. */
+  fallsBack: boolean;
+  /** Changes nothing (MCP's readOnlyHint). */
+  readOnly: boolean;
+}
+
+export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
+  [TOOL.editorState]: {
+    description:
+      "What the user sees in VS Code right now: the active file and its language, every selection with its text, the visible lines, the open editors (and which have unsaved changes), the workspace folders. Call it first when the user says 'this', 'here', 'the selected code' or 'the open file'.",
+    inputSchema: {},
+    fallsBack: true,
+    readOnly: true,
+  },
+  [TOOL.readFile]: {
+    description: `Read a file as the VS Code editor has it, unsaved changes included (reading the disk would miss what the user typed but did not save). Answers at most ${LIMITS.defaultLines} lines or ${LIMITS.maxAnswerChars} characters per call; ask again from \`nextLine\` for more. Only files inside the workspace folders.`,
+    inputSchema: {
+      path,
+      line: line.optional().describe("1-based line to start at (default 1)."),
+      limit: z.number().int().min(1).max(LIMITS.defaultLines).optional().describe(`How many lines (default and most: ${LIMITS.defaultLines}).`),
+    },
+    fallsBack: true,
+    readOnly: true,
+  },
+  [TOOL.diagnostics]: {
+    description: `The problems VS Code's language servers and linters report now (errors, warnings, infos, hints: severity, range, message, source), for one file or, without \`path\`, for the whole workspace. Check it after editing to see whether the code still compiles. ${LIMITS.pageSize} entries per page, errors first.`,
+    inputSchema: { path: path.optional(), offset },
+    fallsBack: true,
+    readOnly: true,
+  },
+  [TOOL.findDefinitions]: {
+    description: `Where a symbol is defined, answered by VS Code's language servers (works through imports, re-exports and overloads where a text search would guess). ${byNameOrPosition}`,
+    inputSchema: target,
+    fallsBack: false,
+    readOnly: true,
+  },
+  [TOOL.findReferences]: {
+    description: `Every place a symbol is used, answered by VS Code's language servers (only real uses of that symbol, not other things with the same name). ${byNameOrPosition} ${LIMITS.pageSize} locations per page, each with its line's text.`,
+    inputSchema: { ...target, offset },
+    fallsBack: false,
+    readOnly: true,
+  },
+  [TOOL.hover]: {
+    description: `The type, signature and documentation VS Code shows when hovering a symbol. ${byNameOrPosition}`,
+    inputSchema: target,
+    fallsBack: false,
+    readOnly: true,
+  },
+  [TOOL.documentSymbols]: {
+    description: `The outline of a file: its classes, functions, methods, variables with their kinds and line ranges, nested as in the code. Quicker than reading a large file to find where something is. ${LIMITS.pageSize} symbols per page.`,
+    inputSchema: { path, offset },
+    fallsBack: false,
+    readOnly: true,
+  },
+  [TOOL.workspaceSymbols]: {
+    description: `Find symbols (types, functions, constants…) by name across the whole workspace, as VS Code's "Go to Symbol in Workspace" does (fuzzy match). ${LIMITS.pageSize} per page.`,
+    inputSchema: { query: z.string().min(1).max(512).describe("The name or part of it."), offset },
+    fallsBack: false,
+    readOnly: true,
+  },
+  [TOOL.proposeEdit]: {
+    description: `Propose a change to a file and let the user decide: VS Code shows it as a diff with Accept and Reject (the user may change it before accepting), unless the user chose to apply edits at once. Answers what the user decided and, when applied, the file's final text. Give \`newText\` (the whole new content; creates the file if missing) or \`edits\` (each \`oldText\` must occur exactly once in the current text). Applied in the editor, undoable, never over the user's unsaved changes. At most ${LIMITS.maxProposalBytes / 1024 / 1024} MiB.`,
+    inputSchema: {
+      path,
+      newText: z.string().optional().describe("The file's whole new content."),
+      edits: z
+        .array(z.object({ oldText: z.string().min(1).describe("Text to replace, exactly as in the file; must occur once."), newText: z.string() }))
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe("Replacements, applied in order, instead of newText."),
+      title: z.string().max(200).optional().describe("A short summary the user sees."),
+    },
+    fallsBack: false,
+    readOnly: false,
+  },
+};

@@ -1,0 +1,177 @@
+// Review and undo an agent's turn in VS Code (docs/checkpoints.md), from the
+// records the conductor's checkpoints wrote, whichever chat ran the turn (Toad,
+// the built-in chat, a terminal): `Symposium: Review Agent Changes` opens VS
+// Code's multi-file diff (the turn's before-state ↔ the files now), the left
+// side read from the shadow repository through a read-only content provider;
+// `Symposium: Undo Agent Turn` puts the turn's files back after a
+// confirmation naming them, leaving alone (and showing) files changed since
+// and files with unsaved edits. And: a file the agent changes on disk while
+// it has unsaved edits gets a notification with Compare at once.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory, type TurnRecord } from "../../checkpoints/src/index.js";
+
+export const CHECKPOINT_SCHEME = "symposium-checkpoint";
+
+export const TURN_COMMANDS = {
+  review: "symposium.reviewAgentChanges",
+  undo: "symposium.undoAgentTurn",
+} as const;
+
+/** Turns offered in the pickers, newest first. */
+const MAX_PICKED = 50;
+/** One notification per file per this long, however often the agent writes it. */
+const NOTICE_EVERY_MS = 10_000;
+
+interface CheckpointQuery {
+  project: string;
+  turn: string;
+  root: string;
+  /** "before": the file before the turn; "none": an empty side (a file added, or deleted now). */
+  side: "before" | "none";
+}
+
+export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposable[] {
+  let store: Promise<CheckpointStore | null> | null = null;
+  const opened = () =>
+    (store ??= CheckpointStore.create({
+      ...DEFAULT_SETTINGS,
+      directory: checkpointsDirectory(process.env),
+      log: (line) => log.warn(line),
+    }));
+  const provider: vscode.TextDocumentContentProvider = {
+    provideTextDocumentContent: async (uri) => {
+      const query = JSON.parse(uri.query) as CheckpointQuery;
+      if (query.side === "none") return "";
+      const bytes = await (await opened())?.fileAt(query.project, query.turn, query.root, uri.path.slice(1), "before");
+      return bytes?.toString("utf8") ?? "";
+    },
+  };
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
+    vscode.commands.registerCommand(TURN_COMMANDS.review, async () => {
+      const picked = await pickTurn(opened, "Review which turn's changes?");
+      if (picked) await review(picked.project, picked.turn);
+    }),
+    vscode.commands.registerCommand(TURN_COMMANDS.undo, async () => {
+      const checkpoints = await opened();
+      const picked = await pickTurn(opened, "Undo which turn?");
+      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log);
+    }),
+    watchUnsavedFiles(log),
+  ];
+}
+
+/** The turns of the workspace's folders that changed files, newest first; the user picks one (the newest preselected). */
+async function pickTurn(opened: () => Promise<CheckpointStore | null>, title: string): Promise<{ project: string; turn: TurnRecord } | undefined> {
+  const store = await opened();
+  if (store === null) {
+    void vscode.window.showWarningMessage("Agent turns are not recorded: `git` is not on PATH.");
+    return undefined;
+  }
+  const turns = (vscode.workspace.workspaceFolders ?? []).flatMap((folder) => {
+    try {
+      return store.list(folder.uri.fsPath).records.map((turn) => ({ project: folder.uri.fsPath, turn }));
+    } catch {
+      return []; // a folder that cannot be a project (the home folder, a remote one)
+    }
+  });
+  const changed = turns
+    .filter(({ turn }) => turn.state === "done" && filesOf(turn).length > 0)
+    .sort((a, b) => b.turn.id.localeCompare(a.turn.id))
+    .slice(0, MAX_PICKED);
+  if (changed.length === 0) {
+    void vscode.window.showInformationMessage("No agent turn changed files in this workspace yet.");
+    return undefined;
+  }
+  const items = changed.map((entry) => ({
+    label: entry.turn.prompt || "(no text)",
+    description: `${countFiles(filesOf(entry.turn).length)} · ${new Date(entry.turn.startedAt).toLocaleString()}`,
+    detail: filesOf(entry.turn)
+      .map((file) => file.relative)
+      .slice(0, 6)
+      .join(", "),
+    entry,
+  }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDetail: true }))?.entry;
+}
+
+function filesOf(turn: TurnRecord): Array<{ root: string; relative: string; before: string | null; status: string }> {
+  return turn.roots.flatMap((root) =>
+    root.files.flatMap((file) => {
+      const now = { root: root.dir, relative: file.path, before: file.status === "added" ? null : (file.from ?? file.path), status: file.status };
+      // A rename shows as its old file gone and its new one there.
+      return file.status === "renamed" && file.from ? [now, { root: root.dir, relative: file.from, before: file.from, status: "deleted" }] : [now];
+    }),
+  );
+}
+
+/** VS Code's multi-file diff: each file as it was before the turn ↔ as it is now. */
+async function review(project: string, turn: TurnRecord): Promise<void> {
+  const side = (root: string, relative: string, which: CheckpointQuery["side"]) =>
+    vscode.Uri.from({
+      scheme: CHECKPOINT_SCHEME,
+      path: `/${relative}`,
+      query: JSON.stringify({ project, turn: turn.id, root, side: which } satisfies CheckpointQuery),
+    });
+  const resources = await Promise.all(
+    filesOf(turn).map(async (file) => {
+      const now = vscode.Uri.file(path.join(file.root, file.relative));
+      const exists = await vscode.workspace.fs.stat(now).then(
+        () => true,
+        () => false,
+      );
+      const before = file.before === null ? side(file.root, file.relative, "none") : side(file.root, file.before, "before");
+      return [now, before, exists ? now : side(file.root, file.relative, "none")];
+    }),
+  );
+  await vscode.commands.executeCommand("vscode.changes", `Agent changes: ${turn.prompt || turn.id}`, resources);
+}
+
+async function undo(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
+  const files = [...new Set(filesOf(turn).map((file) => file.relative))];
+  const answer = await vscode.window.showWarningMessage(
+    `Undo the agent's turn "${turn.prompt || turn.id}"?`,
+    { modal: true, detail: `These files go back to how they were before it:\n${files.join("\n")}\n\nFiles changed since are left as they are.` },
+    "Undo Turn",
+  );
+  if (answer !== "Undo Turn") return;
+  const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
+  const report = await store.restore(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
+  log.info(`undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}`);
+  if (report.conflicts.length === 0) {
+    void vscode.window.showInformationMessage(`Undone: ${countFiles(report.restored.length)} put back.`);
+    return;
+  }
+  const choice = await vscode.window.showWarningMessage(
+    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}`,
+    "Review",
+  );
+  if (choice === "Review") await review(project, turn);
+}
+
+/** A file changed on disk while its editor holds unsaved edits: say so at once, with Compare (VS Code says it only at save). */
+function watchUnsavedFiles(log: vscode.LogOutputChannel): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher("**/*", true, false, true);
+  const noticed = new Map<string, number>();
+  watcher.onDidChange((uri) => {
+    const doc = vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri.toString());
+    if (!doc?.isDirty) return;
+    const last = noticed.get(uri.fsPath) ?? 0;
+    if (Date.now() - last < NOTICE_EVERY_MS) return;
+    noticed.set(uri.fsPath, Date.now());
+    const name = vscode.workspace.asRelativePath(uri);
+    log.info(`${name} changed on disk while it has unsaved changes in the editor`);
+    void vscode.window.showWarningMessage(`${name} changed on disk while it has unsaved changes in the editor.`, "Compare").then(async (choice) => {
+      if (choice !== "Compare") return;
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand("workbench.files.action.compareWithSaved");
+    });
+  });
+  return watcher;
+}
+
+function countFiles(count: number): string {
+  return `${count} file${count === 1 ? "" : "s"}`;
+}

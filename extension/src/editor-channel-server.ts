@@ -1,0 +1,181 @@
+// The window's end of the editor's live channel (editor-tools/src/protocol.ts,
+// docs/editor-tools.md), without `vscode` so tests drive it directly: a Unix
+// domain socket in the private state directory (a named pipe on Windows),
+// never a TCP port. A connection's first request must be `authenticate` with
+// the window's secret (compared in constant time); anything else first, or a
+// wrong secret, is answered once and the connection closed. Lines are bounded
+// (LIMITS.maxMessageBytes), so are connections, requests at work and requests
+// waiting; the handlers (editor-tools-handlers.ts) answer the tools.
+
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { errorResponse, idJson, isObject, isRequest, oversizedLineError, parseLine, type IdLike } from "../../acp-wire/src/jsonrpc.js";
+import { LineWriter, readLines } from "../../acp-wire/src/ndjson-streams.js";
+import { AUTHENTICATE, CHANNEL_ERROR, LIMITS, type AuthenticateResult } from "../../editor-tools/src/protocol.js";
+
+/** A handler's refusal: its message goes back to the agent as the tool's error. */
+export class ChannelRefusal extends Error {
+  override name = "ChannelRefusal";
+  constructor(
+    message: string,
+    readonly code: number = CHANNEL_ERROR.failed,
+  ) {
+    super(message);
+  }
+}
+
+export type ChannelHandler = (params: Record<string, unknown>) => Promise<unknown>;
+
+export interface EditorChannelOptions {
+  /** The socket's path (POSIX) or the pipe's name (Windows). */
+  address: string;
+  secret: string;
+  handlers: Readonly<Record<string, ChannelHandler>>;
+  /** Who is asking: the window's pid and folders, the answer to `authenticate`. */
+  identity: () => AuthenticateResult;
+  log: (message: string) => void;
+  limits?: Partial<Record<"maxRunning" | "maxWaiting" | "maxConnections" | "maxMessageBytes" | "authenticateMs", number>>;
+}
+
+/** A fresh secret for one window. */
+export function channelSecret(): string {
+  return crypto.randomBytes(32).toString("hex");
+}
+
+/** Where this window's channel listens: a socket beside the state file, or a pipe with a random name on Windows. */
+export function channelAddress(stateDirectory: string, platform: NodeJS.Platform = process.platform): string {
+  const name = `symposium-tools-${crypto.randomBytes(12).toString("hex")}`;
+  return platform === "win32" ? `\\\\.\\pipe\\${name}` : path.join(stateDirectory, `${name}.sock`);
+}
+
+/** The longest socket path every POSIX system takes (macOS: 104 bytes with the terminator). */
+export const MAX_SOCKET_PATH_BYTES = 103;
+
+export class EditorChannelServer {
+  private readonly server: net.Server;
+  private readonly connections = new Set<net.Socket>();
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly limits: Record<keyof typeof LIMITS, number>;
+
+  constructor(private readonly options: EditorChannelOptions) {
+    this.limits = { ...LIMITS, ...options.limits };
+    this.server = net.createServer((socket) => this.accept(socket));
+    this.server.maxConnections = this.limits.maxConnections;
+  }
+
+  /** Listens; the socket file is made 0600 (its directory is 0700 already). */
+  async listen(): Promise<void> {
+    const address = this.options.address;
+    if (process.platform !== "win32" && Buffer.byteLength(address) > MAX_SOCKET_PATH_BYTES) {
+      throw new Error(`the socket path ${address} is longer than ${MAX_SOCKET_PATH_BYTES} bytes`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(address, () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+    this.server.on("error", (error) => this.options.log(`the editor tools' channel failed: ${error.message}`));
+    if (process.platform !== "win32") fs.chmodSync(address, 0o600);
+  }
+
+  /** Stops listening, ends every connection and removes the socket file. */
+  async close(): Promise<void> {
+    for (const socket of this.connections) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (process.platform !== "win32") fs.rmSync(this.options.address, { force: true });
+  }
+
+  private accept(socket: net.Socket): void {
+    this.connections.add(socket);
+    const writer = new LineWriter(socket);
+    let authenticated = false;
+    const deadline = setTimeout(() => socket.destroy(), this.limits.authenticateMs);
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => {
+      clearTimeout(deadline);
+      this.connections.delete(socket);
+    });
+    const refuse = (id: IdLike, message: string): void => {
+      writer.writeLine(errorResponse(id, { code: CHANNEL_ERROR.unauthorized, message }));
+      socket.end();
+      socket.destroySoon?.();
+    };
+    void readLines(socket, this.limits.maxMessageBytes, {
+      onLine: (line) => {
+        const parsed = parseLine(line);
+        if (!parsed.ok) return void writer.writeLine(errorResponse(parsed.id, parsed.error));
+        const message = parsed.message;
+        if (!isRequest(message)) return; // notifications and answers mean nothing here
+        const id = jsonRpcId(message.id);
+        const params = isObject(message.params) ? message.params : {};
+        if (!authenticated) {
+          if (message.method !== AUTHENTICATE || !this.secretMatches(params.secret))
+            return refuse(id, "not authenticated: the first request must be authenticate with the window's secret");
+          authenticated = true;
+          clearTimeout(deadline);
+          return void writer.writeLine(JSON.stringify({ jsonrpc: "2.0", id, result: this.options.identity() }));
+        }
+        void this.serve(message.method, params).then((reply) => {
+          if (!socket.destroyed) writer.writeLine(`{"jsonrpc":"2.0","id":${idJson(id)},${reply}}`);
+        });
+      },
+      onOversizedLine: (bytes) => writer.writeLine(errorResponse(null, oversizedLineError(bytes, this.limits.maxMessageBytes))),
+    });
+  }
+
+  private secretMatches(given: unknown): boolean {
+    if (typeof given !== "string") return false;
+    const expected = Buffer.from(this.options.secret);
+    const actual = Buffer.from(given);
+    return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+  }
+
+  /** The answer's members after the id: `"result":…` or `"error":…`. A full queue is refused at once. */
+  private async serve(method: string, params: Record<string, unknown>): Promise<string> {
+    const handler = Object.hasOwn(this.options.handlers, method) ? this.options.handlers[method] : undefined;
+    if (handler === undefined) return errorMember(CHANNEL_ERROR.methodNotFound, `no tool named ${JSON.stringify(method.slice(0, 100))}`);
+    if (this.running >= this.limits.maxRunning && this.waiting.length >= this.limits.maxWaiting) {
+      return errorMember(CHANNEL_ERROR.busy, `the VS Code window is busy (${this.limits.maxWaiting} requests waiting); try again`);
+    }
+    await this.turn();
+    try {
+      const result = await handler(params);
+      return `"result":${JSON.stringify(result ?? null)}`;
+    } catch (error) {
+      if (error instanceof ChannelRefusal) return errorMember(error.code, error.message);
+      this.options.log(`the editor tool ${method} failed: ${(error as Error).stack ?? String(error)}`);
+      return errorMember(CHANNEL_ERROR.failed, `${method} failed in VS Code: ${(error as Error).message}`);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Resolves when fewer than maxRunning requests are at work, counting this one in. */
+  private turn(): Promise<void> {
+    if (this.running < this.limits.maxRunning) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) =>
+      this.waiting.push(() => {
+        this.running++;
+        resolve();
+      }),
+    );
+  }
+}
+
+function errorMember(code: number, message: string): string {
+  return `"error":${JSON.stringify({ code, message })}`;
+}
+
+/** A request's id as JSON-RPC allows it (string, number, null); anything else is answered with null. */
+function jsonRpcId(id: unknown): IdLike {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}

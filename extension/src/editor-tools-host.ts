@@ -1,0 +1,92 @@
+// Runs this window's end of the editor's live channel (docs/editor-tools.md)
+// while `symposium.editorTools.enabled` is on: a fresh secret, a socket in the
+// private state directory (a named pipe on Windows), the handlers of
+// editor-tools-handlers.ts; and tells the tracker what the state file says
+// about it (`editorTools`). Off: no channel, and the file says the tools are off.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { EditorToolsState } from "../../editor-state/src/index.js";
+import { onSettingChange, readConfig } from "./config.js";
+import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret } from "./editor-channel-server.js";
+import { editorToolHandlers, type EditorToolsDeps } from "./editor-tools-handlers.js";
+import { privateStateDirectory } from "./state-file-location.js";
+
+export class EditorToolsHost implements vscode.Disposable {
+  private server: EditorChannelServer | undefined;
+  private readonly setting: vscode.Disposable;
+  /** Setting changes are applied one after the other: a quick off-on never runs two channels. */
+  private applying: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  constructor(
+    private readonly deps: EditorToolsDeps,
+    private readonly log: vscode.LogOutputChannel,
+    /** Told what the state file is to say about the tools, each time that changes. */
+    private readonly publish: (state: EditorToolsState) => void,
+  ) {
+    this.setting = onSettingChange(["editorTools.enabled"], () => this.queueApply());
+    this.queueApply();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.setting.dispose();
+    void this.server?.close();
+    this.server = undefined;
+  }
+
+  private queueApply(): void {
+    this.applying = this.applying.then(() => this.apply()).catch((error: unknown) => this.log.error(`editor tools: ${(error as Error).message}`));
+  }
+
+  private async apply(): Promise<void> {
+    if (this.disposed) return;
+    const enabled = readConfig().editorToolsEnabled !== false;
+    if (!enabled) {
+      const server = this.server;
+      this.server = undefined;
+      this.publish({ enabled: false, socket: null, secret: null });
+      if (server === undefined) return;
+      await server.close();
+      this.log.info("editor tools off: the channel is closed and agents get no editor MCP server");
+      return;
+    }
+    if (this.server !== undefined) return;
+    const address = this.address();
+    if (address === undefined) return this.publish({ enabled: true, socket: null, secret: null });
+    const secret = channelSecret();
+    const server = new EditorChannelServer({
+      address,
+      secret,
+      handlers: editorToolHandlers(this.deps),
+      identity: () => ({ pid: process.pid, workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath) }),
+      log: (message) => this.log.warn(message),
+    });
+    try {
+      await server.listen();
+    } catch (error) {
+      this.log.error(`the editor tools' channel cannot listen at ${address}: ${(error as Error).message}; agents get the state-file tools only`);
+      return this.publish({ enabled: true, socket: null, secret: null });
+    }
+    if (this.disposed) return void server.close();
+    this.server = server;
+    this.log.info(`editor tools: channel at ${address}`);
+    this.publish({ enabled: true, socket: address, secret });
+  }
+
+  /** Where to listen: beside the state file; a short private directory in /tmp when that path is too long for a socket. */
+  private address(): string | undefined {
+    const directory = privateStateDirectory((message) => this.log.warn(message));
+    if (directory === undefined) return undefined;
+    const address = channelAddress(directory);
+    if (process.platform === "win32" || Buffer.byteLength(address) <= MAX_SOCKET_PATH_BYTES) return address;
+    try {
+      return channelAddress(fs.mkdtempSync(path.join("/tmp", "symposium-")));
+    } catch (error) {
+      this.log.error(`no place for the editor tools' socket: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// Turn checkpoints in VS Code (issue 34), in code-server + Chromium, driven
+// like a user: the built-in chat runs an agent that writes the disk itself
+// (test/fixtures/disk-agent.ts); `Symposium: Review Agent Changes` opens VS
+// Code's multi-file diff of that turn (before ↔ now); `Symposium: Undo Agent
+// Turn` asks, naming the files, and puts them back, leaving a file with
+// unsaved edits alone; a file the agent changes on disk under unsaved edits
+// gets a notification with Compare at once.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Frame, Page } from "playwright-core";
+import { e2eSkipReason, openFile, visibleText, type CodeServer } from "../harness/code-server.js";
+import { OUT_DIR, tempDir } from "../support/processes.js";
+import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, waitForText } from "./panel-helpers.js";
+
+const skip = e2eSkipReason();
+const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
+const shots = tempDir("symposium-checkpoints-shots-");
+
+describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 }, () => {
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let workspace: string;
+  let frame: Frame;
+
+  /** Sends the disk agent its steps and waits for its answer. */
+  async function agentRuns(steps: unknown[]): Promise<void> {
+    await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
+    const before = (await frame.locator("#transcript").innerText()).match(/done \d+ steps/g)?.length ?? 0;
+    await frame.locator("#input").fill(JSON.stringify(steps));
+    await frame.locator("#input").press("Enter");
+    await waitForText(
+      async () => String((await frame.locator("#transcript").innerText()).match(/done \d+ steps/g)?.length ?? 0),
+      new RegExp(`^${before + 1}$`),
+      30_000,
+    );
+  }
+
+  async function pickNewestTurn(): Promise<void> {
+    const quickPick = page.locator(".quick-input-widget");
+    await quickPick.waitFor({ state: "visible", timeout: 10_000 });
+    await page.keyboard.press("Enter");
+  }
+
+  before(async () => {
+    ({ workspace, server, browser, page } = await openDemoWindow({}, { "files.autoSave": "off" }));
+    fs.writeFileSync(path.join(workspace, "notes.txt"), "first line\n");
+    fs.writeFileSync(path.join(workspace, "plan.md"), "# plan\n");
+    fs.writeFileSync(
+      path.join(path.dirname(workspace), "config.jsonc"),
+      JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(DISK_AGENT)}`, proxies: [] }),
+    );
+    await command(page, "Symposium: Open Chat");
+    frame = await chatFrame(page, "#input:visible");
+  });
+
+  after(() => closeDemoWindow(browser, server, workspace));
+
+  it("Review Agent Changes opens the turn's files in VS Code's multi-file diff, before the turn ↔ now", async () => {
+    await agentRuns([
+      { op: "edit", path: "notes.txt", find: "first line", replace: "first line, edited by the agent" },
+      { op: "write", path: "src/added.rs", content: "fn added() {}\n" },
+      { op: "delete", path: "plan.md" },
+    ]);
+    await command(page, "Symposium: Review Agent Changes");
+    await pickNewestTurn();
+    await page.locator(".part.editor .tab", { hasText: "Agent changes:" }).first().waitFor({ timeout: 20_000 });
+    await waitForText(() => visibleText(page, ".part.editor"), /edited by the agent/, 20_000);
+    await page.screenshot({ path: path.join(shots, "review.png") });
+    const headers = await page.locator(".part.editor").innerText();
+    assert.match(headers, /notes\.txt/);
+    assert.match(headers, /added\.rs/);
+    assert.match(headers, /plan\.md/);
+    const text = await visibleText(page, ".part.editor");
+    assert.match(text, /first line\n[\s\S]*first line, edited by the agent/, "before the turn beside now");
+    assert.match(text, /# plan/, "a deleted file's before side");
+    await command(page, "View: Close All Editors");
+  });
+
+  it("Undo Agent Turn names the files, puts them back, and leaves a file with unsaved edits alone", async () => {
+    await agentRuns([
+      { op: "write", path: "notes.txt", content: "second turn\n" },
+      { op: "write", path: "plan.md", content: "# plan again\n" },
+    ]);
+    // The user starts typing in plan.md: its unsaved edits must survive the undo.
+    await openFile(page, "plan.md");
+    await page.locator(".part.editor .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("user typing");
+    await command(page, "Symposium: Undo Agent Turn");
+    await pickNewestTurn();
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor({ timeout: 10_000 });
+    const asked = await dialog.innerText();
+    assert.match(asked, /notes\.txt/);
+    assert.match(asked, /plan\.md/);
+    await page.screenshot({ path: path.join(shots, "undo-confirm.png") });
+    await dialog.getByRole("button", { name: "Undo Turn" }).click();
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: /left as they are/ });
+    await toast.waitFor({ timeout: 20_000 });
+    assert.match(await toast.innerText(), /plan\.md \(unsaved changes in the editor\)/);
+    assert.equal(fs.readFileSync(path.join(workspace, "notes.txt"), "utf8"), "first line, edited by the agent\n");
+    assert.equal(fs.readFileSync(path.join(workspace, "plan.md"), "utf8"), "# plan again\n");
+    assert.match(await visibleText(page, ".part.editor .monaco-editor"), /user typing/);
+    assert.match(extensionLog(server), /undid turn .*restored notes\.txt/);
+  });
+
+  it("says at once when the agent changes a file on disk under unsaved edits, with Compare", async () => {
+    await openFile(page, "notes.txt");
+    await page.locator(".part.editor .monaco-editor .view-lines").first().click();
+    await page.keyboard.type("unsaved words ");
+    await agentRuns([{ op: "write", path: "notes.txt", content: "the agent's version\n" }]);
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "notes.txt changed on disk while it has unsaved changes" });
+    await toast.waitFor({ timeout: 20_000 });
+    await toast.getByRole("button", { name: "Compare" }).click();
+    await page.locator(".part.editor .monaco-diff-editor").first().waitFor({ timeout: 10_000 });
+    await waitForText(() => visibleText(page, ".part.editor"), /the agent's version[\s\S]*unsaved words|unsaved words[\s\S]*the agent's version/, 10_000);
+    await page.screenshot({ path: path.join(shots, "compare.png") });
+    console.log(`screenshots: ${shots}`);
+    assert.match(await visibleText(page, ".part.editor"), /the agent's version/);
+    assert.match(await visibleText(page, ".part.editor"), /unsaved words/);
+  });
+});

@@ -1,0 +1,451 @@
+// The editor's MCP server (dist/symposium-editor-tools.mjs) driven by the
+// official MCP client over stdio, against the window's real channel server
+// (extension/src/editor-channel-server.ts) on a real Unix socket, its
+// handlers standing in for VS Code (the code-server e2e has the real ones):
+// tools listed, calls answered by the window, the state-file answers when no
+// window is connected, and bad input: wrong secret, dead or hostile peer, a
+// stale state file, a window closing mid-request, 1,000 calls in flight, a
+// 50 MB proposal, a symlink out of the workspace, garbage on stdin.
+
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { after, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { LIMITS, TOOL_NAMES } from "../editor-tools/src/protocol.js";
+import { ProposalError, checkProposal, proposedText } from "../editor-tools/src/proposal.js";
+import { insideFolders } from "../editor-tools/src/workspace-paths.js";
+import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
+import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "./support/processes.js";
+import { ageFile } from "./support/state-files.js";
+
+export const TOOLS_CLI = path.join(REPO_DIR, "dist", "symposium-editor-tools.mjs");
+const POSIX_ONLY = process.platform === "win32" ? "Unix sockets in a temp directory; Windows' pipes are covered by the e2e" : false;
+
+interface Window {
+  dir: string;
+  workspace: string;
+  stateFile: string;
+  socket: string;
+  secret: string;
+  server: EditorChannelServer;
+  calls: Array<[string, Record<string, unknown>]>;
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A private directory with a workspace, a state file naming the channel, and the channel server listening. */
+async function openWindow(
+  handlers: Record<string, ChannelHandler> = {},
+  options: { limits?: ConstructorParameters<typeof EditorChannelServer>[0]["limits"] } = {},
+): Promise<Window> {
+  const dir = tempDir("symposium-tools-");
+  fs.chmodSync(dir, 0o700);
+  const workspace = path.join(dir, "workspace");
+  fs.mkdirSync(path.join(workspace, "src"), { recursive: true });
+  fs.writeFileSync(path.join(workspace, "src", "main.ts"), "export const answer = 42;\nexport function greet(name: string) {\n  return `hello ${name}`;\n}\n");
+  const socket = path.join(dir, "tools.sock");
+  const secret = channelSecret();
+  const calls: Window["calls"] = [];
+  const recorded = Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (params: Record<string, unknown>) => {
+        calls.push([name, params]);
+        return handler(params);
+      },
+    ]),
+  );
+  const server = new EditorChannelServer({
+    address: socket,
+    secret,
+    handlers: recorded,
+    identity: () => ({ pid: process.pid, workspaceFolders: [workspace] }),
+    log: () => {},
+    ...options,
+  });
+  await server.listen();
+  cleanups.push(() => server.close());
+  const stateFile = path.join(dir, "editor-state.json");
+  const window = { dir, workspace, stateFile, socket, secret, server, calls };
+  writeState(window, { socket, secret });
+  return window;
+}
+
+function writeState(window: Window, tools: { socket: string | null; secret: string | null; enabled?: boolean } | null): void {
+  const state = {
+    version: 1,
+    activeFile: path.join(window.workspace, "src", "main.ts"),
+    languageId: "typescript",
+    selection: { text: "answer", startLine: 1, endLine: 1 },
+    workspaceFolders: [window.workspace],
+    diagnostics: [{ line: 1, severity: "warning", source: "ts", message: "unused" }],
+    ...(tools ? { editorTools: { enabled: tools.enabled ?? true, socket: tools.socket, secret: tools.secret } } : {}),
+  };
+  fs.writeFileSync(window.stateFile, JSON.stringify(state), { mode: 0o600 });
+}
+
+async function mcpClient(stateFile: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [TOOLS_CLI],
+    env: { ...(process.env as Record<string, string>), SYMPOSIUM_EDITOR_STATE_FILE: stateFile },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return { client, transport };
+}
+
+/** A tool's JSON answer; each test says the shape it expects. */
+function json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const first = result.content[0];
+  return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
+}
+
+describe("editor tools: the MCP server against the window's channel", { skip: POSIX_ONLY }, () => {
+  it("lists every tool with a description and an input schema", async () => {
+    const window = await openWindow();
+    const { client } = await mcpClient(window.stateFile);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort());
+    for (const tool of tools) {
+      assert.ok((tool.description ?? "").length > 60, `${tool.name} explains itself`);
+      assert.equal(tool.inputSchema.type, "object");
+    }
+    const readFile = tools.find((tool) => tool.name === "read_file")!;
+    assert.deepEqual(readFile.inputSchema.required, ["path"]);
+  });
+
+  it("answers from the window: the call reaches its handler with the tool's arguments", async () => {
+    const window = await openWindow({
+      editor_state: async () => ({ activeFile: "/live/file.ts", selections: [{ text: "live" }] }),
+      find_references: async (params) => ({ total: 1, offset: 0, references: [{ path: "/live/file.ts", line: 3, asked: params.symbol }] }),
+    });
+    const { client } = await mcpClient(window.stateFile);
+    const state = await call(client, "editor_state");
+    assert.equal(state.isError, false);
+    assert.equal((json(state.text) as { activeFile: string }).activeFile, "/live/file.ts");
+    const references = await call(client, "find_references", { symbol: "greet" });
+    assert.equal((json(references.text) as { references: Array<{ asked: string }> }).references[0]!.asked, "greet");
+    assert.deepEqual(window.calls[1], ["find_references", { symbol: "greet" }]);
+  });
+
+  it("refuses bad arguments before the window sees them", async () => {
+    const window = await openWindow({ read_file: async () => ({}) });
+    const { client } = await mcpClient(window.stateFile);
+    const missing = await call(client, "read_file", { line: 0 });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /path/);
+    const both = await call(client, "propose_edit", { path: "src/main.ts", newText: "a", edits: [{ oldText: "b", newText: "c" }] });
+    assert.equal(both.isError, true);
+    assert.match(both.text, /either newText .* or edits/);
+    assert.equal(window.calls.length, 0);
+  });
+
+  it("a 50 MB proposal is refused with a clear error, and the server goes on", async () => {
+    const window = await openWindow({ propose_edit: async () => ({ decision: "applied" }), editor_state: async () => ({ ok: true }) });
+    const { client } = await mcpClient(window.stateFile);
+    const huge = await call(client, "propose_edit", { path: "src/main.ts", newText: "x".repeat(50 * 1024 * 1024) });
+    assert.equal(huge.isError, true);
+    assert.match(huge.text, /52428800 bytes, over the 4194304-byte limit/);
+    assert.equal(window.calls.length, 0, "the window never saw it");
+    assert.equal((await call(client, "editor_state")).isError, false);
+  });
+
+  it("1,000 calls in flight are all answered, at most maxRunning at work in the window at once", async () => {
+    let running = 0;
+    let most = 0;
+    const window = await openWindow({
+      hover: async (params) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        running--;
+        return { hover: `at ${String(params.line)}` };
+      },
+    });
+    const { client } = await mcpClient(window.stateFile);
+    const answers = await Promise.all(Array.from({ length: 1000 }, (_, index) => call(client, "hover", { path: "src/main.ts", line: index + 1 })));
+    assert.equal(answers.filter((answer) => answer.isError).length, 0);
+    assert.deepEqual(
+      answers.map((answer) => (json(answer.text) as { hover: string }).hover),
+      Array.from({ length: 1000 }, (_, index) => `at ${index + 1}`),
+    );
+    assert.ok(most <= LIMITS.maxRunning, `at most ${LIMITS.maxRunning} at once (saw ${most})`);
+  });
+
+  it("a window closed in the middle of a request: the call fails at once, saying so", async () => {
+    let started!: () => void;
+    const inHandler = new Promise<void>((resolve) => (started = resolve));
+    const window = await openWindow({
+      find_definitions: () => {
+        started();
+        return new Promise(() => {}); // never answers: the window goes away first
+      },
+    });
+    const { client } = await mcpClient(window.stateFile);
+    const pending = call(client, "find_definitions", { symbol: "greet" });
+    await inHandler;
+    const closedAt = Date.now();
+    await window.server.close();
+    const answer = await pending;
+    assert.equal(answer.isError, true);
+    assert.match(answer.text, /VS Code window closed the connection/);
+    assert.ok(Date.now() - closedAt < 2_000, "at once, not after a timeout");
+    // The next call finds no window, at once, and the state-file tools still answer.
+    const again = await call(client, "find_definitions", { symbol: "greet" });
+    assert.match(again.text, /No live VS Code window is connected .*the window is closed/);
+    const state = await call(client, "editor_state");
+    assert.equal(state.isError, false);
+    assert.match((json(state.text) as { note: string }).note, /state file/);
+  });
+
+  it("a wrong secret: the window refuses; live tools say so, state-file tools answer from the file", async () => {
+    const window = await openWindow({ editor_state: async () => ({ live: true }) });
+    writeState(window, { socket: window.socket, secret: channelSecret() });
+    const { client } = await mcpClient(window.stateFile);
+    const references = await call(client, "find_references", { symbol: "greet" });
+    assert.equal(references.isError, true);
+    assert.match(references.text, /did not accept this server .*not authenticated/);
+    const state = json((await call(client, "editor_state")).text) as { activeFile: string; selections: unknown[] };
+    assert.equal(state.activeFile, path.join(window.workspace, "src", "main.ts"));
+    assert.deepEqual(state.selections, [{ text: "answer", startLine: 1, endLine: 1 }]);
+    const diagnostics = json((await call(client, "diagnostics")).text) as { diagnostics: Array<{ message: string }> };
+    assert.equal(diagnostics.diagnostics[0]!.message, "unused");
+    assert.equal(window.calls.length, 0);
+  });
+
+  it("no channel in the state file: live tools fail at once; read_file reads the workspace, never outside it", async () => {
+    const window = await openWindow();
+    writeState(window, null);
+    fs.writeFileSync(path.join(window.dir, "secret.txt"), "outside the project\n");
+    fs.symlinkSync(window.dir, path.join(window.workspace, "escape"));
+    const { client } = await mcpClient(window.stateFile);
+    const started = Date.now();
+    const hover = await call(client, "hover", { symbol: "greet" });
+    assert.match(hover.text, /No live VS Code window is connected: the state file names no live channel/);
+    assert.ok(Date.now() - started < 1_000);
+    const read = await call(client, "read_file", { path: "src/main.ts", line: 2, limit: 1 });
+    assert.equal(read.isError, false);
+    assert.match(read.text, /main\.ts: lines 2-2 of 5 \(saved, from the disk\); more from line 3/);
+    assert.match(read.text, /export function greet/);
+    for (const escape of ["escape/secret.txt", "../secret.txt", path.join(window.dir, "secret.txt"), "escape/new-file.txt"]) {
+      const refused = await call(client, "read_file", { path: escape });
+      assert.equal(refused.isError, true, escape);
+      assert.match(refused.text, /outside the workspace folders/, escape);
+      assert.doesNotMatch(refused.text, /outside the project\n/);
+    }
+  });
+
+  it("a stale state file: no window, and editor_state says the file cannot be used", async () => {
+    const window = await openWindow({ editor_state: async () => ({ live: true }) });
+    ageFile(window.stateFile, 120);
+    const { client } = await mcpClient(window.stateFile);
+    const state = await call(client, "editor_state");
+    assert.equal(state.isError, true);
+    assert.match(state.text, /No live VS Code window is connected, and the state file cannot be used: .* is stale/);
+    const definitions = await call(client, "find_definitions", { symbol: "x" });
+    assert.match(definitions.text, /No live VS Code window is connected: .* is stale/);
+    assert.equal(window.calls.length, 0);
+  });
+
+  it("a hostile peer at the socket (answers garbage) or a dead one (never answers): clear errors, no hang", async () => {
+    const window = await openWindow();
+    const garbage = net.createServer((socket) => socket.end("this is not json\n"));
+    const garbageSocket = path.join(window.dir, "garbage.sock");
+    await new Promise<void>((resolve) => garbage.listen(garbageSocket, resolve));
+    cleanups.push(() => void garbage.close()); // not awaited: its peer, the MCP server, is stopped after it
+    writeState(window, { socket: garbageSocket, secret: window.secret });
+    const { client } = await mcpClient(window.stateFile);
+    const answer = await call(client, "document_symbols", { path: "src/main.ts" });
+    assert.equal(answer.isError, true);
+    assert.match(answer.text, /did not accept this server .*(not JSON-RPC|closed the connection)/);
+    // A file that is not a socket at all.
+    writeState(window, { socket: window.stateFile, secret: window.secret });
+    assert.match((await call(client, "document_symbols", { path: "src/main.ts" })).text, /No live VS Code window is connected/);
+  });
+
+  it("garbage from the MCP client is skipped; the server still answers", async () => {
+    const window = await openWindow({ editor_state: async () => ({ ok: 1 }) });
+    const server = startNode(TOOLS_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: window.stateFile });
+    cleanups.push(() => void server.child.kill());
+    const out = new LineCollector(server.child.stdout!);
+    server.child.stdin!.write('not json at all\n{"jsonrpc":"2.0"}\n[1,2,3]\n{"jsonrpc":"2.0","id":{},"method":7}\n' + "\u0000\u0001\n");
+    server.child.stdin!.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      }) + "\n",
+    );
+    server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }) + "\n");
+    server.child.stdin!.write(
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "editor_state", arguments: { extra: [1] } } }) + "\n",
+    );
+    const byId = async (id: number): Promise<Record<string, unknown>> => {
+      await eventually(() => out.parsed().some((message) => message.id === id), 10_000, `the answer to ${id}`);
+      return out.parsed().find((message) => message.id === id)!;
+    };
+    assert.ok((await byId(1)).result, "initialize answered");
+    assert.match(JSON.stringify(await byId(2)), /no_such_tool not found/);
+    assert.match(JSON.stringify(await byId(3)), /\\"ok\\": 1/);
+    server.child.stdin!.end();
+    assert.equal(await server.exited, 0, "it ends when its input does");
+  });
+});
+
+describe("editor tools: the window's channel, spoken to directly", { skip: POSIX_ONLY }, () => {
+  async function raw(socketPath: string): Promise<{ send(line: string): void; next(): Promise<Record<string, unknown>>; closed: Promise<void> }> {
+    const socket = net.createConnection(socketPath);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const lines: string[] = [];
+    const waiters: Array<() => void> = [];
+    let buffer = "";
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString();
+      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+        lines.push(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        waiters.shift()?.();
+      }
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    cleanups.push(() => void socket.destroy());
+    return {
+      send: (line) => socket.write(line + "\n"),
+      next: async () => {
+        if (lines.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
+        return JSON.parse(lines.shift()!) as Record<string, unknown>;
+      },
+      closed,
+    };
+  }
+
+  it("the socket is 0600 in a 0700 directory, and refuses a caller without the secret", async () => {
+    const window = await openWindow({ editor_state: async () => ({ live: true }) });
+    assert.equal(fs.statSync(window.socket).mode & 0o777, 0o600);
+    const early = await raw(window.socket);
+    early.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "editor_state", params: {} }));
+    assert.match(JSON.stringify(await early.next()), /not authenticated/);
+    await early.closed;
+    const wrong = await raw(window.socket);
+    wrong.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "authenticate", params: { secret: window.secret.slice(0, -1) + "0" } }));
+    assert.match(JSON.stringify(await wrong.next()), /"code":-32001/);
+    await wrong.closed;
+    assert.equal(window.calls.length, 0);
+  });
+
+  it("an oversized line is refused unread; unknown methods and a full queue get errors; the connection goes on", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const window = await openWindow(
+      { hover: async () => (await gate, { hover: "done" }) },
+      { limits: { maxMessageBytes: 1024, maxRunning: 1, maxWaiting: 2 } },
+    );
+    const peer = await raw(window.socket);
+    peer.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "authenticate", params: { secret: window.secret } }));
+    assert.deepEqual((await peer.next()).result, { pid: process.pid, workspaceFolders: [window.workspace] });
+    peer.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "hover", params: { pad: "x".repeat(5000) } }));
+    assert.match(JSON.stringify(await peer.next()), /discarded \(limit 1024\)/);
+    peer.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "__proto__", params: {} }));
+    assert.match(JSON.stringify(await peer.next()), /no tool named/);
+    for (const id of [4, 5, 6, 7]) peer.send(JSON.stringify({ jsonrpc: "2.0", id, method: "hover", params: {} }));
+    const busy = await peer.next();
+    assert.equal(busy.id, 7);
+    assert.match(JSON.stringify(busy), /busy/);
+    release();
+    const done = [await peer.next(), await peer.next(), await peer.next()];
+    assert.deepEqual(done.map((answer) => answer.id).sort(), [4, 5, 6]);
+  });
+
+  it("insideFolders: a symlink out of the workspace is refused, also for a file that does not exist yet", () => {
+    const dir = tempDir("symposium-paths-");
+    const workspace = path.join(dir, "ws");
+    fs.mkdirSync(path.join(workspace, "src"), { recursive: true });
+    fs.writeFileSync(path.join(workspace, "src", "a.ts"), "");
+    fs.symlinkSync(dir, path.join(workspace, "out-link"));
+    fs.symlinkSync(path.join(workspace, "src"), path.join(workspace, "in-link"));
+    const real = fs.realpathSync(workspace);
+    assert.equal(insideFolders("src/a.ts", [workspace]), path.join(real, "src", "a.ts"));
+    assert.equal(insideFolders("in-link/a.ts", [workspace]), path.join(real, "src", "a.ts"));
+    assert.equal(insideFolders("src/new/deeper.ts", [workspace]), path.join(real, "src", "new", "deeper.ts"));
+    assert.equal(insideFolders("out-link/ws-secret.txt", [workspace]), undefined);
+    assert.equal(insideFolders("out-link/new/deeper.txt", [workspace]), undefined);
+    assert.equal(insideFolders("../x", [workspace]), undefined);
+    assert.equal(insideFolders(".", [workspace]), undefined);
+    assert.equal(insideFolders("src/a.ts\0", [workspace]), undefined);
+  });
+});
+
+describe("editor tools: the channel's address", () => {
+  it("a socket in the private directory on POSIX, a named pipe with a random name on Windows; never a port", () => {
+    const posix = channelAddress("/run/user/1000/symposium", "linux");
+    assert.match(posix, /^\/run\/user\/1000\/symposium\/symposium-tools-[0-9a-f]{24}\.sock$/);
+    assert.ok(Buffer.byteLength(posix) <= MAX_SOCKET_PATH_BYTES);
+    assert.match(channelAddress("C:\\Users\\u\\AppData\\Local\\Symposium", "win32"), /^\\\\\.\\pipe\\symposium-tools-[0-9a-f]{24}$/);
+    assert.notEqual(channelAddress("/d", "linux"), channelAddress("/d", "linux"));
+    assert.match(channelSecret(), /^[0-9a-f]{64}$/);
+  });
+});
+
+describe("editor tools: a proposal's text", () => {
+  const current = "alpha\nbeta\ngamma beta\n";
+
+  it("applies edits in order, each oldText found exactly once; newText replaces the whole", () => {
+    assert.equal(
+      proposedText(current, {
+        path: "f",
+        edits: [
+          { oldText: "alpha", newText: "ALPHA" },
+          { oldText: "gamma beta", newText: "g" },
+        ],
+      }),
+      "ALPHA\nbeta\ng\n",
+    );
+    assert.equal(proposedText(current, { path: "f", newText: "" }), "");
+  });
+
+  it("refuses an oldText that is missing or not unique, and says which edit", () => {
+    assert.throws(() => proposedText(current, { path: "f", edits: [{ oldText: "delta", newText: "x" }] }), /edit 1: oldText does not occur/);
+    assert.throws(
+      () =>
+        proposedText(current, {
+          path: "f",
+          edits: [
+            { oldText: "alpha", newText: "a" },
+            { oldText: "beta", newText: "b" },
+          ],
+        }),
+      /edit 2: oldText occurs more than once/,
+    );
+  });
+
+  it("checks the arguments: newText or edits, a path, the size", () => {
+    for (const bad of [
+      { path: "f" },
+      { path: "f", newText: "a", edits: [] },
+      { path: "f", edits: [{ oldText: "", newText: "x" }] },
+      { newText: "a" },
+      null,
+      "text",
+    ]) {
+      assert.throws(() => checkProposal(bad), ProposalError, JSON.stringify(bad));
+    }
+    assert.throws(() => checkProposal({ path: "f", newText: "é".repeat(LIMITS.maxProposalBytes / 2 + 1) }), /4194306 bytes, over the 4194304-byte limit/);
+    assert.deepEqual(checkProposal({ path: "f", newText: "ok" }), { path: "f", newText: "ok" });
+  });
+});
