@@ -36,6 +36,8 @@ export interface AgentFailure {
   demoCommand?: string;
   /** Set in the setup session: the menu, not the file, is where another agent is chosen. */
   menuHint?: string;
+  /** The conductor's environment (a client with an agent picker says so in it); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FailureReport {
@@ -146,7 +148,7 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
     );
     return tries;
   }
-  const chooser = chooseAgentHint();
+  const chooser = chooseAgentHint(failure.env);
   if (chooser !== null) {
     // In the chat (or VS Code) the agent is chosen there, not by editing the file.
     tries.push(`- or ${chooser}, such as the built-in demo agent (offline: it shows what it receives)`);

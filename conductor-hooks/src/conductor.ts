@@ -84,6 +84,7 @@ class ChainRun {
       dialect: this.options.dialect,
       trace: this.trace,
       log: this.options.log,
+      env: this.options.env,
     });
     this.router = router;
     this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
@@ -126,6 +127,7 @@ class ChainRun {
       command: spec.command,
       end,
       stderrTail: connection.stderrTail.lines(),
+      env: this.options.env,
       ...(configPath ? { configPath } : {}),
     });
     this.options.log(report.data.details);
