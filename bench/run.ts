@@ -31,7 +31,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P7"], () => p7(dir)],
   [["P8"], p8],
   [["P8-TOAD"], p8Toad],
-  [["P9"], () => p9(dir)],
+  [["P9", "P9-CHAT"], () => p9(dir)],
   [["TOAD-COLD"], () => toadColdStart(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],

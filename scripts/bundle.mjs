@@ -7,7 +7,10 @@
 // and ~0.2 s of startup in a process Toad starts for every chat session.
 
 import * as esbuild from "esbuild";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+
+// Chunk names carry their content's hash: the last build's would pile up.
+rmSync("dist/chunks", { recursive: true, force: true });
 
 const sideEffectFreeSdk = {
   name: "side-effect-free-sdk",
@@ -52,7 +55,19 @@ await Promise.all([
     entryPoints: ["editor-context-proxy/src/cli.ts"],
     outfile: "dist/symposium-editor-context.mjs",
   }),
-  esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["conductor-hooks/src/cli.ts"], outfile: "dist/symposium-conductor.mjs" }),
+  // The conductor, split: what a run does not need (the registry's installs with tar and yauzl, the setup and demo
+  // agents with the ACP SDK) is in chunks loaded by `import()` when used. Its second entry is `run` for a client's own
+  // process: the built-in chat loads it from beside the conductor (webchat/src/agent-process.ts).
+  esbuild.build({
+    ...common,
+    format: "esm",
+    banner: cliBanner,
+    splitting: true,
+    entryPoints: { "symposium-conductor": "conductor-hooks/src/cli.ts", "symposium-conductor-in-process": "conductor-hooks/src/in-process.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+  }),
   // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers:
   // one per session, so its memory counts. Whitespace minified (names kept, the source map maps back):
   // V8 holds a script's whole source, twice its size once a comment has a character past Latin-1.
@@ -66,7 +81,7 @@ await Promise.all([
   }),
   // The language model provider's MCP relay: the consumer's tools, offered to the agent (lm-provider/).
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["lm-provider/src/tool-relay.ts"], outfile: "dist/symposium-lm-tools.mjs" }),
-  // The built-in web chat: its server, and the page's script and stylesheet it serves.
+  // The built-in web chat: its server (one file: it loads the conductor's in-process entry only when it runs ours),
   esbuild.build({
     ...common,
     format: "esm",
@@ -75,6 +90,7 @@ await Promise.all([
     outfile: "dist/symposium-webchat.mjs",
     external: wsOptionalNatives,
   }),
+  // and the page's script and stylesheet it serves.
   esbuild.build({
     ...common,
     plugins: [],

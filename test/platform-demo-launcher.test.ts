@@ -42,6 +42,8 @@ describe("platform: the demo agent's saved command", { skip }, () => {
     const moved = path.join(tempDir("symposium-moved-"), "symposium-vscode-0.2.0", "dist", "symposium-conductor.mjs");
     fs.mkdirSync(path.dirname(moved), { recursive: true });
     fs.copyFileSync(CONDUCTOR_CLI, moved);
+    // The bundle's chunks move with it (scripts/bundle.mjs: what a run does not need is loaded from them when used).
+    fs.cpSync(path.join(path.dirname(CONDUCTOR_CLI), "chunks"), path.join(path.dirname(moved), "chunks"), { recursive: true });
     const { turns } = await converse(runFrom(moved, config), ["after the update"]);
     assert.match(turns[0]!.reply, /I am Symposium's built-in demo agent[\s\S]*after the update/);
     assert.equal(fs.readFileSync(config, "utf8"), saved, "the config is left as it was");

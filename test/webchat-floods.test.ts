@@ -16,7 +16,7 @@ import { WebSocket } from "ws";
 import type { ServerMessage, TranscriptEvent } from "../webchat/page/protocol.js";
 import { planLaunch } from "../extension/src/panel-launch.js";
 import { parseArgs } from "../webchat/src/args.js";
-import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
 import { startChatServer, type ChatServer } from "./support/webchat-server.js";
 import { watchMemory } from "./support/memory.js";
 import { frameText } from "../acp-wire/src/index.js";
@@ -119,37 +119,48 @@ describe("chat server under floods", () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
 
-  async function floodServer(extraArgs: string[] = []): Promise<{ server: ChatServer; progress: string }> {
+  async function floodServer(extraArgs: string[] = [], command = FLOOD_COMMAND): Promise<{ server: ChatServer; progress: string }> {
     const progress = path.join(tempDir("flood-progress-"), "sent");
-    const server = await startChatServer({ command: FLOOD_COMMAND, env: { FLOOD_PROGRESS: progress }, extraArgs });
+    const server = await startChatServer({ command, env: { FLOOD_PROGRESS: progress }, extraArgs });
     servers.push(server);
     return { server, progress };
   }
 
-  it("a page that does not read holds the agent back: the server stays small, and the flood goes on once the page reads", async () => {
-    const { server, progress } = await floodServer();
-    const memory = watchServer(server);
-    const page = new Page(server);
-    await page.ready();
-    page.stopReading();
-    page.prompt("flood 400");
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
-    const stalledAt = progressOf(progress);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const later = progressOf(progress);
-    memory.stop();
-    assert.equal(server.process.child.exitCode, null, `the server ended:\n${server.process.stderr()}`);
-    assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB while its page did not read`);
-    assert.ok(later < 100 * MB, `the agent wrote ${(later / MB).toFixed(0)} MB to a page that did not read`);
-    assert.ok(later - stalledAt < 2 * MB, `the agent went on writing (${((later - stalledAt) / MB).toFixed(1)} MB in 2 s) while the page did not read`);
-    console.log(`# slow page: server peak RSS ${memory.peakMb().toFixed(0)} MB; the agent stopped after ${(later / MB).toFixed(1)} MB of 400`);
+  /** Our conductor's `run` in front of the flood agent: the chat runs it in its own process (issue 38). */
+  function conductorInProcess(): string {
+    const config = path.join(tempDir("flood-config-"), "config.jsonc");
+    fs.writeFileSync(config, JSON.stringify({ agent: FLOOD_COMMAND }));
+    return quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]);
+  }
 
-    page.resumeReading();
-    await eventually(() => progressOf(progress) > later + 20 * MB, 30_000, "the flood to go on once the page reads");
-    const [agentPid] = server.agentPids();
-    await page.close();
-    await eventually(() => !isAlive(agentPid!), 5_000, "the agent to end with its page");
-  });
+  for (const [through, command] of [
+    ["", () => FLOOD_COMMAND],
+    [", through our conductor running in the server's process", conductorInProcess],
+  ] as const)
+    it(`a page that does not read holds the agent back${through}: the server stays small, and the flood goes on once the page reads`, async () => {
+      const { server, progress } = await floodServer([], command());
+      const memory = watchServer(server);
+      const page = new Page(server);
+      await page.ready();
+      page.stopReading();
+      page.prompt("flood 400");
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const stalledAt = progressOf(progress);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const later = progressOf(progress);
+      memory.stop();
+      assert.equal(server.process.child.exitCode, null, `the server ended:\n${server.process.stderr()}`);
+      assert.ok(memory.peakMb() < RSS_LIMIT_MB, `the server grew to ${memory.peakMb().toFixed(0)} MB while its page did not read`);
+      assert.ok(later < 100 * MB, `the agent wrote ${(later / MB).toFixed(0)} MB to a page that did not read`);
+      assert.ok(later - stalledAt < 2 * MB, `the agent went on writing (${((later - stalledAt) / MB).toFixed(1)} MB in 2 s) while the page did not read`);
+      console.log(`# slow page: server peak RSS ${memory.peakMb().toFixed(0)} MB; the agent stopped after ${(later / MB).toFixed(1)} MB of 400`);
+
+      page.resumeReading();
+      await eventually(() => progressOf(progress) > later + 20 * MB, 30_000, "the flood to go on once the page reads");
+      const [agentPid] = server.agentPids();
+      await page.close();
+      await eventually(() => !isAlive(agentPid!), 5_000, "the agent to end with its page");
+    });
 
   it("with no page attached, keeps a bounded transcript and replays it in pieces, newest output kept, oldest marked as trimmed", async () => {
     const { server, progress } = await floodServer();

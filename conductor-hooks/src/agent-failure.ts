@@ -3,7 +3,7 @@
 // to try. One text for the JSON-RPC error's `data` and for the log, with a
 // one-line `message` for clients that show only that.
 
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { StderrTail, describeExit, describeSpawnError, followStderr } from "../../acp-wire/src/index.js";
 import { chooseAgentHint } from "./agent-choices.js";
 import { joinCommandLine } from "./config.js";
@@ -11,9 +11,9 @@ import { joinCommandLine } from "./config.js";
 // The tail lives in acp-wire (the chat keeps one too); this chain's modules take it from here.
 export { StderrTail };
 
-/** Copies a child's stderr to ours, each line prefixed with its name, keeping the tail; resolves when it ends. */
-export function relayStderr(stream: Readable, prefix: string, tail: StderrTail): Promise<void> {
-  return followStderr(stream, tail, (line) => process.stderr.write(`${prefix}${line}\n`));
+/** Copies a child's stderr to `to` (ours), each line prefixed with its name, keeping the tail; resolves when it ends. */
+export function relayStderr(stream: Readable, prefix: string, tail: StderrTail, to: Writable = process.stderr): Promise<void> {
+  return followStderr(stream, tail, (line) => to.write(`${prefix}${line}\n`));
 }
 
 export type AgentEnd =
@@ -36,6 +36,8 @@ export interface AgentFailure {
   demoCommand?: string;
   /** Set in the setup session: the menu, not the file, is where another agent is chosen. */
   menuHint?: string;
+  /** The conductor's environment (a client with an agent picker says so in it); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FailureReport {
@@ -146,7 +148,7 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
     );
     return tries;
   }
-  const chooser = chooseAgentHint();
+  const chooser = chooseAgentHint(failure.env);
   if (chooser !== null) {
     // In the chat (or VS Code) the agent is chosen there, not by editing the file.
     tries.push(`- or ${chooser}, such as the built-in demo agent (offline: it shows what it receives)`);

@@ -29,7 +29,8 @@ export function checkpointsHook(env: NodeJS.ProcessEnv, log: Logger, debug: Logg
   if (!env[STATE_FILE_ENV]) return null;
   const settings = settingsFromEnvironment(env, path.dirname(defaultConfigPath(env)), log);
   if (settings === null) return null;
-  const store = CheckpointStore.create(settings);
+  // Opened (it runs `git --version`) once the chain's components have started: they are spawned in this same turn.
+  const store = new Promise<void>((resolve) => setImmediate(resolve)).then(() => CheckpointStore.create(settings));
   const sessions = new Map<string, string[]>();
   return {
     name: CHECKPOINTS_COMPONENT,

@@ -7,33 +7,22 @@ import {
   DEFAULT_PROXY_DIALECT,
   UsageError,
   debugLogger,
-  describeError,
   onStopSignal,
   parseCommandLine,
   printLine,
   runCli,
   packageVersion,
-  parseDialect,
   stderrLogger,
-  type ProxyDialect,
 } from "../../acp-wire/src/index.js";
 import { quote } from "shell-quote";
-import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
-import {
-  ConfigError,
-  RUN_CONFIG_ENV,
-  chainFromConfig,
-  defaultConfigPath,
-  joinCommandLine,
-  loadConfig,
-  splitCommandLine,
-  type SymposiumConfig,
-} from "./config.js";
+import { AGENT_CHOICE_ENV } from "./agent-choices.js";
+import { RUN_CONFIG_ENV, defaultConfigPath, loadConfig, splitCommandLine, type SymposiumConfig } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import type { RegistryContext } from "./registry.js";
-import { refreshLauncher, selfCommandVia } from "./launcher.js";
+import { currentTarget, selfCommandVia } from "./launcher.js";
 import { runConductor } from "./conductor.js";
 import type { ChainMode } from "./router.js";
+import { describeRunError, parseChainOptions, runFromConfig, shortCommand, type ChainOptions } from "./run.js";
 
 const NAME = "symposium-conductor";
 const log = stderrLogger(NAME);
@@ -64,17 +53,6 @@ Options:
                                  Symposium's Rust conductor; proxy: the Proxy Chains RFD / TypeScript SDK)
   --trace FILE                   append one JSON line per message per hop to FILE
 Logs go to stderr (SYMPOSIUM_LOG=debug for more).`;
-
-interface ChainOptions {
-  dialect: ProxyDialect;
-  tracePath?: string;
-  configPath?: string;
-  agentChoice?: string;
-  /** `run --agent-id`: this catalogue agent instead of the config's (with `--agents`: more custom ones). */
-  agentId?: string;
-  extraAgents?: string;
-  positional: string[];
-}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -125,7 +103,17 @@ export async function main(argv: string[]): Promise<number> {
       return runChain(command, parseChainOptions(rest), async (options) => componentsFromArguments(command, options.positional));
     case "run":
       hintOnTerminal("run");
-      return runChain("agent", parseChainOptions(rest), componentsFromConfig);
+      return runFromConfig({
+        args: rest,
+        env: process.env,
+        input: process.stdin,
+        output: process.stdout,
+        stderr: process.stderr,
+        log,
+        debug: debugLogger(NAME),
+        self: currentTarget(),
+        signal: stopOnSignals(),
+      });
     default:
       throw new UsageError(command === undefined ? "a command is required" : `unknown command '${command}'`);
   }
@@ -140,6 +128,7 @@ async function runChain(mode: ChainMode, options: ChainOptions, components: (opt
     ...(options.tracePath ? { tracePath: options.tracePath } : {}),
     input: process.stdin,
     output: process.stdout,
+    stderr: process.stderr,
     log,
     debug: debugLogger(NAME),
     signal: stopOnSignals(),
@@ -160,43 +149,6 @@ function componentsFromArguments(mode: "agent" | "proxy", commandLines: string[]
     const command = splitCommandLine(commandLine, isAgent ? "agent" : `component ${index + 1}`);
     return { name: isAgent ? "agent" : `proxy ${index + 1} (${shortCommand(command)})`, command };
   });
-}
-
-async function componentsFromConfig(options: ChainOptions): Promise<ComponentSpec[]> {
-  if (options.positional.length > 0) throw new UsageError(`run takes no components (got '${options.positional[0]}')`);
-  const configPath = options.configPath ?? defaultConfigPath();
-  // Everything the chain starts learns which file chose it (the demo agent's hint).
-  process.env[RUN_CONFIG_ENV] = configPath;
-  // A config may name the built-in agents through the launcher: keep it pointing at this conductor.
-  refreshLauncher(configPath, log);
-  if (options.agentId !== undefined) return componentsForAgentId(options.agentId, options, configPath);
-  const config = loadConfig(configPath) ?? configFromChoice(options, configPath);
-  if (config === null) {
-    log(`no configuration at ${configPath}: starting the setup agent`);
-    return [{ name: "setup", command: selfCommand(configPath, "configuration-agent", "--config", configPath) }];
-  }
-  if (config.agentConfig === undefined) return chainFromConfig(config, configPath);
-  const { syncFromRegistry, configuredAgent, resolveAgent } = await import("./registry.js");
-  const context = registryContext(configPath, config, []);
-  // The registry check runs beside this session, never before it (a registry that does not answer would hold it up
-  // to the fetch timeout): what it updates in the file, the next run starts.
-  void syncFromRegistry(config, context, configPath).catch((error: unknown) =>
-    log(`the configured agents could not be brought up to date: ${describeError(error)}`),
-  );
-  const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
-  log(`agent: ${spawn.name} (${joinCommandLine([spawn.command, ...spawn.args])})`);
-  return chainFromConfig(config, configPath, { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env });
-}
-
-/** `run --agent-id ID`: the config's proxies (none without a file) in front of the agent the catalogue resolves ID to. */
-async function componentsForAgentId(id: string, options: ChainOptions, configPath: string): Promise<ComponentSpec[]> {
-  const config = loadConfig(configPath);
-  const registry = await import("./registry.js");
-  const context = registryContext(configPath, config, registry.parseExtraAgents(options.extraAgents));
-  const spawn = await registry.resolveAgent(await registry.findAgent(id, context), context);
-  log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
-  const agent: ComponentSpec = { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env };
-  return config === null ? [agent] : chainFromConfig(config, configPath, agent);
 }
 
 function registryContext(configPath: string, config: SymposiumConfig | null, extraAgents: RegistryContext["extraAgents"]): RegistryContext {
@@ -243,18 +195,6 @@ function parseRegistryArgs(args: string[]) {
   return parseCommandLine({ args, allowPositionals: true, options: { config: { type: "string" }, agents: { type: "string" } } });
 }
 
-/** With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent: its file is written as the menu would. */
-function configFromChoice(options: ChainOptions, configPath: string): ReturnType<typeof loadConfig> {
-  const named = options.agentChoice ?? process.env[AGENT_CHOICE_ENV];
-  if (!named) return null;
-  const from = options.agentChoice ? "--agent-choice" : `$${AGENT_CHOICE_ENV}`;
-  const choices = agentChoices(selfCommand(configPath, "demo-agent"));
-  const choice = findAgentChoice(named, choices);
-  if (choice === null) throw new UsageError(`${from}: no agent named '${named}'; the names are ${describeChoiceNames(choices)}`);
-  if (writeConfig(configPath, choice)) log(`no configuration at ${configPath}: wrote one for ${choice.name} (${from})`);
-  return loadConfig(configPath);
-}
-
 /** `run` and `demo-agent` speak ACP on stdio: a person who starts one in a terminal is told so, once. */
 function hintOnTerminal(command: string): void {
   if (!process.stdin.isTTY) return;
@@ -262,52 +202,12 @@ function hintOnTerminal(command: string): void {
   log(`this is an ACP agent: it waits for a client's JSON-RPC on stdin. Try it with: npx acpx --agent ${quote([self])} exec "hello"`);
 }
 
-function parseChainOptions(args: string[]): ChainOptions {
-  const { values, positionals } = parseCommandLine({
-    args,
-    allowPositionals: true,
-    options: {
-      "proxy-dialect": { type: "string" },
-      trace: { type: "string" },
-      config: { type: "string" },
-      "agent-choice": { type: "string" },
-      "agent-id": { type: "string" },
-      agents: { type: "string" },
-    },
-  });
-  const dialect = values["proxy-dialect"] === undefined ? DEFAULT_PROXY_DIALECT : parseDialect(values["proxy-dialect"]);
-  if (dialect === null) throw new UsageError("--proxy-dialect is _proxy or proxy");
-  return {
-    dialect,
-    positional: positionals,
-    ...(values.trace !== undefined ? { tracePath: values.trace } : {}),
-    ...(values.config !== undefined ? { configPath: values.config } : {}),
-    ...(values["agent-choice"] !== undefined ? { agentChoice: values["agent-choice"] } : {}),
-    ...(values["agent-id"] !== undefined ? { agentId: values["agent-id"] } : {}),
-    ...(values.agents !== undefined ? { extraAgents: values.agents } : {}),
-  };
-}
-
-/**
- * "node /long/path/cli.js --flag" → "node cli.js --flag", a proxy's name in logs and traces: only absolute
- * paths are shortened, so a package name (`@scope/name`) is never cut to a different one. Where a command is
- * shown to be run or copied, it is the whole command line (joinCommandLine).
- */
-function shortCommand(command: string[]): string {
-  return joinCommandLine(command.map((word) => (path.isAbsolute(word) ? path.basename(word) : word)));
-}
-
 /** How to start this same program with other arguments (for the built-in agents): through the launcher beside the config (launcher.ts). */
 function selfCommand(configPath: string, ...args: string[]): string[] {
   return selfCommandVia(configPath, args, log);
 }
 
-/** Errors whose message says all a user needs (registry.ts, registry-format.ts, registry-install.ts; loaded lazily, so known by name). */
-const KNOWN_ERRORS = new Set(["RegistryError", "AgentFormatError", "InstallError"]);
-
 runCli(main, (error) => {
-  if (error instanceof UsageError) log(`${error.message}\n${USAGE}`);
-  else if (error instanceof ConfigError || KNOWN_ERRORS.has((error as Error)?.name)) log((error as Error).message);
-  else log(`fatal: ${describeError(error)}`);
+  log(describeRunError(error, USAGE));
   return 2;
 });

@@ -3,12 +3,13 @@
 // caller aborts (the CLI does on SIGTERM/SIGINT/SIGHUP), or when any
 // component dies or closes its output.
 
+import type { ChildProcess } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { MAX_MESSAGE_BYTES, rpcError, stopProcesses, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
 import { RUN_CONFIG_ENV } from "./config.js";
-import { ProcessConnection, StdioConnection, type ComponentSpec } from "./connections.js";
+import { ProcessConnection, StdioConnection, type ComponentSpec, type SpawnContext } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
 import { Router, type ChainMode, type ChainNode } from "./router.js";
@@ -19,14 +20,21 @@ export interface ConductorOptions {
   /** Proxies in order; in agent mode the last one is the agent. */
   components: ComponentSpec[];
   dialect: ProxyDialect;
+  /** The components' environment. */
   env: NodeJS.ProcessEnv;
+  /** The components' working directory; default this process's. */
+  cwd?: string;
   tracePath?: string;
   input: Readable;
   output: Writable;
+  /** Where the components' stderr lines go, each prefixed with its name. */
+  stderr: Writable;
   log: Logger;
   debug: Logger;
   /** Aborting stops the chain; the reason, a signal name, sets the exit status (the CLI aborts on SIGTERM/SIGINT/SIGHUP). */
   signal?: AbortSignal;
+  /** Called once the components are spawned, with their processes in chain order (the agent last). */
+  onStarted?(children: ChildProcess[]): void;
 }
 
 export function runConductor(options: ConductorOptions): Promise<number> {
@@ -49,7 +57,7 @@ class ChainRun {
     this.upstream = new StdioConnection(options.input, options.output, this.trace, () => this.stop("the client's output closed", 0));
   }
 
-  /** Builds the connections unstarted, then the router over them, then starts them. */
+  /** Builds the connections, starts the components, then builds the router over them and reads the client. */
   start(): void {
     const nodes: ChainNode[] = [];
     // Checkpoints first: they see the prompt as the client sent it (docs/checkpoints.md).
@@ -58,10 +66,16 @@ class ChainRun {
     }
     this.options.components.forEach((spec, index) => {
       const isAgent = this.options.mode === "agent" && index === this.options.components.length - 1;
-      const connection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace);
+      const connection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, this.spawnContext());
       this.processes.push(connection);
       nodes.push({ kind: "process", connection });
     });
+    // The components start first, side by side, before anything else of ours runs: their lines reach the router
+    // only from the next turn of the event loop, once it exists.
+    nodes.forEach((node, position) => {
+      if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
+    });
+    this.options.onStarted?.(this.processes.map((connection) => connection.child));
     this.nodes = nodes;
     const router = new Router({
       nodes,
@@ -70,12 +84,10 @@ class ChainRun {
       dialect: this.options.dialect,
       trace: this.trace,
       log: this.options.log,
+      env: this.options.env,
     });
     this.router = router;
     this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
-    nodes.forEach((node, position) => {
-      if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
-    });
     void this.upstream
       .start({
         onLine: (line) => router.fromUpstream(line),
@@ -85,6 +97,11 @@ class ChainRun {
     const signal = this.options.signal;
     if (signal?.aborted) this.stop("stopped", 128 + 15);
     signal?.addEventListener("abort", () => this.stop(`received ${String(signal.reason)}`, stopStatus(signal.reason)), { once: true });
+  }
+
+  private spawnContext(): SpawnContext {
+    const { env, cwd, stderr } = this.options;
+    return { env, stderr, ...(cwd !== undefined ? { cwd } : {}) };
   }
 
   private startComponent(connection: ProcessConnection, position: number): void {
@@ -110,6 +127,7 @@ class ChainRun {
       command: spec.command,
       end,
       stderrTail: connection.stderrTail.lines(),
+      env: this.options.env,
       ...(configPath ? { configPath } : {}),
     });
     this.options.log(report.data.details);

@@ -75,6 +75,13 @@ export interface ComponentSpec {
   env?: Record<string, string>;
 }
 
+/** Where a component runs: its environment (under its spec's own variables), its folder, where its stderr lines go. */
+export interface SpawnContext {
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  stderr: Writable;
+}
+
 export interface ProcessEvents extends LineHandler {
   /** The component exited, or closed its output (then `code` and `signal` are both null if it still runs). */
   onEnded(code: number | null, signal: NodeJS.Signals | null): void;
@@ -94,13 +101,19 @@ export class ProcessConnection extends Connection {
     readonly spec: ComponentSpec,
     role: "proxy" | "agent",
     trace: Trace | null,
+    private readonly context: SpawnContext,
   ) {
     super(spec.name, role, trace);
   }
 
   start(events: ProcessEvents): void {
     const [program, ...args] = this.spec.command;
-    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"], ...(this.spec.env ? { env: { ...process.env, ...this.spec.env } } : {}) });
+    const { env, cwd, stderr } = this.context;
+    this.child = spawnProgram(program!, args, {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: this.spec.env ? { ...env, ...this.spec.env } : env,
+      ...(cwd !== undefined ? { cwd } : {}),
+    });
     this.child.once("error", (error: NodeJS.ErrnoException) => events.onSpawnError(error));
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit
@@ -111,7 +124,7 @@ export class ProcessConnection extends Connection {
       .then(() => Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 100))]))
       .then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
     void exited.then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
-    this.stderrClosed = relayStderr(this.child.stderr!, `[${this.spec.name}] `, this.stderrTail);
+    this.stderrClosed = relayStderr(this.child.stderr!, `[${this.spec.name}] `, this.stderrTail, stderr);
   }
 
   /** Resolves once its stderr is read to the end (at most 200 ms after it is asked). */

@@ -13,7 +13,6 @@ import snapshot from "../registry-snapshot.json" with { type: "json" };
 import { agentChoices, DEMO_AGENT_NAME, KNOWN_AGENTS } from "./agent-choices.js";
 import { loadConfig, splitCommandLine, updateConfigFile, type SymposiumConfig } from "./config.js";
 import { AgentFormatError, parseAgentConfig, parseRegistry, pickerDescription, platformKey, type AgentConfig, type Distribution } from "./registry-format.js";
-import { cacheRoot, installBinary, installCargo } from "./registry-install.js";
 
 export const DEFAULT_REGISTRY_URL = "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json";
 export const REGISTRY_URL_ENV = "SYMPOSIUM_REGISTRY_URL";
@@ -53,19 +52,27 @@ export interface RegistryContext {
   selfCommand: (args: string[]) => string[];
   log: (message: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Where the fetched registry is kept: one per run when several runs share a process (the built-in chat). */
+  registryCache?: RegistryCache;
 }
 
-let fetched: { url: string; result: Promise<RegistryAgents> } | null = null;
+/** The registry once fetched, for one URL. */
+export interface RegistryCache {
+  fetched: { url: string; result: Promise<RegistryAgents> } | null;
+}
+
+/** One fetch per conductor process: one chat session. */
+const processCache: RegistryCache = { fetched: null };
 
 /** The registry URL: $SYMPOSIUM_REGISTRY_URL, the config's "registryUrl", else the ACP registry's; "" for none (snapshot only). */
 export function registryUrl(config: SymposiumConfig | null, env: NodeJS.ProcessEnv): string {
   return env[REGISTRY_URL_ENV] ?? config?.registryUrl ?? DEFAULT_REGISTRY_URL;
 }
 
-/** The registry's agents: fetched on first use in this process, the shipped snapshot when it cannot be reached. */
-export function registryAgents(url: string, log: (message: string) => void): Promise<RegistryAgents> {
-  if (fetched?.url !== url) fetched = { url, result: fetchRegistry(url, log) };
-  return fetched.result;
+/** The registry's agents: fetched on first use in this process (or `cache`), the shipped snapshot when it cannot be reached. */
+export function registryAgents(url: string, log: (message: string) => void, cache: RegistryCache = processCache): Promise<RegistryAgents> {
+  if (cache.fetched?.url !== url) cache.fetched = { url, result: fetchRegistry(url, log) };
+  return cache.fetched.result;
 }
 
 export function snapshotAgents(): RegistryAgents {
@@ -150,7 +157,7 @@ export async function catalog(context: RegistryContext): Promise<CatalogEntry[]>
 
 /** Each id once, the first source that has it winning; a built-in's registry entries included (a config may name one by id). */
 async function allEntries(context: RegistryContext): Promise<CatalogEntry[]> {
-  const registry = await registryAgents(registryUrl(context.config, context.env), context.log);
+  const registry = await registryAgents(registryUrl(context.config, context.env), context.log, context.registryCache);
   const all: CatalogEntry[] = [
     ...(context.config?.agents ?? []).map((agent) => ({ agent, source: "config" as const })),
     ...context.extraAgents.map((agent) => ({ agent, source: "custom" as const })),
@@ -212,6 +219,8 @@ export async function resolveAgent(agent: AgentConfig, context: RegistryContext)
     );
   if (d.pipx) return spec("pipx", ["run", ...(d.pipx.cmd ? ["--spec", d.pipx.package, d.pipx.cmd] : [d.pipx.package]), ...(d.pipx.args ?? [])], d.pipx.env);
   if (d.uvx) return spec("uvx", [...(d.uvx.cmd ? ["--from", d.uvx.package, d.uvx.cmd] : [d.uvx.package]), ...(d.uvx.args ?? [])], d.uvx.env);
+  // Installs (tar, yauzl, downloads) are loaded only for an agent that needs one.
+  const { cacheRoot, installBinary, installCargo } = await import("./registry-install.js");
   const root = cacheRoot(context.configPath);
   if (d.cargo) return spec(await installCargo(agent, d.cargo, root, context.log), d.cargo.args ?? []);
   const key = platformKey();
@@ -287,7 +296,7 @@ export async function syncFromRegistry(config: SymposiumConfig, context: Registr
   if (imported.length === 0) return config;
   let live: RegistryAgents;
   try {
-    live = await registryAgents(registryUrl(config, context.env), context.log);
+    live = await registryAgents(registryUrl(config, context.env), context.log, context.registryCache);
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
     context.log(`${error.message} The configured agents are kept as they are.`);

@@ -107,6 +107,8 @@ export interface RouterOptions {
   dialect: ProxyDialect;
   trace: Trace | null;
   log: (message: string) => void;
+  /** The conductor's environment (a client with an agent picker says so in it); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class Router {
@@ -433,6 +435,7 @@ export class Router {
         method: "a request",
         error: { code: error.code, message: error.message, data: error.data },
         stderrLines: agent.stderrTail?.since(this.agentStderrMark) ?? [],
+        ...(this.options.env ? { env: this.options.env } : {}),
       });
       return explained;
     }
@@ -440,7 +443,7 @@ export class Router {
     if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
     // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
     const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
-    const chooser = chooseAgentHint();
+    const chooser = chooseAgentHint(this.options.env);
     const explained = explainAuthRequired({
       componentName: from.name,
       command,

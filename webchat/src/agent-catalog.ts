@@ -9,9 +9,11 @@
 // agent it runs even when that agent failed to say its name. Any other agent
 // command: no picker.
 
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse as parseShellWords, quote } from "shell-quote";
 import { runForOutput } from "../../acp-wire/src/index.js";
+import { samePath } from "../../acp-wire/src/run-as-node.js";
 import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AgentChoice, ServerMessage } from "../page/protocol.js";
@@ -53,12 +55,44 @@ const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;
  * wrapper in front of ours, shell syntax): undefined.
  */
 export function ourConductor(command: string, platform: NodeJS.Platform = process.platform): ConductorInvocation | undefined {
+  return conductorWords(command, platform)?.conductor;
+}
+
+/** Our conductor's `run` in a command, and what follows `run`. */
+export interface ConductorRun {
+  conductor: ConductorInvocation;
+  runArgs: string[];
+}
+
+function conductorWords(command: string, platform: NodeJS.Platform): ConductorRun | undefined {
   const split = platform === "win32" ? cmdWords(command) : posixWords(command);
   if (!split) return undefined;
   const { env, words } = split;
   const at = words.findIndex((word) => CONDUCTOR_NAME.test(path.win32.basename(word)));
   if (at < 0 || at > 1 || words[at + 1] !== "run") return undefined;
-  return { program: words[0]!, args: words.slice(1, at + 1), env, configArgs: configArgs(words.slice(at + 2)) };
+  const runArgs = words.slice(at + 2);
+  return { conductor: { program: words[0]!, args: words.slice(1, at + 1), env, configArgs: configArgs(runArgs) }, runArgs };
+}
+
+/**
+ * The command's `run`, when the chat can run it in its own process
+ * (agent-process.ts): a runtime and the conductor's script shipped beside this
+ * server's own (the same build: `dist/`). A conductor elsewhere may be another
+ * version, and a conductor program (no script) another build: those run as processes.
+ */
+export function ourConductorRun(command: string, serverScript: string | undefined = process.argv[1]): ConductorRun | undefined {
+  const run = conductorWords(command, process.platform);
+  const script = run?.conductor.args.length === 1 ? run.conductor.args[0]! : undefined;
+  if (!run || script === undefined || serverScript === undefined || !/\.m?js$/i.test(script)) return undefined;
+  return sameFolder(script, serverScript) ? run : undefined;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return samePath(path.dirname(fs.realpathSync(a)), path.dirname(fs.realpathSync(b)));
+  } catch {
+    return false; // one of them is not there: not ours to load
+  }
 }
 
 function configArgs(runArgs: string[]): string[] {

@@ -3,7 +3,6 @@
 // client session on its stdio. Everything the agent says becomes transcript
 // events; permission requests wait for a page to answer, or are cancelled.
 
-import type { ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import {
   client,
@@ -17,21 +16,13 @@ import {
   type SessionModeState,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import {
-  StderrTail,
-  describeExit,
-  describeSpawnError,
-  followStderr,
-  packageVersion,
-  spawnShellCommand,
-  stopProcesses,
-  type Logger,
-} from "../../acp-wire/src/index.js";
+import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
+import { startAgentProcess, type AgentProcess } from "./agent-process.js";
 import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
@@ -78,7 +69,7 @@ type PermissionAnswer = (response: RequestPermissionResponse) => void;
 
 export class AgentSession {
   readonly info: SessionInfo = { state: "starting", modes: [], commands: [] };
-  private readonly child: ChildProcess;
+  private readonly child: AgentProcess;
   private readonly connection: ClientConnection;
   private sessionId: string | undefined;
   private readonly permissions = new Map<string, PermissionAnswer>();
@@ -105,15 +96,16 @@ export class AgentSession {
   );
 
   constructor(private readonly options: AgentSessionOptions) {
-    this.child = spawnShellCommand(options.command, { stdio: ["pipe", "pipe", "pipe"], cwd: options.projectDir, env: options.env });
-    options.log(`started the agent (pid ${this.child.pid ?? "?"}): ${options.command}`);
-    this.child.stdin!.on("error", () => {}); // EPIPE after the agent exits: reported by "exit".
-    void followStderr(this.child.stderr!, this.stderrTail, (line) => {
+    // The command's process, or our own conductor's run in this process (agent-process.ts).
+    this.child = startAgentProcess({ command: options.command, cwd: options.projectDir, env: options.env, log: options.log });
+    void followStderr(this.child.stderr, this.stderrTail, (line) => {
       if (line.trim() !== "") options.log(`agent: ${line}`);
       this.noteInstall(line);
     });
-    this.child.on("error", (error) => this.end(describeSpawnError(options.command, error)));
-    this.child.on("exit", (code, signal) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }));
+    this.child.ended.then(
+      ({ code, signal }) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }),
+      (error: Error) => this.end(describeSpawnError(options.command, error)),
+    );
     this.terminals = new Terminals({
       files: options.files,
       projectDir: options.projectDir,
@@ -247,7 +239,7 @@ export class AgentSession {
     if (this.closeOffered && this.sessionId !== undefined && this.info.state !== "ended")
       await closeAgentSession(this.connection, this.sessionId, this.options.log);
     this.connection.close();
-    await Promise.all([stopProcesses([this.child]), this.terminals.stopAll()]);
+    await Promise.all([this.child.stop(), this.terminals.stopAll()]);
   }
 
   private connect(): ClientConnection {
@@ -293,9 +285,9 @@ export class AgentSession {
         return {};
       });
     const output = this.options.readGate
-      ? gatedReadable(this.child.stdout!, this.options.readGate)
-      : (Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>);
-    return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, output));
+      ? gatedReadable(this.child.stdout, this.options.readGate)
+      : (Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>);
+    return app.connect(ndJsonStream(Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>, output));
   }
 
   private async open(): Promise<void> {

@@ -13,6 +13,7 @@ import { historyDir } from "./history.js";
 import { ProjectFiles } from "./project-files.js";
 import { ChatServer } from "./server.js";
 import { warmUpAcp } from "./warm-up.js";
+import { preloadConductorFor } from "./agent-process.js";
 
 const NAME = "symposium-webchat";
 const log = stderrLogger(NAME);
@@ -92,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`http://${urlHost}:${server.port}/?token=${encodeURIComponent(token)}\n`);
   log(`serving ${args.projectDir}; each conversation runs: ${args.command}`);
   warmUpAcp().catch((error: unknown) => log(`warming up the ACP client failed (harmless): ${describeError(error)}`));
+  if (preloadConductorFor(args.command)) log("the conductor runs in this process for each conversation (its agent and proxies are processes)");
 
   await stopSignal();
   log("stopping: ending every conversation");
