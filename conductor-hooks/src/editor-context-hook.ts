@@ -19,7 +19,7 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
     stateFile,
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
     // Every session gets the editor's MCP server (docs/editor-tools.md), which sits beside this bundle in dist/.
-    editorTools: editorToolsServer(stateFile, path.dirname(fileURLToPath(import.meta.url)), env),
+    editorTools: editorToolsServer(stateFile, bundleDir(), env),
   });
   setImmediate(() => warmUp(stateFile));
   return {
@@ -33,6 +33,15 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
       return answer === null ? null : answerLine(id, answer);
     },
   };
+}
+
+/**
+ * dist/, where the conductor's bundles sit: this code runs from a chunk the conductor's
+ * entries share (scripts/bundle.mjs splits it into dist/chunks/), or from the entry itself.
+ */
+function bundleDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(here) === "chunks" ? path.dirname(here) : here;
 }
 
 /**
