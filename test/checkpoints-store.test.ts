@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../checkpoints/src/index.js";
-import { tempDir } from "./support/processes.js";
+import { eventually, tempDir } from "./support/processes.js";
 
 const temporary: string[] = [];
 after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -225,7 +225,8 @@ describe("checkpoint store", () => {
     assert.equal(store.list(project).records.length, 2);
     await store.close();
 
-    const slow = await storeWith(settings({ budgetMs: 0.001 }));
+    const slowSettings = settings({ budgetMs: 0.001 });
+    const slow = await storeWith(slowSettings);
     const skipped = slow.beginTurn({ sessionId: "s", prompt: "p", dirs: [project] });
     await skipped.ready;
     await skipped.finish();
@@ -240,6 +241,21 @@ describe("checkpoint store", () => {
     await next.finish();
     assert.equal(slow.list(project).records.at(-1)?.state, "skipped");
     await slow.close();
+    // A new conversation (another process's store) knows it too, from the store: its first prompt does not wait either.
+    const projects = path.join(slowSettings.directory, "projects");
+    await eventually(
+      () => fs.readdirSync(projects).some((key) => fs.existsSync(path.join(projects, key, "last-snapshot-ms"))),
+      10_000,
+      "a snapshot's time kept",
+    );
+    const later = await storeWith(slowSettings);
+    const first = Date.now();
+    const fresh = later.beginTurn({ sessionId: "s2", prompt: "new conversation", dirs: [project] });
+    await fresh.ready;
+    assert.ok(Date.now() - first < 20, `waited ${Date.now() - first} ms`);
+    await fresh.finish();
+    assert.equal(later.list(project).records.at(-1)?.state, "skipped");
+    await later.close();
 
     const open = await storeWith(settings());
     const unanswered = open.beginTurn({ sessionId: "s", prompt: "never answered", dirs: [project] });

@@ -111,6 +111,8 @@ export class CheckpointStore {
   private readonly repos = new Map<string, ShadowRepo>();
   /** Turns whose prompt has not been answered yet. */
   private readonly unanswered = new Set<TurnInProgress>();
+  /** Directories known to be too big to snapshot within the budget (see isTooBig). */
+  private readonly tooBig = new Set<ShadowRepo>();
   /** Turns whose after-turn snapshot is being taken. */
   private readonly finishing = new Set<Promise<void>>();
 
@@ -142,7 +144,7 @@ export class CheckpointStore {
     };
     const project = this.projectOf(request.dirs[0] ?? "", record);
     const roots = project === null ? [] : this.rootsOf(request.dirs, record);
-    const tooBig = roots.find(({ repo }) => repo.lastSnapshotMs !== null && repo.lastSnapshotMs > this.settings.budgetMs);
+    const tooBig = roots.find(({ repo }) => this.isTooBig(repo));
     const ready = (
       tooBig ? this.skipTooBig(tooBig.repo, roots) : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots), this.settings.budgetMs)
     ).then((snapshots) => this.started(project, record, roots, snapshots));
@@ -295,6 +297,19 @@ export class CheckpointStore {
   private skipTooBig(repo: ShadowRepo, roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<BudgetOutcome<Snapshot[] | null>> {
     if (repo.pending === 0) this.snapshotAll(roots).catch(() => {});
     return Promise.resolve({ kind: "late" });
+  }
+
+  /**
+   * Whether prompts on `repo` go on without waiting. Past the budget once, a directory stays too big until a
+   * snapshot takes under half the budget: near the budget, trying again would wait the whole budget on about
+   * every other prompt.
+   */
+  private isTooBig(repo: ShadowRepo): boolean {
+    const ms = repo.lastSnapshotMs;
+    if (ms === null) return false;
+    if (ms > this.settings.budgetMs) this.tooBig.add(repo);
+    else if (ms <= this.settings.budgetMs / 2) this.tooBig.delete(repo);
+    return this.tooBig.has(repo);
   }
 
   private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<Snapshot[]> {
