@@ -179,6 +179,13 @@ export class CheckpointStore {
     return { project: realProject(dir), records, damaged };
   }
 
+  /** The folder `dir`'s project keeps its turn records in (a watcher waits there for a turn to be finished). */
+  turnsFolder(dir: string): string {
+    const folder = path.join(this.projectFolder(realProject(dir)), "turns");
+    privateDirectory(folder);
+    return folder;
+  }
+
   /** The unified diff of one turn: its before and after trees, per directory. */
   async diff(dir: string, turnId: string): Promise<string> {
     const turn = this.turn(dir, turnId);
@@ -305,6 +312,8 @@ export class CheckpointStore {
    * every other prompt.
    */
   private isTooBig(repo: ShadowRepo): boolean {
+    // The snapshot that went over the budget is still running (a cold index at 100,000 files): still too big.
+    if (this.tooBig.has(repo) && repo.pending > 0) return true;
     const ms = repo.lastSnapshotMs;
     if (ms === null) return false;
     if (ms > this.settings.budgetMs) this.tooBig.add(repo);
@@ -317,9 +326,15 @@ export class CheckpointStore {
   }
 
   /** Writes the open record once the before-trees are in; false when the turn is not recorded (over budget, or failed). */
-  private started(project: string | null, record: TurnRecord, roots: ReadonlyArray<{ dir: string }>, outcome: BudgetOutcome<Snapshot[] | null>): boolean {
+  private started(
+    project: string | null,
+    record: TurnRecord,
+    roots: ReadonlyArray<{ dir: string; repo: ShadowRepo }>,
+    outcome: BudgetOutcome<Snapshot[] | null>,
+  ): boolean {
     if (project === null || roots.length === 0) return false;
     if (outcome.kind === "late") {
+      for (const { repo } of roots) this.tooBig.add(repo);
       record.state = "skipped";
       record.notes.push(`not recorded: the snapshot took longer than the ${this.settings.budgetMs} ms budget (a project this big is skipped)`);
       this.settings.log(`turn ${record.id} not recorded: ${roots[0]!.dir} took longer than ${this.settings.budgetMs} ms to snapshot`);

@@ -8,6 +8,7 @@
 // and files with unsaved edits. And: a file the agent changes on disk while
 // it has unsaved edits gets a notification with Compare at once.
 
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory, type TurnRecord } from "../../checkpoints/src/index.js";
@@ -50,13 +51,14 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
   };
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
-    vscode.commands.registerCommand(TURN_COMMANDS.review, async () => {
-      const picked = await pickTurn(opened, "Review which turn's changes?");
+    // With a turn named (the chat's Review / Undo turn buttons): that turn; without: the user picks one.
+    vscode.commands.registerCommand(TURN_COMMANDS.review, async (named?: unknown) => {
+      const picked = named === undefined ? await pickTurn(opened, "Review which turn's changes?") : await namedTurn(opened, named, log);
       if (picked) await review(picked.project, picked.turn);
     }),
-    vscode.commands.registerCommand(TURN_COMMANDS.undo, async () => {
+    vscode.commands.registerCommand(TURN_COMMANDS.undo, async (named?: unknown) => {
       const checkpoints = await opened();
-      const picked = await pickTurn(opened, "Undo which turn?");
+      const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
       if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log);
     }),
     watchUnsavedFiles(log),
@@ -95,6 +97,41 @@ async function pickTurn(opened: () => Promise<CheckpointStore | null>, title: st
     entry,
   }));
   return (await vscode.window.showQuickPick(items, { title, matchOnDetail: true }))?.entry;
+}
+
+/** The turn `named` ({ project, turn }) names, when its project is one of this window's workspace folders and it changed files there. */
+async function namedTurn(
+  opened: () => Promise<CheckpointStore | null>,
+  named: unknown,
+  log: vscode.LogOutputChannel,
+): Promise<{ project: string; turn: TurnRecord } | undefined> {
+  const { project, turn: id } = (typeof named === "object" && named !== null ? named : {}) as { project?: unknown; turn?: unknown };
+  const store = await opened();
+  const folder = (vscode.workspace.workspaceFolders ?? []).find((candidate) => typeof project === "string" && sameDirectory(candidate.uri.fsPath, project));
+  const turn = store && folder ? listed(store, folder.uri.fsPath).find((record) => record.id === id) : undefined;
+  if (turn?.state !== "done" || filesOf(turn).length === 0) {
+    log.warn(`the chat named turn ${JSON.stringify(id)} of ${JSON.stringify(project)}, which is not a recorded turn of this workspace that changed files`);
+    void vscode.window.showWarningMessage("Symposium: that agent turn is not recorded for this workspace (pruned, or another project's).");
+    return undefined;
+  }
+  return { project: folder!.uri.fsPath, turn };
+}
+
+function listed(store: CheckpointStore, dir: string): TurnRecord[] {
+  try {
+    return store.list(dir).records;
+  } catch {
+    return []; // a folder that cannot be a project
+  }
+}
+
+/** Whether two paths are one directory (the records keep real paths). */
+function sameDirectory(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function filesOf(turn: TurnRecord): Array<{ root: string; relative: string; before: string | null; status: string }> {

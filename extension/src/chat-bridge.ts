@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/src/panel-messages.js";
 import { applyAgentEdit } from "./agent-edits.js";
+import { TURN_COMMANDS } from "./agent-turns.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const BEFORE_SCHEME = "symposium-before";
@@ -62,6 +63,14 @@ export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDe
       return undefined;
     case "openFile":
       await openFile(request.path, request.line, deps.log);
+      return undefined;
+    case "reviewTurn":
+    case "undoTurn":
+      // agent-turns.ts checks the project is a workspace folder and the turn is recorded there.
+      await vscode.commands.executeCommand(request.kind === "reviewTurn" ? TURN_COMMANDS.review : TURN_COMMANDS.undo, {
+        project: request.project,
+        turn: request.turn,
+      });
       return undefined;
   }
 }

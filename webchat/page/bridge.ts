@@ -69,6 +69,11 @@ export function locationLinks(locations: unknown): HTMLElement[] {
   });
 }
 
+/** Asks VS Code to review or undo one recorded turn (turn-changes.ts; agent-turns.ts there). */
+export function turnRequest(kind: "reviewTurn" | "undoTurn", project: string, turn: string): void {
+  request({ kind, project, turn });
+}
+
 /** Whether this page is in VS Code's panel (its parent has spoken): it can take agents' writes. */
 export function inEditor(): boolean {
   return parentOrigin !== undefined;

@@ -84,7 +84,9 @@ export type BridgeRequest =
    */
   | { kind: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean }
   /** The chat page lost its server (closed, reloaded, disconnected) while VS Code had this edit: it may no longer be applied. */
-  | { kind: "withdrawEdit"; id: string };
+  | { kind: "withdrawEdit"; id: string }
+  /** A recorded agent turn (docs/checkpoints.md) of the project `project` (a workspace folder): reviewed in a diff, or undone. */
+  | { kind: "reviewTurn" | "undoTurn"; project: string; turn: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -93,6 +95,8 @@ export const BRIDGE_MESSAGE = "symposium/request";
 export const MAX_BRIDGE_TEXT = 4 * 1024 * 1024;
 const MAX_PATH = 4096;
 const MAX_LABEL = 120;
+/** A checkpoint turn's id (checkpoints/src/turn-record.ts). */
+const TURN_ID = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 
 /** `conversation`: the chat page started a new conversation ("New chat"); a reload should return to it. */
 export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string } | { type: "request"; request: BridgeRequest };
@@ -132,6 +136,11 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
         : { kind: "applyEdit", id: data.id, path: data.path, content: data.content };
     case "withdrawEdit":
       return isEditId(data.id) ? { kind: "withdrawEdit", id: data.id } : null;
+    case "reviewTurn":
+    case "undoTurn":
+      return isPath(data.project) && typeof data.turn === "string" && TURN_ID.test(data.turn)
+        ? { kind: data.kind, project: data.project, turn: data.turn }
+        : null;
     default:
       return null;
   }
