@@ -33,6 +33,12 @@ describe("bridge requests from the chat page", () => {
       type: "request",
       request: { kind: "agent", name: "demo-agent", state: "Ready" },
     });
+    const turn = "20261127T112233444Z-0a1b2c";
+    assert.deepEqual(request({ kind: "undoTurn", project: "/w", turn, files: ["../x"] }), {
+      type: "request",
+      request: { kind: "undoTurn", project: "/w", turn },
+    });
+    assert.deepEqual(request({ kind: "reviewTurn", project: "/w", turn }), { type: "request", request: { kind: "reviewTurn", project: "/w", turn } });
   });
 
   it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {
@@ -55,6 +61,10 @@ describe("bridge requests from the chat page", () => {
       { kind: "openDiff", path: "a.rs", oldText: "a", newText: "b".repeat(MAX_BRIDGE_TEXT + 1) },
       { kind: "agent", name: "x".repeat(500), state: "Ready" },
       { kind: "agent", name: "evil\u001b[31m", state: "Ready" },
+      { kind: "undoTurn", project: "/w", turn: "../../turns/x" },
+      { kind: "undoTurn", project: "/w", turn: "20261127T112233444Z-0a1b2c/../x" },
+      { kind: "reviewTurn", project: "", turn: "20261127T112233444Z-0a1b2c" },
+      { kind: "reviewTurn", turn: "20261127T112233444Z-0a1b2c" },
       [],
       null,
       "chord",
