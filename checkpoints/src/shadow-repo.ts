@@ -63,6 +63,7 @@ export class ShadowRepo {
   constructor(private readonly options: ShadowRepoOptions) {
     this.gitDir = path.join(options.home, GIT_DIR);
     this.ownIndex = path.join(options.home, INDEXES, `${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+    this.lastSnapshotMs = this.readLastSnapshotMs();
   }
 
   get workTree(): string {
@@ -73,7 +74,7 @@ export class ShadowRepo {
    * How long the last snapshot that finished took (ms), or null before the first. Kept in the repository's
    * folder too, so a new conversation on a project known to be too big does not wait the budget to learn it.
    */
-  lastSnapshotMs: number | null = this.readLastSnapshotMs();
+  lastSnapshotMs: number | null;
   /** Snapshots asked for and not finished yet. */
   pending = 0;
 
@@ -160,6 +161,11 @@ export class ShadowRepo {
   /** A unified diff from tree `before` to tree `after` (the CLI's `diff`). */
   async diff(before: string, after: string, timeoutMs: number): Promise<Buffer> {
     return (await runGit(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", before, after], this.call(timeoutMs))).stdout;
+  }
+
+  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included). */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined);
   }
 
   /** Removes this process's index (at exit). */

@@ -221,6 +221,20 @@ export class CheckpointStore {
   }
 
   /**
+   * Rewinds `turnId`'s conversation to just after it: the same session's later turns that changed files are undone,
+   * newest first, each with `restore`'s rules (a file changed since is a conflict, left alone).
+   */
+  async rewind(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport[]> {
+    const turn = this.turn(dir, turnId);
+    const later = this.list(dir)
+      .records.filter((record) => record.sessionId === turn.sessionId && record.id > turn.id && record.state === "done")
+      .reverse();
+    const reports: RestoreReport[] = [];
+    for (const record of later) reports.push(await this.restore(dir, record.id, keep));
+    return reports;
+  }
+
+  /**
    * A file of a turn as it was before the turn (`side` "before") or after it: its bytes, or null when it
    * did not exist then (or was over the size cap). For VS Code's review, whose left side reads this.
    */
@@ -239,6 +253,8 @@ export class CheckpointStore {
   async close(): Promise<void> {
     await Promise.all([...this.unanswered].map((turn) => turn.finish(UNANSWERED_NOTE)));
     await Promise.all([...this.finishing]);
+    // A snapshot still running behind a skipped turn uses this process's index: it ends before the index goes.
+    await Promise.all([...this.repos.values()].map((repo) => repo.idle()));
     for (const repo of this.repos.values()) repo.dispose();
   }
 
