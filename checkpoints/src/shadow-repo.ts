@@ -75,6 +75,14 @@ export class ShadowRepo {
    * folder too, so a new conversation on a project known to be too big does not wait the budget to learn it.
    */
   lastSnapshotMs: number | null;
+  /** When the snapshot now running started (ms since the epoch), or null. */
+  private runningSince: number | null = null;
+
+  /** How long the snapshot now running has been running (ms); 0 when none is. */
+  runningForMs(): number {
+    return this.runningSince === null ? 0 : Date.now() - this.runningSince;
+  }
+
   /** Snapshots asked for and not finished yet. */
   pending = 0;
 
@@ -83,9 +91,11 @@ export class ShadowRepo {
     this.pending++;
     const run = this.queue.then(async () => {
       const started = Date.now();
+      this.runningSince = started;
       try {
         return await this.snapshotNow(timeoutMs);
       } finally {
+        this.runningSince = null;
         this.recordSnapshotMs(Date.now() - started);
         this.pending--;
       }

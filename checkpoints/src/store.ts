@@ -328,8 +328,8 @@ export class CheckpointStore {
    * every other prompt.
    */
   private isTooBig(repo: ShadowRepo): boolean {
-    // The snapshot that went over the budget is still running (a cold index at 100,000 files): still too big.
-    if (this.tooBig.has(repo) && repo.pending > 0) return true;
+    // A snapshot already running longer than the budget (a cold index at 100,000 files): too big, whatever came before.
+    if (repo.runningForMs() > this.settings.budgetMs) return true;
     const ms = repo.lastSnapshotMs;
     if (ms === null) return false;
     if (ms > this.settings.budgetMs) this.tooBig.add(repo);
@@ -350,7 +350,6 @@ export class CheckpointStore {
   ): boolean {
     if (project === null || roots.length === 0) return false;
     if (outcome.kind === "late") {
-      for (const { repo } of roots) this.tooBig.add(repo);
       record.state = "skipped";
       record.notes.push(`not recorded: the snapshot took longer than the ${this.settings.budgetMs} ms budget (a project this big is skipped)`);
       this.settings.log(`turn ${record.id} not recorded: ${roots[0]!.dir} took longer than ${this.settings.budgetMs} ms to snapshot`);
