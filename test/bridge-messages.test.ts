@@ -39,6 +39,7 @@ describe("bridge requests from the chat page", () => {
       request: { kind: "undoTurn", project: "/w", turn },
     });
     assert.deepEqual(request({ kind: "reviewTurn", project: "/w", turn }), { type: "request", request: { kind: "reviewTurn", project: "/w", turn } });
+    assert.deepEqual(request({ kind: "rewindTurn", project: "/w", turn }), { type: "request", request: { kind: "rewindTurn", project: "/w", turn } });
   });
 
   it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {

@@ -67,13 +67,15 @@ describe("the built-in chat: a turn's changed files (checkpoints)", { skip }, ()
 
       await chat.frame.click(".turn-changes .turn-review");
       await chat.frame.click(".turn-changes .turn-undo");
+      await chat.frame.click(".turn-changes .turn-rewind");
       await chat.page.waitForFunction(
-        () => (window as unknown as { requests: Array<{ kind?: unknown }> }).requests.filter((request) => String(request.kind).endsWith("Turn")).length === 2,
+        () => (window as unknown as { requests: Array<{ kind?: unknown }> }).requests.filter((request) => String(request.kind).endsWith("Turn")).length === 3,
       );
       const asked = (await chat.requests()).filter((request) => String(request.kind).endsWith("Turn"));
       assert.deepEqual(asked, [
         { kind: "reviewTurn", project, turn: turn!.id },
         { kind: "undoTurn", project, turn: turn!.id },
+        { kind: "rewindTurn", project, turn: turn!.id },
       ]);
 
       // A turn that changed nothing: recorded, and no note for it.

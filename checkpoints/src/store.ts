@@ -249,6 +249,12 @@ export class CheckpointStore {
     return (await repo.blobs([entry.object], this.settings.hardLimitMs)).get(entry.object) ?? null;
   }
 
+  /** Settles once no snapshot is running or queued (a late one behind a skipped turn included): for benchmarks and tests. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.finishing]);
+    await Promise.all([...this.repos.values()].map((repo) => repo.idle()));
+  }
+
   /** Finishes every turn still waiting for its answer (the conversation ended): its after-state is the project now. */
   async close(): Promise<void> {
     await Promise.all([...this.unanswered].map((turn) => turn.finish(UNANSWERED_NOTE)));

@@ -18,6 +18,11 @@ export const CHECKPOINT_SCHEME = "symposium-checkpoint";
 export const TURN_COMMANDS = {
   review: "symposium.reviewAgentChanges",
   undo: "symposium.undoAgentTurn",
+  /** The chat's bridge requests, by kind (chat-bridge.ts). */
+  reviewTurn: "symposium.reviewAgentChanges",
+  undoTurn: "symposium.undoAgentTurn",
+  /** Only from the chat ("Rewind to here"): not in the palette. */
+  rewindTurn: "symposium.rewindToAgentTurn",
 } as const;
 
 /** Turns offered in the pickers, newest first. */
@@ -60,6 +65,11 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
       const checkpoints = await opened();
       const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
       if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log);
+    }),
+    vscode.commands.registerCommand(TURN_COMMANDS.rewindTurn, async (named?: unknown) => {
+      const checkpoints = await opened();
+      const picked = await namedTurn(opened, named, log);
+      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log);
     }),
     watchUnsavedFiles(log),
   ];
@@ -186,6 +196,24 @@ async function undo(store: CheckpointStore, project: string, turn: TurnRecord, l
     "Review",
   );
   if (choice === "Review") await review(project, turn);
+}
+
+/** Undoes the conversation's turns after `turn`, newest first, after a confirmation; files changed since are left alone and named. */
+async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
+  const answer = await vscode.window.showWarningMessage(
+    `Rewind the conversation to just after "${turn.prompt || turn.id}"?`,
+    { modal: true, detail: "Every later turn of this conversation that changed files is undone, newest first. Files changed since are left as they are." },
+    "Rewind",
+  );
+  if (answer !== "Rewind") return;
+  const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
+  const reports = await store.rewind(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
+  const restored = new Set(reports.flatMap((report) => report.restored));
+  const conflicts = reports.flatMap((report) => report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`));
+  log.info(`rewound to turn ${turn.id}: ${reports.length} turns undone; restored ${[...restored].join(", ") || "nothing"}; conflicts: ${conflicts.join(", ")}`);
+  const message = `Rewound: ${reports.length} turn${reports.length === 1 ? "" : "s"} undone, ${countFiles(restored.size)} put back`;
+  if (conflicts.length === 0) void vscode.window.showInformationMessage(`${message}.`);
+  else void vscode.window.showWarningMessage(`${message}; left as they are: ${conflicts.join(", ")}`);
 }
 
 /** A file changed on disk while its editor holds unsaved edits: say so at once, with Compare (VS Code says it only at save). */

@@ -66,11 +66,9 @@ export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDe
       return undefined;
     case "reviewTurn":
     case "undoTurn":
+    case "rewindTurn":
       // agent-turns.ts checks the project is a workspace folder and the turn is recorded there.
-      await vscode.commands.executeCommand(request.kind === "reviewTurn" ? TURN_COMMANDS.review : TURN_COMMANDS.undo, {
-        project: request.project,
-        turn: request.turn,
-      });
+      await vscode.commands.executeCommand(TURN_COMMANDS[request.kind], { project: request.project, turn: request.turn });
       return undefined;
   }
 }

@@ -70,7 +70,7 @@ export function locationLinks(locations: unknown): HTMLElement[] {
 }
 
 /** Asks VS Code to review or undo one recorded turn (turn-changes.ts; agent-turns.ts there). */
-export function turnRequest(kind: "reviewTurn" | "undoTurn", project: string, turn: string): void {
+export function turnRequest(kind: "reviewTurn" | "undoTurn" | "rewindTurn", project: string, turn: string): void {
   request({ kind, project, turn });
 }
 

@@ -15,14 +15,15 @@ export function turnChangesNote(event: Extract<TranscriptEvent, { kind: "turnCha
     note.append(` (symposium-conductor checkpoints diff ${event.turn})`);
     return note;
   }
-  const button = (label: string, kind: "reviewTurn" | "undoTurn", tooltip: string) => {
-    const element = h("button", { class: `turn-${kind === "reviewTurn" ? "review" : "undo"}`, title: tooltip }, label);
+  const button = (label: string, kind: "reviewTurn" | "undoTurn" | "rewindTurn", tooltip: string) => {
+    const element = h("button", { class: `turn-${kind.slice(0, -"Turn".length)}`, title: tooltip }, label);
     element.addEventListener("click", () => turnRequest(kind, event.project, event.turn));
     return element;
   };
   note.append(
     button("Review", "reviewTurn", "Open this turn's changes in VS Code's diff editor"),
     button("Undo turn", "undoTurn", "Put this turn's files back as they were before it (files changed since are left alone)"),
+    button("Rewind to here", "rewindTurn", "Undo every later turn of this conversation, newest first (files changed since are left alone)"),
   );
   return note;
 }

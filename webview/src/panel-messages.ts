@@ -86,7 +86,7 @@ export type BridgeRequest =
   /** The chat page lost its server (closed, reloaded, disconnected) while VS Code had this edit: it may no longer be applied. */
   | { kind: "withdrawEdit"; id: string }
   /** A recorded agent turn (docs/checkpoints.md) of the project `project` (a workspace folder): reviewed in a diff, or undone. */
-  | { kind: "reviewTurn" | "undoTurn"; project: string; turn: string };
+  | { kind: "reviewTurn" | "undoTurn" | "rewindTurn"; project: string; turn: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -138,6 +138,7 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
       return isEditId(data.id) ? { kind: "withdrawEdit", id: data.id } : null;
     case "reviewTurn":
     case "undoTurn":
+    case "rewindTurn":
       return isPath(data.project) && typeof data.turn === "string" && TURN_ID.test(data.turn)
         ? { kind: data.kind, project: data.project, turn: data.turn }
         : null;
