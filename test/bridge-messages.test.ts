@@ -38,6 +38,13 @@ describe("bridge requests from the chat page", () => {
       type: "request",
       request: { kind: "openUrl", url: "https://example.com/sign-in?x=1" },
     });
+    const turn = "20261127T112233444Z-0a1b2c";
+    assert.deepEqual(request({ kind: "undoTurn", project: "/w", turn, files: ["../x"] }), {
+      type: "request",
+      request: { kind: "undoTurn", project: "/w", turn },
+    });
+    assert.deepEqual(request({ kind: "reviewTurn", project: "/w", turn }), { type: "request", request: { kind: "reviewTurn", project: "/w", turn } });
+    assert.deepEqual(request({ kind: "rewindTurn", project: "/w", turn }), { type: "request", request: { kind: "rewindTurn", project: "/w", turn } });
   });
 
   it("drops hostile requests: a command by name, a chord outside the table, prototype keys, bad paths, lines and sizes", () => {
@@ -66,6 +73,10 @@ describe("bridge requests from the chat page", () => {
       { kind: "openUrl", url: "vscode://settings" },
       { kind: "openUrl", url: "not a url" },
       { kind: "openUrl", url: `https://example.com/${"x".repeat(9000)}` },
+      { kind: "undoTurn", project: "/w", turn: "../../turns/x" },
+      { kind: "undoTurn", project: "/w", turn: "20261127T112233444Z-0a1b2c/../x" },
+      { kind: "reviewTurn", project: "", turn: "20261127T112233444Z-0a1b2c" },
+      { kind: "reviewTurn", turn: "20261127T112233444Z-0a1b2c" },
       [],
       null,
       "chord",

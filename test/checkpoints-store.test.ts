@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../checkpoints/src/index.js";
-import { tempDir } from "./support/processes.js";
+import { eventually, tempDir } from "./support/processes.js";
 
 const temporary: string[] = [];
 after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -225,7 +225,8 @@ describe("checkpoint store", () => {
     assert.equal(store.list(project).records.length, 2);
     await store.close();
 
-    const slow = await storeWith(settings({ budgetMs: 0.001 }));
+    const slowSettings = settings({ budgetMs: 0.001 });
+    const slow = await storeWith(slowSettings);
     const skipped = slow.beginTurn({ sessionId: "s", prompt: "p", dirs: [project] });
     await skipped.ready;
     await skipped.finish();
@@ -238,6 +239,23 @@ describe("checkpoint store", () => {
     await next.finish();
     assert.equal(slow.list(project).records.at(-1)?.state, "skipped");
     await slow.close();
+    // A new conversation (another process's store) knows it too, from the store (a project whose last snapshot
+    // took a minute): its first prompt goes on at once, unrecorded, instead of waiting its 2 s budget to learn it.
+    const projects = path.join(slowSettings.directory, "projects");
+    await eventually(
+      () => fs.readdirSync(projects).some((key) => fs.existsSync(path.join(projects, key, "last-snapshot-ms"))),
+      10_000,
+      "a snapshot's time kept",
+    );
+    for (const key of fs.readdirSync(projects)) fs.writeFileSync(path.join(projects, key, "last-snapshot-ms"), "60000\n");
+    const later = await storeWith({ ...slowSettings, budgetMs: 2_000 });
+    const first = Date.now();
+    const fresh = later.beginTurn({ sessionId: "s2", prompt: "new conversation", dirs: [project] });
+    await fresh.ready;
+    assert.ok(Date.now() - first < 1_000, `waited ${Date.now() - first} ms`);
+    await fresh.finish();
+    assert.equal(later.list(project).records.at(-1)?.state, "skipped");
+    await later.close();
 
     const open = await storeWith(settings());
     const unanswered = open.beginTurn({ sessionId: "s", prompt: "never answered", dirs: [project] });
@@ -248,6 +266,32 @@ describe("checkpoint store", () => {
     assert.equal(closed.state, "done");
     assert.match(closed.notes.join(), /no answer/);
     assert.deepEqual(closed.roots[0]!.files, [{ path: "a.txt", status: "modified" }]);
+  });
+
+  it("rewinds a conversation to just after one turn: its later turns undone newest first, another conversation's and files changed since left alone", async () => {
+    const project = scratch("ckpt-rewind-");
+    write(project, "a.txt", "0\n");
+    const store = await storeWith(settings());
+    const first = await turn(store, [project], () => write(project, "a.txt", "1\n"));
+    await turn(store, [project], () => write(project, "a.txt", "2\n"));
+    await turn(store, [project], () => write(project, "other.txt", "other conversation\n"), "s2");
+    await turn(store, [project], () => {
+      write(project, "a.txt", "3\n");
+      write(project, "b.txt", "b\n");
+      write(project, "c.txt", "c\n");
+    });
+    write(project, "c.txt", "changed by the user since\n");
+    const reports = await store.rewind(project, first);
+    assert.equal(reports.length, 2);
+    assert.equal(read(project, "a.txt"), "1\n");
+    assert.equal(fs.existsSync(path.join(project, "b.txt")), false);
+    assert.equal(read(project, "c.txt"), "changed by the user since\n");
+    assert.deepEqual(
+      reports.flatMap((report) => report.conflicts.map((conflict) => conflict.path)),
+      ["c.txt"],
+    );
+    assert.equal(read(project, "other.txt"), "other conversation\n");
+    await store.close();
   });
 
   it("records two conversations on one project (two processes' stores) without mixing their records", async () => {

@@ -50,7 +50,11 @@ async function snapshotFigure(dir: string, id: string, files: number, goalMs: nu
   // at once while a snapshot runs behind it and warms the index; then both arms are warm.
   const cold = await turn();
   await turn();
-  await new Promise((resolve) => setTimeout(resolve, 2 * DEFAULT_SETTINGS.budgetMs));
+  // The cold snapshot ends (over the budget: the project counts as too big), then a skipped turn's snapshot
+  // behind it says how long a warm one takes: a project that fits is recorded again from the next turn.
+  await store.idle();
+  await turn();
+  await store.idle();
   stash();
   execFileSync("git", ["update-index", "-q", "--refresh"], { cwd: root, stdio: "pipe" });
   const ours: number[] = [];
@@ -68,7 +72,7 @@ async function snapshotFigure(dir: string, id: string, files: number, goalMs: nu
     value: `${p50.toFixed(0)} ms`,
     goal: `≤ ${goalMs} ms`,
     met: p50 <= goalMs,
-    detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; \`git stash create\` on the same tree ${median(floor).toFixed(0)} ms (p90 ${percentile(floor, 90).toFixed(0)}); first (cold) snapshot ${cold.toFixed(0)} ms; ${skipped} of ${runs + 2} turns skipped by the ${DEFAULT_SETTINGS.budgetMs} ms budget (a project known too big is skipped without waiting); ${runs} runs`,
+    detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; \`git stash create\` on the same tree ${median(floor).toFixed(0)} ms (p90 ${percentile(floor, 90).toFixed(0)}); first (cold) snapshot ${cold.toFixed(0)} ms; ${skipped} of ${runs + 3} turns skipped by the ${DEFAULT_SETTINGS.budgetMs} ms budget (a project known too big is skipped without waiting); ${runs} runs`,
   };
 }
 

@@ -51,6 +51,7 @@ export interface ShadowRepoOptions {
 const GIT_DIR = "git";
 const SHARED_INDEX = "index";
 const INDEXES = "indexes";
+const LAST_SNAPSHOT_MS = "last-snapshot-ms";
 
 export class ShadowRepo {
   readonly gitDir: string;
@@ -62,14 +63,26 @@ export class ShadowRepo {
   constructor(private readonly options: ShadowRepoOptions) {
     this.gitDir = path.join(options.home, GIT_DIR);
     this.ownIndex = path.join(options.home, INDEXES, `${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+    this.lastSnapshotMs = this.readLastSnapshotMs();
   }
 
   get workTree(): string {
     return this.options.workTree;
   }
 
-  /** How long the last snapshot that finished took (ms), or null before the first. */
-  lastSnapshotMs: number | null = null;
+  /**
+   * How long the last snapshot that finished took (ms), or null before the first. Kept in the repository's
+   * folder too, so a new conversation on a project known to be too big does not wait the budget to learn it.
+   */
+  lastSnapshotMs: number | null;
+  /** When the snapshot now running started (ms since the epoch), or null. */
+  private runningSince: number | null = null;
+
+  /** How long the snapshot now running has been running (ms); 0 when none is. */
+  runningForMs(): number {
+    return this.runningSince === null ? 0 : Date.now() - this.runningSince;
+  }
+
   /** Snapshots asked for and not finished yet. */
   pending = 0;
 
@@ -78,10 +91,12 @@ export class ShadowRepo {
     this.pending++;
     const run = this.queue.then(async () => {
       const started = Date.now();
+      this.runningSince = started;
       try {
         return await this.snapshotNow(timeoutMs);
       } finally {
-        this.lastSnapshotMs = Date.now() - started;
+        this.runningSince = null;
+        this.recordSnapshotMs(Date.now() - started);
         this.pending--;
       }
     });
@@ -158,6 +173,11 @@ export class ShadowRepo {
     return (await runGit(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", before, after], this.call(timeoutMs))).stdout;
   }
 
+  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included). */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   /** Removes this process's index (at exit). */
   dispose(): void {
     fs.rmSync(this.ownIndex, { force: true });
@@ -186,11 +206,29 @@ export class ShadowRepo {
     if (candidates.size > 0) {
       const trackedBig = skipped.filter((file) => candidates.get(file.path) === true).map((file) => `${file.path}\0`);
       if (trackedBig.length > 0) await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input: trackedBig.join("") });
-      if (skipped.length < candidates.size) skipped.push(...(await this.addAll(skipped, call)));
+      if (skipped.length < candidates.size) skipped.push(...(await this.update(candidates, skipped, call)));
     }
     const tree = (await runGit(["write-tree"], call)).stdout.toString("utf8").trim();
     this.shareIndex();
     return { tree, skipped };
+  }
+
+  /**
+   * Stages exactly the paths `ls-files` found (no second directory scan: at 100,000 files the scan is most of
+   * the cost). A path git will not take that way (a file it cannot read, an odd nested repository) makes it
+   * fall back to `add -A`, which scans again but leaves such a file out and says why.
+   */
+  private async update(candidates: Map<string, boolean>, skipped: SkippedFile[], call: GitCall): Promise<SkippedFile[]> {
+    const big = new Set(skipped.map((file) => file.path));
+    // A nested repository is listed as "dir/"; git takes it as a gitlink by its name without the slash.
+    const paths = [...candidates.keys()].filter((file) => !big.has(file)).map((file) => `${file.replace(/\/$/, "")}\0`);
+    try {
+      await runGit(["update-index", "-z", "--add", "--remove", "--stdin"], { ...call, input: paths.join("") });
+      return [];
+    } catch (error) {
+      if (!(error instanceof GitError) || error.message.includes("took longer")) throw error;
+      return this.addAll(skipped, call);
+    }
   }
 
   /** `git add -A`, with the files over the cap excluded through an excludes file of this call's own. */
@@ -261,15 +299,41 @@ export class ShadowRepo {
     }
   }
 
-  /** Leaves this index for the next process to start from (replaced whole, never half-written). */
+  /**
+   * Leaves this index for the next process to start from (replaced whole, never half-written). A hard link,
+   * not a copy (at 100,000 files the index is megabytes): git replaces its index by renaming a new file over
+   * it, so the linked one stays as written. Copied where links are refused (some filesystems).
+   */
   private shareIndex(): void {
     const shared = path.join(this.options.home, SHARED_INDEX);
     const temporary = `${shared}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`;
     try {
-      fs.copyFileSync(this.ownIndex, temporary);
+      try {
+        fs.linkSync(this.ownIndex, temporary);
+      } catch {
+        fs.copyFileSync(this.ownIndex, temporary);
+      }
       fs.renameSync(temporary, shared);
     } catch {
       fs.rmSync(temporary, { force: true });
+    }
+  }
+
+  private readLastSnapshotMs(): number | null {
+    try {
+      const ms = Number(fs.readFileSync(path.join(this.options.home, LAST_SNAPSHOT_MS), "utf8"));
+      return Number.isFinite(ms) && ms >= 0 ? ms : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private recordSnapshotMs(ms: number): void {
+    this.lastSnapshotMs = ms;
+    try {
+      fs.writeFileSync(path.join(this.options.home, LAST_SNAPSHOT_MS), `${ms}\n`, { mode: 0o600 });
+    } catch {
+      // only a hint for the next process
     }
   }
 

@@ -111,6 +111,8 @@ export class CheckpointStore {
   private readonly repos = new Map<string, ShadowRepo>();
   /** Turns whose prompt has not been answered yet. */
   private readonly unanswered = new Set<TurnInProgress>();
+  /** Directories known to be too big to snapshot within the budget (see isTooBig). */
+  private readonly tooBig = new Set<ShadowRepo>();
   /** Turns whose after-turn snapshot is being taken. */
   private readonly finishing = new Set<Promise<void>>();
 
@@ -142,7 +144,7 @@ export class CheckpointStore {
     };
     const project = this.projectOf(request.dirs[0] ?? "", record);
     const roots = project === null ? [] : this.rootsOf(request.dirs, record);
-    const tooBig = roots.find(({ repo }) => repo.lastSnapshotMs !== null && repo.lastSnapshotMs > this.settings.budgetMs);
+    const tooBig = roots.find(({ repo }) => this.isTooBig(repo));
     const ready = (
       tooBig ? this.skipTooBig(tooBig.repo, roots) : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots), this.settings.budgetMs)
     ).then((snapshots) => this.started(project, record, roots, snapshots));
@@ -175,6 +177,13 @@ export class CheckpointStore {
     const project = this.projectFolder(realProject(dir));
     const { records, damaged } = readRecords(path.join(project, "turns"));
     return { project: realProject(dir), records, damaged };
+  }
+
+  /** The folder `dir`'s project keeps its turn records in (a watcher waits there for a turn to be finished). */
+  turnsFolder(dir: string): string {
+    const folder = path.join(this.projectFolder(realProject(dir)), "turns");
+    privateDirectory(folder);
+    return folder;
   }
 
   /** The unified diff of one turn: its before and after trees, per directory. */
@@ -212,6 +221,20 @@ export class CheckpointStore {
   }
 
   /**
+   * Rewinds `turnId`'s conversation to just after it: the same session's later turns that changed files are undone,
+   * newest first, each with `restore`'s rules (a file changed since is a conflict, left alone).
+   */
+  async rewind(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport[]> {
+    const turn = this.turn(dir, turnId);
+    const later = this.list(dir)
+      .records.filter((record) => record.sessionId === turn.sessionId && record.id > turn.id && record.state === "done")
+      .reverse();
+    const reports: RestoreReport[] = [];
+    for (const record of later) reports.push(await this.restore(dir, record.id, keep));
+    return reports;
+  }
+
+  /**
    * A file of a turn as it was before the turn (`side` "before") or after it: its bytes, or null when it
    * did not exist then (or was over the size cap). For VS Code's review, whose left side reads this.
    */
@@ -226,10 +249,18 @@ export class CheckpointStore {
     return (await repo.blobs([entry.object], this.settings.hardLimitMs)).get(entry.object) ?? null;
   }
 
+  /** Settles once no snapshot is running or queued (a late one behind a skipped turn included): for benchmarks and tests. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.finishing]);
+    await Promise.all([...this.repos.values()].map((repo) => repo.idle()));
+  }
+
   /** Finishes every turn still waiting for its answer (the conversation ended): its after-state is the project now. */
   async close(): Promise<void> {
     await Promise.all([...this.unanswered].map((turn) => turn.finish(UNANSWERED_NOTE)));
     await Promise.all([...this.finishing]);
+    // A snapshot still running behind a skipped turn uses this process's index: it ends before the index goes.
+    await Promise.all([...this.repos.values()].map((repo) => repo.idle()));
     for (const repo of this.repos.values()) repo.dispose();
   }
 
@@ -297,12 +328,32 @@ export class CheckpointStore {
     return Promise.resolve({ kind: "late" });
   }
 
+  /**
+   * Whether prompts on `repo` go on without waiting. Past the budget once, a directory stays too big until a
+   * snapshot takes under half the budget: near the budget, trying again would wait the whole budget on about
+   * every other prompt.
+   */
+  private isTooBig(repo: ShadowRepo): boolean {
+    // A snapshot already running longer than the budget (a cold index at 100,000 files): too big, whatever came before.
+    if (repo.runningForMs() > this.settings.budgetMs) return true;
+    const ms = repo.lastSnapshotMs;
+    if (ms === null) return false;
+    if (ms > this.settings.budgetMs) this.tooBig.add(repo);
+    else if (ms <= this.settings.budgetMs / 2) this.tooBig.delete(repo);
+    return this.tooBig.has(repo);
+  }
+
   private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<Snapshot[]> {
     return Promise.all(roots.map(({ repo }) => repo.snapshot(this.settings.hardLimitMs)));
   }
 
   /** Writes the open record once the before-trees are in; false when the turn is not recorded (over budget, or failed). */
-  private started(project: string | null, record: TurnRecord, roots: ReadonlyArray<{ dir: string }>, outcome: BudgetOutcome<Snapshot[] | null>): boolean {
+  private started(
+    project: string | null,
+    record: TurnRecord,
+    roots: ReadonlyArray<{ dir: string; repo: ShadowRepo }>,
+    outcome: BudgetOutcome<Snapshot[] | null>,
+  ): boolean {
     if (project === null || roots.length === 0) return false;
     if (outcome.kind === "late") {
       record.state = "skipped";

@@ -8,6 +8,7 @@
 // and files with unsaved edits. And: a file the agent changes on disk while
 // it has unsaved edits gets a notification with Compare at once.
 
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory, type TurnRecord } from "../../checkpoints/src/index.js";
@@ -17,6 +18,11 @@ export const CHECKPOINT_SCHEME = "symposium-checkpoint";
 export const TURN_COMMANDS = {
   review: "symposium.reviewAgentChanges",
   undo: "symposium.undoAgentTurn",
+  /** The chat's bridge requests, by kind (chat-bridge.ts). */
+  reviewTurn: "symposium.reviewAgentChanges",
+  undoTurn: "symposium.undoAgentTurn",
+  /** Only from the chat ("Rewind to here"): not in the palette. */
+  rewindTurn: "symposium.rewindToAgentTurn",
 } as const;
 
 /** Turns offered in the pickers, newest first. */
@@ -50,14 +56,20 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
   };
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
-    vscode.commands.registerCommand(TURN_COMMANDS.review, async () => {
-      const picked = await pickTurn(opened, "Review which turn's changes?");
+    // With a turn named (the chat's Review / Undo turn buttons): that turn; without: the user picks one.
+    vscode.commands.registerCommand(TURN_COMMANDS.review, async (named?: unknown) => {
+      const picked = named === undefined ? await pickTurn(opened, "Review which turn's changes?") : await namedTurn(opened, named, log);
       if (picked) await review(picked.project, picked.turn);
     }),
-    vscode.commands.registerCommand(TURN_COMMANDS.undo, async () => {
+    vscode.commands.registerCommand(TURN_COMMANDS.undo, async (named?: unknown) => {
       const checkpoints = await opened();
-      const picked = await pickTurn(opened, "Undo which turn?");
+      const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
       if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log);
+    }),
+    vscode.commands.registerCommand(TURN_COMMANDS.rewindTurn, async (named?: unknown) => {
+      const checkpoints = await opened();
+      const picked = await namedTurn(opened, named, log);
+      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log);
     }),
     watchUnsavedFiles(log),
   ];
@@ -95,6 +107,41 @@ async function pickTurn(opened: () => Promise<CheckpointStore | null>, title: st
     entry,
   }));
   return (await vscode.window.showQuickPick(items, { title, matchOnDetail: true }))?.entry;
+}
+
+/** The turn `named` ({ project, turn }) names, when its project is one of this window's workspace folders and it changed files there. */
+async function namedTurn(
+  opened: () => Promise<CheckpointStore | null>,
+  named: unknown,
+  log: vscode.LogOutputChannel,
+): Promise<{ project: string; turn: TurnRecord } | undefined> {
+  const { project, turn: id } = (typeof named === "object" && named !== null ? named : {}) as { project?: unknown; turn?: unknown };
+  const store = await opened();
+  const folder = (vscode.workspace.workspaceFolders ?? []).find((candidate) => typeof project === "string" && sameDirectory(candidate.uri.fsPath, project));
+  const turn = store && folder ? listed(store, folder.uri.fsPath).find((record) => record.id === id) : undefined;
+  if (turn?.state !== "done" || filesOf(turn).length === 0) {
+    log.warn(`the chat named turn ${JSON.stringify(id)} of ${JSON.stringify(project)}, which is not a recorded turn of this workspace that changed files`);
+    void vscode.window.showWarningMessage("Symposium: that agent turn is not recorded for this workspace (pruned, or another project's).");
+    return undefined;
+  }
+  return { project: folder!.uri.fsPath, turn };
+}
+
+function listed(store: CheckpointStore, dir: string): TurnRecord[] {
+  try {
+    return store.list(dir).records;
+  } catch {
+    return []; // a folder that cannot be a project
+  }
+}
+
+/** Whether two paths are one directory (the records keep real paths). */
+function sameDirectory(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function filesOf(turn: TurnRecord): Array<{ root: string; relative: string; before: string | null; status: string }> {
@@ -149,6 +196,24 @@ async function undo(store: CheckpointStore, project: string, turn: TurnRecord, l
     "Review",
   );
   if (choice === "Review") await review(project, turn);
+}
+
+/** Undoes the conversation's turns after `turn`, newest first, after a confirmation; files changed since are left alone and named. */
+async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
+  const answer = await vscode.window.showWarningMessage(
+    `Rewind the conversation to just after "${turn.prompt || turn.id}"?`,
+    { modal: true, detail: "Every later turn of this conversation that changed files is undone, newest first. Files changed since are left as they are." },
+    "Rewind",
+  );
+  if (answer !== "Rewind") return;
+  const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
+  const reports = await store.rewind(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
+  const restored = new Set(reports.flatMap((report) => report.restored));
+  const conflicts = reports.flatMap((report) => report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`));
+  log.info(`rewound to turn ${turn.id}: ${reports.length} turns undone; restored ${[...restored].join(", ") || "nothing"}; conflicts: ${conflicts.join(", ")}`);
+  const message = `Rewound: ${reports.length} turn${reports.length === 1 ? "" : "s"} undone, ${countFiles(restored.size)} put back`;
+  if (conflicts.length === 0) void vscode.window.showInformationMessage(`${message}.`);
+  else void vscode.window.showWarningMessage(`${message}; left as they are: ${conflicts.join(", ")}`);
 }
 
 /** A file changed on disk while its editor holds unsaved edits: say so at once, with Compare (VS Code says it only at save). */

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/src/panel-messages.js";
 import { applyAgentEdit } from "./agent-edits.js";
+import { TURN_COMMANDS } from "./agent-turns.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const BEFORE_SCHEME = "symposium-before";
@@ -66,6 +67,12 @@ export async function handleBridgeRequest(request: ActionRequest, deps: BridgeDe
     case "openUrl":
       // parseBridgeRequest let through http and https only: the system's browser, never a command: or file: URI.
       await vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+      return undefined;
+    case "reviewTurn":
+    case "undoTurn":
+    case "rewindTurn":
+      // agent-turns.ts checks the project is a workspace folder and the turn is recorded there.
+      await vscode.commands.executeCommand(TURN_COMMANDS[request.kind], { project: request.project, turn: request.turn });
       return undefined;
   }
 }

@@ -19,6 +19,10 @@ export interface SymposiumConfig {
   chatMaxConversations?: number;
   /** An agent's write to a document open in VS Code (agent-edits.ts): applied at once, or reviewed in a diff first. */
   chatAgentEdits?: "apply" | "review";
+  /** Turn checkpoints (docs/checkpoints.md): recorded by the conductor, or off. */
+  checkpointsEnabled?: boolean;
+  /** The most turn records kept per project; undefined: the conductor's default. */
+  checkpointsMaxTurns?: number;
 }
 
 /** Every setting, as named after `symposium.`. */
@@ -31,7 +35,9 @@ export type SettingName =
   | "chat.maxConversations"
   | "chat.agentEdits"
   | "enableExperimentalLM"
-  | "agents";
+  | "agents"
+  | "checkpoints.enabled"
+  | "checkpoints.maxTurns";
 
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
@@ -46,6 +52,8 @@ export function readConfig(): SymposiumConfig {
     editorToolsEnabled: config.get<boolean>("editorTools.enabled", true),
     chatMaxConversations: wholeNumberIn(config.get<number>("chat.maxConversations", 16), 1, 1000),
     chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
+    checkpointsEnabled: config.get<boolean>("checkpoints.enabled", true),
+    checkpointsMaxTurns: wholeNumberIn(config.get<number>("checkpoints.maxTurns", 100), 1, 10_000),
   };
 }
 

@@ -4,6 +4,7 @@
 
 import * as os from "node:os";
 import * as path from "node:path";
+import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
 import type { SymposiumConfig } from "./config.js";
 import { conductorRunCommand, frontendArgs, shellOf, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
@@ -99,4 +100,10 @@ function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string
   }
   if (!config.editorContextEnabled) return { program: found, args: [] };
   return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };
+}
+
+/** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */
+export function checkpointEnvironment(config: SymposiumConfig): Record<string, string> {
+  if (config.checkpointsEnabled === false) return { [CHECKPOINT_ENV.off]: "off" };
+  return config.checkpointsMaxTurns === undefined ? {} : { [CHECKPOINT_ENV.maxTurns]: String(config.checkpointsMaxTurns) };
 }

@@ -17,7 +17,14 @@ export function noticeToadMissing(state: PersistentState, log: vscode.LogOutputC
 }
 
 /** The settings a running host was started with; changing one offers a restart. (Editor context applies live.) */
-const RESTART_SETTINGS: readonly SettingName[] = ["toadCommand", "toadPort", "acpAgentPath", "chat.maxConversations"];
+const RESTART_SETTINGS: readonly SettingName[] = [
+  "toadCommand",
+  "toadPort",
+  "acpAgentPath",
+  "chat.maxConversations",
+  "checkpoints.enabled",
+  "checkpoints.maxTurns",
+];
 
 export function offerRestartOnSettingChange(controller: PanelHostController): vscode.Disposable {
   return vscode.Disposable.from(

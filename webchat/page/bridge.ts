@@ -75,6 +75,11 @@ export function openOutside(url: string): void {
   else window.open(url, "_blank", "noopener,noreferrer");
 }
 
+/** Asks VS Code to review or undo one recorded turn (turn-changes.ts; agent-turns.ts there). */
+export function turnRequest(kind: "reviewTurn" | "undoTurn" | "rewindTurn", project: string, turn: string): void {
+  request({ kind, project, turn });
+}
+
 /** Whether this page is in VS Code's panel (its parent has spoken): it can take agents' writes. */
 export function inEditor(): boolean {
   return parentOrigin !== undefined;

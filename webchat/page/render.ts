@@ -11,6 +11,7 @@ import { TerminalOutputs } from "./terminal-view.js";
 import { locationLinks, openDiffButton } from "./bridge.js";
 import { shownPath } from "./project-path.js";
 import { parseMentions } from "./mention-syntax.js";
+import { turnChangesNote } from "./turn-changes.js";
 
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
@@ -156,6 +157,8 @@ export class TranscriptView {
         );
         return;
       }
+      case "turnChanges":
+        return this.append(turnChangesNote(event));
       case "turnEnd":
         this.flushText(); // the answer is complete when the page says the agent is ready
         this.lastText = undefined;

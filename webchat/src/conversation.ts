@@ -23,6 +23,7 @@ import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
+import { TurnChanges } from "./turn-changes.js";
 import { WorkspaceEdits } from "./workspace-edits.js";
 
 /** Reading the agent's output pauses while a page has this much (bytes) not yet taken. */
@@ -77,7 +78,13 @@ export class Conversation {
     return [...this.editorLinks];
   });
 
+  /** The files each turn changed, from its checkpoint record (turn-changes.ts). */
+  private readonly turnChanges: TurnChanges;
+  /** When the turn now running was sent (ms since the epoch): its checkpoint record starts after. */
+  private turnSentAt = 0;
+
   constructor(private readonly options: ConversationOptions) {
+    this.turnChanges = new TurnChanges(options.projectDir, options.env, options.log);
     const now = Date.now();
     const reopen = options.reopen;
     this.kept = reopen ? { ...reopen.entry } : { id: newHistoryId(), title: "", createdAt: now, updatedAt: now };
@@ -319,6 +326,18 @@ export class Conversation {
     if (event.kind === "user" && this.kept.title === "") this.kept.title = titleOf(event.text);
     this.kept.title = agentTitle(event) ?? this.kept.title; // the agent's own title wins (session_info_update)
     if (event.kind === "turnEnd" && !this.restoring) this.keep();
+    if (!this.restoring) this.followTurn(event);
+  }
+
+  /** After a turn: "N files changed" with Review and Undo turn, once its checkpoint record says which. */
+  private followTurn(event: TranscriptEvent): void {
+    if (event.kind === "user") this.turnSentAt = Date.now();
+    const sessionId = this.kept.agentSessionId;
+    if (event.kind !== "turnEnd" || sessionId === undefined) return;
+    void this.turnChanges.afterTurn(sessionId, this.turnSentAt, (changes) => {
+      this.record(changes);
+      this.keep();
+    });
   }
 
   /** Shows a kept transcript again, without writing it back to the history. */

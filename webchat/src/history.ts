@@ -213,6 +213,7 @@ const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> 
   permission: (event) => isString(event.id) && isString(event.title) && Array.isArray(event.options) && event.options.every(isObject),
   permissionDone: (event) => isString(event.id) && isString(event.outcome),
   turnEnd: (event) => isString(event.stopReason),
+  turnChanges: (event) => isString(event.project) && isString(event.turn) && Number.isSafeInteger(event.count) && isStrings(event.files),
   error: (event) => isString(event.message) && isOptional(event.detail, isStrings),
   notice: (event) => isString(event.message),
   signIn: (event) => isString(event.id) && isString(event.message) && Array.isArray(event.methods) && event.methods.every(isObject),

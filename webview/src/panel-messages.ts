@@ -86,7 +86,9 @@ export type BridgeRequest =
   /** The chat page lost its server (closed, reloaded, disconnected) while VS Code had this edit: it may no longer be applied. */
   | { kind: "withdrawEdit"; id: string }
   /** An agent's elicitation asked the user to open this address (http or https only): opened in the system's browser. */
-  | { kind: "openUrl"; url: string };
+  | { kind: "openUrl"; url: string }
+  /** A recorded agent turn (docs/checkpoints.md) of the project `project` (a workspace folder): reviewed in a diff, or undone. */
+  | { kind: "reviewTurn" | "undoTurn" | "rewindTurn"; project: string; turn: string };
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -95,6 +97,8 @@ export const BRIDGE_MESSAGE = "symposium/request";
 export const MAX_BRIDGE_TEXT = 4 * 1024 * 1024;
 const MAX_PATH = 4096;
 const MAX_LABEL = 120;
+/** A checkpoint turn's id (checkpoints/src/turn-record.ts). */
+const TURN_ID = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 
 /** `conversation`: the chat page started a new conversation ("New chat"); a reload should return to it. */
 export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string } | { type: "request"; request: BridgeRequest };
@@ -136,6 +140,12 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
       return isEditId(data.id) ? { kind: "withdrawEdit", id: data.id } : null;
     case "openUrl":
       return isWebUrl(data.url) ? { kind: "openUrl", url: data.url } : null;
+    case "reviewTurn":
+    case "undoTurn":
+    case "rewindTurn":
+      return isPath(data.project) && typeof data.turn === "string" && TURN_ID.test(data.turn)
+        ? { kind: data.kind, project: data.project, turn: data.turn }
+        : null;
     default:
       return null;
   }

@@ -1,0 +1,29 @@
+// "N files changed" after a turn that changed files (its checkpoint record,
+// docs/checkpoints.md), with Review and Undo turn: VS Code runs those for this
+// turn (bridge.ts asks it). Outside VS Code's panel: the text only, and where
+// the command line does the same.
+
+import { h } from "./dom.js";
+import { turnRequest } from "./bridge.js";
+import type { TranscriptEvent } from "./protocol.js";
+
+export function turnChangesNote(event: Extract<TranscriptEvent, { kind: "turnChanges" }>): HTMLElement {
+  const summary = `${event.count} file${event.count === 1 ? "" : "s"} changed`;
+  const title = event.files.join("\n") + (event.count > event.files.length ? `\n… and ${event.count - event.files.length} more` : "");
+  const note = h("div", { class: "meta turn-changes", "data-turn": event.turn }, h("span", { title }, summary));
+  if (window.parent === window) {
+    note.append(` (symposium-conductor checkpoints diff ${event.turn})`);
+    return note;
+  }
+  const button = (label: string, kind: "reviewTurn" | "undoTurn" | "rewindTurn", tooltip: string) => {
+    const element = h("button", { class: `turn-${kind.slice(0, -"Turn".length)}`, title: tooltip }, label);
+    element.addEventListener("click", () => turnRequest(kind, event.project, event.turn));
+    return element;
+  };
+  note.append(
+    button("Review", "reviewTurn", "Open this turn's changes in VS Code's diff editor"),
+    button("Undo turn", "undoTurn", "Put this turn's files back as they were before it (files changed since are left alone)"),
+    button("Rewind to here", "rewindTurn", "Undo every later turn of this conversation, newest first (files changed since are left alone)"),
+  );
+  return note;
+}

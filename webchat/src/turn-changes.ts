@@ -1,0 +1,83 @@
+// After a turn of the built-in chat ends: the files it changed, from the
+// checkpoint record the conductor writes once its after-turn snapshot is in
+// (docs/checkpoints.md), so the page can offer Review and Undo turn. The record
+// is finished after the answer has gone back, so this waits for it (a watcher
+// on the project's records, at most WAIT_MS). Nothing when checkpoints are off
+// or the agent is not behind our conductor: no record comes.
+
+import * as fs from "node:fs";
+import { CHECKPOINT_ENV, CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory, type TurnRecord } from "../../checkpoints/src/index.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import type { TranscriptEvent } from "../page/protocol.js";
+
+/** How long a finished turn's record is waited for (the after-turn snapshot's own limit is longer; such a turn shows nothing). */
+const WAIT_MS = 30_000;
+/** The paths a page is sent (the count says how many there are). */
+const SHOWN_FILES = 20;
+
+export type TurnChangesEvent = Extract<TranscriptEvent, { kind: "turnChanges" }>;
+
+export class TurnChanges {
+  private store: Promise<CheckpointStore | null> | undefined;
+
+  constructor(
+    private readonly projectDir: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Whether the conductor records turns here (its hook runs when the editor-state file is set, and checkpoints are on). */
+  get recorded(): boolean {
+    const off = this.env[CHECKPOINT_ENV.off];
+    return Boolean(this.env[STATE_FILE_ENV]) && off !== "0" && off !== "off";
+  }
+
+  /** Calls `changed` once the record of `sessionId`'s turn begun at `since` (ms) is finished, if that turn changed files. */
+  async afterTurn(sessionId: string, since: number, changed: (event: TurnChangesEvent) => void): Promise<void> {
+    if (!this.recorded) return;
+    try {
+      const store = await (this.store ??= CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: checkpointsDirectory(this.env), log: this.log }));
+      if (store === null) return;
+      const record = await this.finished(store, sessionId, since);
+      const event = record && changesOf(store.list(this.projectDir).project, record);
+      if (event) changed(event);
+    } catch (error) {
+      this.log(`the turn's changed files are not shown: ${(error as Error).message}`);
+    }
+  }
+
+  /** The turn's record once it is no longer open, or null (none within WAIT_MS). */
+  private finished(store: CheckpointStore, sessionId: string, since: number): Promise<TurnRecord | null> {
+    const folder = store.turnsFolder(this.projectDir);
+    return new Promise((resolve) => {
+      let watcher: fs.FSWatcher | undefined;
+      const done = (record: TurnRecord | null) => {
+        watcher?.close();
+        clearTimeout(timer);
+        resolve(record);
+      };
+      const check = () => {
+        const record = store
+          .list(this.projectDir)
+          .records.filter((candidate) => candidate.sessionId === sessionId && Date.parse(candidate.startedAt) >= since)
+          .at(-1);
+        if (record !== undefined && record.state !== "open") done(record);
+      };
+      const timer = setTimeout(() => done(null), WAIT_MS);
+      try {
+        watcher = fs.watch(folder, check);
+        watcher.on("error", () => {});
+      } catch {
+        // no watcher on this filesystem: the check below and the timeout only
+      }
+      check();
+    });
+  }
+}
+
+function changesOf(project: string, record: TurnRecord): TurnChangesEvent | null {
+  if (record.state !== "done") return null;
+  const files = record.roots.flatMap((root, index) => root.files.map((file) => (index === 0 ? file.path : `${root.dir}/${file.path}`)));
+  if (files.length === 0) return null;
+  return { kind: "turnChanges", project, turn: record.id, count: files.length, files: files.slice(0, SHOWN_FILES) };
+}
