@@ -61,6 +61,8 @@ describe("the built-in chat: a turn's changed files (checkpoints)", { skip }, ()
       ]);
       const note = await chat.frame.waitForSelector(".turn-changes", { timeout: 20_000 });
       assert.match((await note.textContent()) ?? "", /^2 files changed/);
+      // `SYMPOSIUM_SCREENSHOTS=DIR` keeps a picture of the note, to look at.
+      if (process.env.SYMPOSIUM_SCREENSHOTS) await chat.page.screenshot({ path: path.join(process.env.SYMPOSIUM_SCREENSHOTS, "turn-changes.png") });
       const store = await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: checkpoints, log: () => {} });
       const [turn] = store!.list(project).records;
       assert.equal(await note.getAttribute("data-turn"), turn!.id);
