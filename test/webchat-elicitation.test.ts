@@ -170,7 +170,10 @@ describe("webchat: elicitation and usage (issue 35)", { skip }, () => {
     ];
     for (const [prompt, why] of cases) {
       const errors = await page.locator("#transcript .error").count();
+      const answers = await page.locator(".message.agent").count();
       await typePrompt(page, prompt);
+      // This prompt's own answer, not the last one's (which says "refused" too).
+      await page.waitForFunction((count) => document.querySelectorAll(".message.agent").length > count, answers, TIMEOUT);
       const said = await answered(page, /^refused: /);
       assert.match(said, why);
       await page.waitForFunction((count) => document.querySelectorAll("#transcript .error").length > count, errors, TIMEOUT);
