@@ -9,17 +9,17 @@
 import { strict as assert } from "node:assert";
 import { describe, it, type TestContext } from "node:test";
 import { quote } from "shell-quote";
-import { testClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { startChatServer } from "./support/webchat-server.js";
-import { ADAPTERS, RECORDED_INITIALIZE, adapterCommand, adapterSetup, agentProjectDir, capabilityPaths, isRoot, type Adapter } from "./interop/adapters.js";
-import { CLIENT_CAPABILITIES } from "../webchat/src/client-capabilities.js";
+import { testClient } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { startChatServer } from "../support/webchat-server.js";
+import { ADAPTERS, RECORDED_INITIALIZE, adapterCommand, adapterSetup, agentProjectDir, capabilityPaths, isRoot, type Adapter } from "./adapters.js";
+import { CLIENT_CAPABILITIES } from "../../webchat/src/client-capabilities.js";
 import type { InitializeResponse } from "@agentclientprotocol/sdk";
-import { ChatSocket } from "./interop/chat-socket.js";
-import { failIfMissing, skipOutsideCi } from "./interop/rust-peers.js";
-import { KNOWN_AGENTS } from "../conductor-hooks/src/agent-choices.js";
-import type { ServerMessage } from "../webchat/page/protocol.js";
+import { ChatSocket } from "./chat-socket.js";
+import { failIfMissing, skipOutsideCi } from "./rust-peers.js";
+import { KNOWN_AGENTS } from "../../conductor-hooks/src/agent-choices.js";
+import type { ServerMessage } from "../../webchat/page/protocol.js";
 
 const setup = adapterSetup();
 const missing = "missing" in setup ? setup.missing : false;

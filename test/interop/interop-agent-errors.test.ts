@@ -7,10 +7,10 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { openSession, testClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, startNode, streamTo } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { INTEROP_AGENT } from "./interop/fixtures.js";
+import { openSession, testClient } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, startNode, streamTo } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { INTEROP_AGENT } from "./fixtures.js";
 
 async function promptError(text: string): Promise<{ message: string; code: number; data: { details?: string; authMethods?: unknown[]; agent?: string } }> {
   const conductor = startNode(CONDUCTOR_CLI, ["agent", quote([process.execPath, INTEROP_AGENT])], { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) });

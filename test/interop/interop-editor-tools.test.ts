@@ -9,12 +9,12 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { stopProcesses } from "../acp-wire/src/processes.js";
-import { EDITOR_TOOLS_SERVER_NAME } from "../editor-context-proxy/src/index.js";
-import { testClient } from "./support/acp-client.js";
-import { OUT_DIR, REPO_DIR, eventually, startProcess, streamTo, tempDir } from "./support/processes.js";
-import { ADAPTERS, adapterCommand, adapterSetup, type Adapter } from "./interop/adapters.js";
-import { failIfMissing, skipOutsideCi } from "./interop/rust-peers.js";
+import { stopProcesses } from "../../acp-wire/src/processes.js";
+import { EDITOR_TOOLS_SERVER_NAME } from "../../editor-context-proxy/src/index.js";
+import { testClient } from "../support/acp-client.js";
+import { OUT_DIR, REPO_DIR, eventually, startProcess, streamTo, tempDir } from "../support/processes.js";
+import { ADAPTERS, adapterCommand, adapterSetup, type Adapter } from "./adapters.js";
+import { failIfMissing, skipOutsideCi } from "./rust-peers.js";
 
 const setup = adapterSetup();
 const missing = "missing" in setup ? setup.missing : false;

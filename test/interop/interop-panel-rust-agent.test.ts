@@ -10,13 +10,13 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { planLaunch } from "../extension/src/panel-launch.js";
-import { REPO_DIR, eventually, tempDir } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { startChatServer } from "./support/webchat-server.js";
-import { ChatSocket } from "./interop/chat-socket.js";
-import { INTEROP_AGENT } from "./interop/fixtures.js";
-import { SYMPOSIUM_AGENT, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi } from "./interop/rust-peers.js";
+import { planLaunch } from "../../extension/src/panel-launch.js";
+import { REPO_DIR, eventually, tempDir } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { startChatServer } from "../support/webchat-server.js";
+import { ChatSocket } from "./chat-socket.js";
+import { INTEROP_AGENT } from "./fixtures.js";
+import { SYMPOSIUM_AGENT, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi } from "./rust-peers.js";
 
 const missing = rustPeerMissing(SYMPOSIUM_AGENT);
 

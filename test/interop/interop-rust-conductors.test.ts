@@ -10,21 +10,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { type AgentCalls, assertClientRequestsCrossed, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { PROXY_CLI, descendants, eventually, isAlive, startProcess, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { ALL_UPDATES } from "./interop/protocol-table.js";
-import { INTEROP_AGENT, WIRE_TAP } from "./interop/fixtures.js";
 import {
-  ACP_CONDUCTOR,
-  SACP10_CONDUCTOR,
-  SACP_CONDUCTOR,
-  failIfMissing,
-  rustPeerMissing,
-  rustPeerPath,
-  skipOutsideCi,
-  type RustPeer,
-} from "./interop/rust-peers.js";
+  type AgentCalls,
+  assertClientRequestsCrossed,
+  expectCancellationReachesAgent,
+  openSession,
+  receivedPrompt,
+  testClient,
+} from "../support/acp-client.js";
+import { PROXY_CLI, descendants, eventually, isAlive, startProcess, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { ALL_UPDATES } from "./protocol-table.js";
+import { INTEROP_AGENT, WIRE_TAP } from "./fixtures.js";
+import { ACP_CONDUCTOR, SACP10_CONDUCTOR, SACP_CONDUCTOR, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi, type RustPeer } from "./rust-peers.js";
 
 /** One command-line argument for a Rust conductor: it splits each component into words like a shell. */
 export function component(...words: string[]): string {

@@ -8,12 +8,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, startNode, streamTo, tempDir } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { ALL_UPDATES } from "./interop/protocol-table.js";
-import { INTEROP_AGENT, WIRE_TAP } from "./interop/fixtures.js";
-import { SYMPOSIUM_PROXY, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi } from "./interop/rust-peers.js";
+import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, startNode, streamTo, tempDir } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { ALL_UPDATES } from "./protocol-table.js";
+import { INTEROP_AGENT, WIRE_TAP } from "./fixtures.js";
+import { SYMPOSIUM_PROXY, failIfMissing, rustPeerMissing, rustPeerPath, skipOutsideCi } from "./rust-peers.js";
 
 const missing = rustPeerMissing(SYMPOSIUM_PROXY);
 /** No arguments: 1.1.1 cannot turn its extensions off (`--sparkle` is a flag that only sets "yes"; `--sparkle=no` is refused). */

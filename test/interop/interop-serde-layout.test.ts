@@ -6,9 +6,9 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { canonicalHead } from "../acp-wire/src/index.js";
-import { CONDUCTOR_CLI, LineCollector, PROXY_CLI, startNode } from "./support/processes.js";
-import { INTEROP_AGENT } from "./interop/fixtures.js";
+import { canonicalHead } from "../../acp-wire/src/index.js";
+import { CONDUCTOR_CLI, LineCollector, PROXY_CLI, startNode } from "../support/processes.js";
+import { INTEROP_AGENT } from "./fixtures.js";
 
 const INIT_PARAMS = `{"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"protocolVersion":1}`;
 

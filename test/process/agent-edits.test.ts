@@ -12,14 +12,14 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "../extension/src/review-deadline.js";
-import type { SessionInfo, TranscriptEvent } from "../webchat/page/protocol.js";
-import { AgentSession } from "../webchat/src/agent-session.js";
-import { MAX_BRIDGE_TEXT, parseFromPanel } from "../webview/src/panel-messages.js";
-import { ProjectFiles } from "../webchat/src/project-files.js";
-import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, refusal, WorkspaceEdits } from "../webchat/src/workspace-edits.js";
-import { changeBetween, rebaseChange } from "../extension/src/edit-rebase.js";
-import { OUT_DIR, tempDir } from "./support/processes.js";
+import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "../../extension/src/review-deadline.js";
+import type { SessionInfo, TranscriptEvent } from "../../webchat/page/protocol.js";
+import { AgentSession } from "../../webchat/src/agent-session.js";
+import { MAX_BRIDGE_TEXT, parseFromPanel } from "../../webview/src/panel-messages.js";
+import { ProjectFiles } from "../../webchat/src/project-files.js";
+import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, refusal, WorkspaceEdits } from "../../webchat/src/workspace-edits.js";
+import { changeBetween, rebaseChange } from "../../extension/src/edit-rebase.js";
+import { OUT_DIR, tempDir } from "../support/processes.js";
 
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
 

@@ -7,8 +7,8 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { testClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, eventually, startNode, streamTo } from "./support/processes.js";
+import { testClient } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, eventually, startNode, streamTo } from "../support/processes.js";
 
 /** Throws from a few calls deep, as an adapter's CLI does at start: Node prints the message, the frames, then its version. */
 const THROWS_AT_START = `function loadConfig() { require("fs").realpathSync("/no/such/project/folder"); }

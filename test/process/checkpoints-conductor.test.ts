@@ -11,9 +11,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { CheckpointStore, DEFAULT_SETTINGS, type TurnRecord } from "../checkpoints/src/index.js";
-import { testClient, type AgentCalls } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, OUT_DIR, eventually, startNode, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
+import { CheckpointStore, DEFAULT_SETTINGS, type TurnRecord } from "../../checkpoints/src/index.js";
+import { testClient, type AgentCalls } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
 
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
 const temporary: string[] = [];

@@ -4,11 +4,11 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { parseConfig, splitCommandLine } from "../conductor-hooks/src/index.js";
-import { openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { promptEach, run, textOf } from "./support/conductor-run.js";
-import { CONDUCTOR_CLI, PROXY_CLI, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { parseConfig, splitCommandLine } from "../../conductor-hooks/src/index.js";
+import { openSession, receivedPrompt, testClient } from "../support/acp-client.js";
+import { promptEach, run, textOf } from "../support/conductor-run.js";
+import { CONDUCTOR_CLI, PROXY_CLI, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 const node = process.execPath;
 

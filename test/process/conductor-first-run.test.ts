@@ -8,10 +8,10 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { parseConfig } from "../conductor-hooks/src/config.js";
-import { openSession, testClient, type AgentCalls } from "./support/acp-client.js";
-import { escapeRegExp, failingKiro, kiroOnPath, node, POSIX, QUESTION, run, textOf, type Turn } from "./support/conductor-run.js";
-import { isAlive, eventually, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
+import { parseConfig } from "../../conductor-hooks/src/config.js";
+import { openSession, testClient, type AgentCalls } from "../support/acp-client.js";
+import { escapeRegExp, failingKiro, kiroOnPath, node, POSIX, QUESTION, run, textOf, type Turn } from "../support/conductor-run.js";
+import { isAlive, eventually, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
 
 const POSIX_ONLY = { skip: !POSIX && "the stand-in agents are POSIX shell scripts on PATH" };
 

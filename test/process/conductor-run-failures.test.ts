@@ -7,9 +7,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { describeAgentFailure, StderrTail } from "../conductor-hooks/src/index.js";
-import { acpx, converse, escapeRegExp, failingKiro, kiroOnPath, node, POSIX, QUESTION, run } from "./support/conductor-run.js";
-import { CONDUCTOR_CLI, tempDir } from "./support/processes.js";
+import { describeAgentFailure, StderrTail } from "../../conductor-hooks/src/index.js";
+import { acpx, converse, escapeRegExp, failingKiro, kiroOnPath, node, POSIX, QUESTION, run } from "../support/conductor-run.js";
+import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
 
 describe("an agent that cannot start says why", () => {
   it(

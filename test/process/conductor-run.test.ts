@@ -10,11 +10,11 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { agentChoices, findAgentChoice, parseConfig } from "../conductor-hooks/src/index.js";
-import { launcherPath } from "../conductor-hooks/src/launcher.js";
-import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { acpx, acpxReply, converse, escapeRegExp, node, POSIX, QUESTION, reportingKiro, run, textOf } from "./support/conductor-run.js";
-import { CONDUCTOR_CLI, descendants, eventually, isAlive, startNode, streamTo, tempDir } from "./support/processes.js";
+import { agentChoices, findAgentChoice, parseConfig } from "../../conductor-hooks/src/index.js";
+import { launcherPath } from "../../conductor-hooks/src/launcher.js";
+import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "../support/acp-client.js";
+import { acpx, acpxReply, converse, escapeRegExp, node, POSIX, QUESTION, reportingKiro, run, textOf } from "../support/conductor-run.js";
+import { CONDUCTOR_CLI, descendants, eventually, isAlive, startNode, streamTo, tempDir } from "../support/processes.js";
 
 describe("run with no config: the chosen agent answers the first question, in the same session", () => {
   it("keeps the question while the menu is shown, then the demo agent answers it and the next one (SDK client)", async () => {

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
+import { CLIENT_ANSWERS, clientAnswersReported, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "../support/acp-client.js";
 import {
   AGENT_WITH_CHILD,
   CONDUCTOR_CLI,
@@ -21,8 +21,8 @@ import {
   streamTo,
   tempDir,
   type RunningProcess,
-} from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+} from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 const node = process.execPath;
 const proxyCommand = `${node} ${PROXY_CLI}`;

@@ -9,9 +9,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { addDefaultUserSettings } from "./harness/code-server.js";
-import { demoConductorConfig } from "./harness/demo-config.js";
-import { CONDUCTOR_CLI, tempDir } from "./support/processes.js";
+import { addDefaultUserSettings } from "../harness/code-server.js";
+import { demoConductorConfig } from "../harness/demo-config.js";
+import { CONDUCTOR_CLI, tempDir } from "../support/processes.js";
 
 const settingsFile = (userDataDir: string): string => path.join(userDataDir, "User", "settings.json");
 const configuredAgent = (file: string): unknown => (JSON.parse(fs.readFileSync(file, "utf8")) as { agent: unknown }).agent;

@@ -15,12 +15,12 @@ import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { LIMITS, PROVIDER_MS_META, TOOL_NAMES } from "../editor-tools/src/protocol.js";
-import { ProposalError, checkProposal, proposedText } from "../editor-tools/src/proposal.js";
-import { insideFolders } from "../editor-tools/src/workspace-paths.js";
-import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../extension/src/editor-channel-server.js";
-import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "./support/processes.js";
-import { ageFile } from "./support/state-files.js";
+import { LIMITS, PROVIDER_MS_META, TOOL_NAMES } from "../../editor-tools/src/protocol.js";
+import { ProposalError, checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
+import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../../extension/src/editor-channel-server.js";
+import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "../support/processes.js";
+import { ageFile } from "../support/state-files.js";
 
 export const TOOLS_CLI = path.join(REPO_DIR, "dist", "symposium-editor-tools.mjs");
 const POSIX_ONLY = process.platform === "win32" ? "Unix sockets in a temp directory; Windows' pipes are covered by the e2e" : false;

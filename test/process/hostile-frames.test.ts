@@ -7,10 +7,10 @@
 import { strict as assert } from "node:assert";
 import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
-import { MAX_PAGE_MESSAGE_BYTES } from "../webchat/page/protocol.js";
-import { ChatSocket, oversizedPrompt, sendInvalidUtf8 } from "./support/hostile.js";
-import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
-import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { MAX_PAGE_MESSAGE_BYTES } from "../../webchat/page/protocol.js";
+import { ChatSocket, oversizedPrompt, sendInvalidUtf8 } from "../support/hostile.js";
+import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";
+import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 /** RFC 6455 close codes: the reason a receiver gives for each. */
 const TOO_BIG = 1009;

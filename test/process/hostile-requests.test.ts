@@ -6,9 +6,9 @@
 
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { ChatSocket, UNPARSABLE_TARGETS, rawStatus } from "./support/hostile.js";
-import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { ChatSocket, UNPARSABLE_TARGETS, rawStatus } from "../support/hostile.js";
+import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 const REFUSED = [400, 403];
 

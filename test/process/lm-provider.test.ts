@@ -9,9 +9,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { HistoryTracker, LmConversation, type LmMessage, type LmRequest, type LmTool } from "../lm-provider/src/index.js";
-import { ToolChannelClient, ToolChannelServer } from "../lm-provider/src/tool-channel.js";
-import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
+import { HistoryTracker, LmConversation, type LmMessage, type LmRequest, type LmTool } from "../../lm-provider/src/index.js";
+import { ToolChannelClient, ToolChannelServer } from "../../lm-provider/src/tool-channel.js";
+import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
 const RELAY = path.join(REPO_DIR, "dist", "symposium-lm-tools.mjs");

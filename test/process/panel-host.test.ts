@@ -6,11 +6,11 @@ import { strict as assert } from "node:assert";
 import * as http from "node:http";
 import { after, describe, it } from "node:test";
 import WebSocket from "ws";
-import { fetchIdentity } from "../extension/src/panel-host-client.js";
-import { EXIT_PORT_BUSY } from "../panel-host/src/launch-spec.js";
-import { descendants, eventually, isAlive } from "./support/processes.js";
-import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
-import { frameText } from "../acp-wire/src/index.js";
+import { fetchIdentity } from "../../extension/src/panel-host-client.js";
+import { EXIT_PORT_BUSY } from "../../panel-host/src/launch-spec.js";
+import { descendants, eventually, isAlive } from "../support/processes.js";
+import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";
+import { frameText } from "../../acp-wire/src/index.js";
 
 /** A raw request, so Host and Origin are exactly what the test says. */
 function request(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {

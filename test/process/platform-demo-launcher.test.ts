@@ -8,10 +8,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { joinCommandLine, parseConfig, splitCommandLine } from "../conductor-hooks/src/config.js";
-import { launcherPath, launcherText } from "../conductor-hooks/src/launcher.js";
-import { converse, node, POSIX, QUESTION } from "./support/conductor-run.js";
-import { CONDUCTOR_CLI, startNode, startProcess, tempDir } from "./support/processes.js";
+import { joinCommandLine, parseConfig, splitCommandLine } from "../../conductor-hooks/src/config.js";
+import { launcherPath, launcherText } from "../../conductor-hooks/src/launcher.js";
+import { converse, node, POSIX, QUESTION } from "../support/conductor-run.js";
+import { CONDUCTOR_CLI, startNode, startProcess, tempDir } from "../support/processes.js";
 
 const skip = !POSIX && "the launcher run here is the POSIX sh one (the batch file's text is checked below)";
 

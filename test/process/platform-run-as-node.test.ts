@@ -14,13 +14,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { RUN_AS_NODE } from "../acp-wire/src/run-as-node.js";
-import { joinCommandLine } from "../conductor-hooks/src/config.js";
-import { conductorRunCommand } from "../extension/src/frontend-command-line.js";
-import { spawnHost } from "../extension/src/panel-host-client.js";
-import { planLaunch } from "../extension/src/panel-launch.js";
-import { FAKE_TOAD, startTestHost } from "./support/panel-host.js";
-import { CONDUCTOR_CLI, PROXY_CLI, eventually, startNode, tempDir } from "./support/processes.js";
+import { RUN_AS_NODE } from "../../acp-wire/src/run-as-node.js";
+import { joinCommandLine } from "../../conductor-hooks/src/config.js";
+import { conductorRunCommand } from "../../extension/src/frontend-command-line.js";
+import { spawnHost } from "../../extension/src/panel-host-client.js";
+import { planLaunch } from "../../extension/src/panel-launch.js";
+import { FAKE_TOAD, startTestHost } from "../support/panel-host.js";
+import { CONDUCTOR_CLI, PROXY_CLI, eventually, startNode, tempDir } from "../support/processes.js";
 
 interface Record {
   argv: string[];

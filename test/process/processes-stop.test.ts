@@ -7,8 +7,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { spawnProgram, stopProcesses, taskkillArgs } from "../acp-wire/src/index.js";
-import { OUT_DIR, descendants, eventually, isAlive, startProcess, tempDir } from "./support/processes.js";
+import { spawnProgram, stopProcesses, taskkillArgs } from "../../acp-wire/src/index.js";
+import { OUT_DIR, descendants, eventually, isAlive, startProcess, tempDir } from "../support/processes.js";
 
 const STOP_HOST = path.join(OUT_DIR, "test", "fixtures", "stop-host.js");
 const POSIX = process.platform !== "win32";

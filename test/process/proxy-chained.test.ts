@@ -3,10 +3,10 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { LineCollector, PROXY_CLI, REPORTING_AGENT, parseReply, startNode } from "./support/processes.js";
-import { ScriptedConductor } from "./support/scripted-conductor.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { CLIENT_ANSWERS, clientAnswersReported, openSession, receivedPrompt, testClient } from "../support/acp-client.js";
+import { LineCollector, PROXY_CLI, REPORTING_AGENT, parseReply, startNode } from "../support/processes.js";
+import { ScriptedConductor } from "../support/scripted-conductor.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 for (const dialect of ["_proxy", "proxy"] as const) {
   describe(`under a conductor speaking ${dialect}/*`, () => {

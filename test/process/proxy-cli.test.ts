@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import { describe, it } from "node:test";
-import { PROXY_CLI, REPO_DIR, eventually, startNode } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { PROXY_CLI, REPO_DIR, eventually, startNode } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
   const proc = startNode(PROXY_CLI, args, env);

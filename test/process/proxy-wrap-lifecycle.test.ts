@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { LineCollector, PROXY_CLI, eventually, parseReply, startNode, tempDir } from "./support/processes.js";
+import { LineCollector, PROXY_CLI, eventually, parseReply, startNode, tempDir } from "../support/processes.js";
 
 describe("wrap mode lifecycle", () => {
   it("exits with the agent's status", async () => {

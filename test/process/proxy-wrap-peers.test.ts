@@ -7,10 +7,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { assertClientRequestsCrossed, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "./support/acp-client.js";
-import { PROXY_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir } from "./support/processes.js";
-import { SEED_STATE, ageFile, writeStateFile } from "./support/state-files.js";
-import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
+import { assertClientRequestsCrossed, expectCancellationReachesAgent, openSession, receivedPrompt, testClient } from "../support/acp-client.js";
+import { PROXY_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir } from "../support/processes.js";
+import { SEED_STATE, ageFile, writeStateFile } from "../support/state-files.js";
+import { STATE_FILE_ENV as STATE_ENV } from "../../editor-state/src/index.js";
 
 function wrapReportingAgent(stateFile: string | undefined) {
   return startNode(PROXY_CLI, ["--", process.execPath, REPORTING_AGENT], { [STATE_ENV]: stateFile ?? "" });

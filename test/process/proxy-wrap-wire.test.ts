@@ -5,9 +5,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { LineCollector, PROXY_CLI, RAW_AGENT, eventually, parseReply, startNode, tempDir } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
-import { STATE_FILE_ENV as STATE_ENV } from "../editor-state/src/index.js";
+import { LineCollector, PROXY_CLI, RAW_AGENT, eventually, parseReply, startNode, tempDir } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
+import { STATE_FILE_ENV as STATE_ENV } from "../../editor-state/src/index.js";
 
 describe("wrap mode on the wire", () => {
   function rawProxy(stateFile?: string) {

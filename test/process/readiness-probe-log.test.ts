@@ -7,9 +7,9 @@
 import { strict as assert } from "node:assert";
 import * as http from "node:http";
 import { after, describe, it } from "node:test";
-import { READINESS_PROBE_HEADER } from "../loopback-auth/src/index.js";
-import { eventually } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { READINESS_PROBE_HEADER } from "../../loopback-auth/src/index.js";
+import { eventually } from "../support/processes.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 function get(server: ChatServer, headers: http.OutgoingHttpHeaders): Promise<number | undefined> {
   return new Promise((resolve, reject) => {

@@ -13,10 +13,10 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { platformKey } from "../conductor-hooks/src/registry-format.js";
-import { openSession, testClient } from "./support/acp-client.js";
-import { promptEach } from "./support/conductor-run.js";
-import { CONDUCTOR_CLI, REPORTING_AGENT, eventually, startNode, streamTo, tempDir } from "./support/processes.js";
+import { platformKey } from "../../conductor-hooks/src/registry-format.js";
+import { openSession, testClient } from "../support/acp-client.js";
+import { promptEach } from "../support/conductor-run.js";
+import { CONDUCTOR_CLI, REPORTING_AGENT, eventually, startNode, streamTo, tempDir } from "../support/processes.js";
 import {
   recordingNpmPackage,
   recordingScript,
@@ -26,7 +26,7 @@ import {
   tarballWithEntry,
   zipWith,
   type RegistryServer,
-} from "./support/registry-server.js";
+} from "../support/registry-server.js";
 
 const PLATFORM = platformKey()!;
 let server: RegistryServer;

@@ -5,8 +5,8 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import { describe, it } from "node:test";
-import { SHAPES, STATE_ENV, chainWithFaultAgent, closeClient as close, promptThrough as prompt, rawClient } from "./support/reliability.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { SHAPES, STATE_ENV, chainWithFaultAgent, closeClient as close, promptThrough as prompt, rawClient } from "../support/reliability.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 const BLOCK_LIMIT = 40_000;
 const manySelections = (count: number, text = "x") => Array.from({ length: count }, (_, index) => ({ text, startLine: index + 1, endLine: index + 1 }));

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { REPO_DIR, tempDir } from "./support/processes.js";
+import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const RUN_TESTS = path.join(REPO_DIR, "scripts", "run-tests.mjs");
 

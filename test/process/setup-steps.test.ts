@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
-import { REPO_DIR, tempDir } from "./support/processes.js";
+import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const STEPS = pathToFileURL(path.join(REPO_DIR, "scripts", "steps.mjs")).href;
 

@@ -6,10 +6,10 @@
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { StateFileReader } from "../editor-context-proxy/src/index.js";
-import { STATE_FILE_ENV } from "../editor-state/src/index.js";
-import { LineCollectorSink, OUT_DIR, PROXY_CLI, RAW_AGENT, eventually, startNode } from "./support/processes.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { StateFileReader } from "../../editor-context-proxy/src/index.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { LineCollectorSink, OUT_DIR, PROXY_CLI, RAW_AGENT, eventually, startNode } from "../support/processes.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 const HAMMER = path.join(OUT_DIR, "test", "fixtures", "state-file-hammer.js");
 const DURATION_MS = 4_000;

@@ -8,11 +8,11 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { StderrTail, followStderr } from "../acp-wire/src/index.js";
-import { AgentSession } from "../webchat/src/agent-session.js";
-import { ProjectFiles } from "../webchat/src/project-files.js";
-import type { SessionInfo } from "../webchat/page/protocol.js";
-import { eventually, tempDir } from "./support/processes.js";
+import { StderrTail, followStderr } from "../../acp-wire/src/index.js";
+import { AgentSession } from "../../webchat/src/agent-session.js";
+import { ProjectFiles } from "../../webchat/src/project-files.js";
+import type { SessionInfo } from "../../webchat/page/protocol.js";
+import { eventually, tempDir } from "../support/processes.js";
 
 describe("stderr tail", () => {
   it("joins a line that arrives in two chunks, splits CRLF and LF, and skips blank lines", async () => {

@@ -8,10 +8,10 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { MAX_SNAPSHOT_BYTES } from "../editor-state/src/index.js";
-import { CLIENT_ANSWERS, openSession, testClient, type TestClient } from "./support/acp-client.js";
-import { CONDUCTOR_CLI, OUT_DIR, PROXY_CLI, startNode, streamTo, tempDir, type RunningProcess } from "./support/processes.js";
-import { SEED_STATE, ageFile } from "./support/state-files.js";
+import { MAX_SNAPSHOT_BYTES } from "../../editor-state/src/index.js";
+import { CLIENT_ANSWERS, openSession, testClient, type TestClient } from "../support/acp-client.js";
+import { CONDUCTOR_CLI, OUT_DIR, PROXY_CLI, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
+import { SEED_STATE, ageFile } from "../support/state-files.js";
 
 const node = process.execPath;
 const FS_AGENT = path.join(OUT_DIR, "test", "fixtures", "fs-agent.js");

@@ -9,10 +9,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { ChatPage } from "./support/chat-page.js";
-import { OUT_DIR, eventually, tempDir } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
-import type { HistoryEntry } from "../webchat/page/protocol.js";
+import { ChatPage } from "../support/chat-page.js";
+import { OUT_DIR, eventually, tempDir } from "../support/processes.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
+import type { HistoryEntry } from "../../webchat/page/protocol.js";
 
 const AGENT = path.join(OUT_DIR, "test", "fixtures", "sessions-agent.js");
 

@@ -13,10 +13,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { ChatPage } from "./support/chat-page.js";
-import { CONDUCTOR_CLI, PROXY_CLI, eventually, isAlive, tempDir } from "./support/processes.js";
-import { CHAT_AGENT, allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { ChatPage } from "../support/chat-page.js";
+import { CONDUCTOR_CLI, PROXY_CLI, eventually, isAlive, tempDir } from "../support/processes.js";
+import { CHAT_AGENT, allGone, startChatServer, type ChatServer } from "../support/webchat-server.js";
+import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
 const node = process.execPath;
 const POSIX = process.platform !== "win32";

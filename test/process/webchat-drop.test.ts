@@ -10,9 +10,9 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser, skipUnlessCI } from "./harness/code-server.js";
-import { OUT_DIR, tempDir } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { CHROMIUM, launchBrowser, skipUnlessCI } from "../harness/code-server.js";
+import { OUT_DIR, tempDir } from "../support/processes.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 const skip = skipUnlessCI(fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`);
 const MENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "mention-agent.js");

@@ -12,12 +12,12 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "./harness/code-server.js";
-import { chatSuite, openChatPage } from "./support/chat-browser.js";
-import { OUT_DIR, eventually, isAlive, tempDir } from "./support/processes.js";
-import { allGone, type ChatServer } from "./support/webchat-server.js";
-import { HISTORY_LIMITS, HistoryStore, historyDir } from "../webchat/src/history.js";
-import { openChatInFrame } from "./support/chat-in-frame.js";
+import { CHROMIUM } from "../harness/code-server.js";
+import { chatSuite, openChatPage } from "../support/chat-browser.js";
+import { OUT_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
+import { allGone, type ChatServer } from "../support/webchat-server.js";
+import { HISTORY_LIMITS, HistoryStore, historyDir } from "../../webchat/src/history.js";
+import { openChatInFrame } from "../support/chat-in-frame.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 10_000 };

@@ -11,9 +11,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { quote } from "shell-quote";
-import { ChatPage } from "./support/chat-page.js";
-import { OUT_DIR, startNode, tempDir } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { ChatPage } from "../support/chat-page.js";
+import { OUT_DIR, startNode, tempDir } from "../support/processes.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 const FS_AGENT_COMMAND = quote([process.execPath, path.join(OUT_DIR, "test", "fixtures", "fs-agent.js")]);
 const SWAPPER = path.join(OUT_DIR, "test", "fixtures", "symlink-swapper.js");

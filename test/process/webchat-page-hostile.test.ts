@@ -10,11 +10,11 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "./harness/code-server.js";
-import { hostilePayloads } from "./fixtures/hostile-markdown.js";
-import { OUT_DIR } from "./support/processes.js";
-import { startChatServer, type ChatServer } from "./support/webchat-server.js";
-import { loadChat, typePrompt } from "./support/chat-browser.js";
+import { CHROMIUM, launchBrowser } from "../harness/code-server.js";
+import { hostilePayloads } from "../fixtures/hostile-markdown.js";
+import { OUT_DIR } from "../support/processes.js";
+import { startChatServer, type ChatServer } from "../support/webchat-server.js";
+import { loadChat, typePrompt } from "../support/chat-browser.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 15_000 };

@@ -9,9 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { CHROMIUM } from "./harness/code-server.js";
-import { chatSuite, openChatPage, typePrompt } from "./support/chat-browser.js";
-import { tempDir } from "./support/processes.js";
+import { CHROMIUM } from "../harness/code-server.js";
+import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
+import { tempDir } from "../support/processes.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const TIMEOUT = { timeout: 15_000 };

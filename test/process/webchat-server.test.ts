@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ChatPage } from "./support/chat-page.js";
-import { eventually, startNode, tempDir } from "./support/processes.js";
-import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, allGone, startChatServer, type ChatServer } from "./support/webchat-server.js";
+import { ChatPage } from "../support/chat-page.js";
+import { eventually, startNode, tempDir } from "../support/processes.js";
+import { CHAT_AGENT_COMMAND, WEBCHAT_CLI, allGone, startChatServer, type ChatServer } from "../support/webchat-server.js";
 
 async function httpStatus(server: ChatServer, pathAndQuery: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -11,11 +11,11 @@ import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import type { Frame } from "playwright-core";
 import { quote } from "shell-quote";
-import { CheckpointStore, DEFAULT_SETTINGS } from "../checkpoints/src/index.js";
-import { CHROMIUM } from "./harness/code-server.js";
-import { chatSuite, openChatPage } from "./support/chat-browser.js";
-import { openChatInFrame } from "./support/chat-in-frame.js";
-import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "./support/processes.js";
+import { CheckpointStore, DEFAULT_SETTINGS } from "../../checkpoints/src/index.js";
+import { CHROMIUM } from "../harness/code-server.js";
+import { chatSuite, openChatPage } from "../support/chat-browser.js";
+import { openChatInFrame } from "../support/chat-in-frame.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "../support/processes.js";
 
 const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");

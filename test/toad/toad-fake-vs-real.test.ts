@@ -10,8 +10,8 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import { after, describe, it } from "node:test";
 import WebSocket from "ws";
-import { eventually } from "./support/processes.js";
-import { realToadSkip, startToadHost, type ToadHost } from "./support/toad.js";
+import { eventually } from "../support/processes.js";
+import { realToadSkip, startToadHost, type ToadHost } from "../support/toad.js";
 
 const skip = realToadSkip();
 

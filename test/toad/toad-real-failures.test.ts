@@ -11,10 +11,10 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { EXIT_PORT_BUSY, type HostIdentity } from "../panel-host/src/launch-spec.js";
-import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
-import { descendants, eventually, tempDir } from "./support/processes.js";
-import { TOAD_LAUNCHER, realToadSkip } from "./support/toad.js";
+import { EXIT_PORT_BUSY, type HostIdentity } from "../../panel-host/src/launch-spec.js";
+import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";
+import { descendants, eventually, tempDir } from "../support/processes.js";
+import { TOAD_LAUNCHER, realToadSkip } from "../support/toad.js";
 
 const skip = realToadSkip();
 

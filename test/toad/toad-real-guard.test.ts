@@ -9,9 +9,9 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { startTestHost, waitForFrontend, type TestHost } from "./support/panel-host.js";
-import { isAlive, tempDir } from "./support/processes.js";
-import { TOAD_LAUNCHER, realToadSkip } from "./support/toad.js";
+import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";
+import { isAlive, tempDir } from "../support/processes.js";
+import { TOAD_LAUNCHER, realToadSkip } from "../support/toad.js";
 
 const skip = realToadSkip();
 const TOAD_PYTHON = path.join(path.dirname(TOAD_LAUNCHER), "python");

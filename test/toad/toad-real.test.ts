@@ -8,10 +8,10 @@ import * as http from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import WebSocket from "ws";
-import { launchBrowser } from "./harness/code-server.js";
-import { eventually, isAlive } from "./support/processes.js";
-import { appsAndAgents, realToadSkip, startToadHost, treeCommands, writeSelection, type ToadHost } from "./support/toad.js";
-import { typeInto, watchTerminalOutput } from "./support/toad-page.js";
+import { launchBrowser } from "../harness/code-server.js";
+import { eventually, isAlive } from "../support/processes.js";
+import { appsAndAgents, realToadSkip, startToadHost, treeCommands, writeSelection, type ToadHost } from "../support/toad.js";
+import { typeInto, watchTerminalOutput } from "../support/toad-page.js";
 
 const skip = realToadSkip();
 

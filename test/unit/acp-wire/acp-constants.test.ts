@@ -5,8 +5,8 @@ import { strict as assert } from "node:assert";
 import { it } from "node:test";
 import { AGENT_METHODS, DEFAULT_MAX_MESSAGE_BYTES, PROTOCOL_METHODS, RequestError } from "@agentclientprotocol/sdk";
 import { PROXY_METHODS } from "@agentclientprotocol/sdk/unstable";
-import * as constants from "../acp-wire/src/acp-constants.js";
-import { rpcError } from "../acp-wire/src/jsonrpc.js";
+import * as constants from "../../../acp-wire/src/acp-constants.js";
+import { rpcError } from "../../../acp-wire/src/jsonrpc.js";
 
 /** As it goes on the wire (the SDK leaves `data: undefined` in its objects). */
 const wire = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { canonicalHead, openEnvelope, openEnvelopeLine, plainFromBody, type WireMessage } from "../acp-wire/src/index.js";
-import { JsonSamples } from "./support/json-samples.js";
+import { canonicalHead, openEnvelope, openEnvelopeLine, plainFromBody, type WireMessage } from "../../../acp-wire/src/index.js";
+import { JsonSamples } from "../../support/json-samples.js";
 
 const head = (line: string) => canonicalHead(Buffer.from(line));
 

@@ -3,7 +3,7 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { idJson, isNotification, isRequest, isResponse, readLine, type WireMessage } from "../acp-wire/src/index.js";
+import { idJson, isNotification, isRequest, isResponse, readLine, type WireMessage } from "../../../acp-wire/src/index.js";
 
 describe("JSON-RPC type guards", () => {
   it("tell requests, notifications and answers apart, as routing needs", () => {

@@ -18,9 +18,9 @@ import {
   quoteProgramForCmd,
   quoteWindowsArgument,
   splitWindowsCommandLine,
-} from "../acp-wire/src/windows-command-line.js";
-import { commandLine, conductorRunCommand } from "../extension/src/frontend-command-line.js";
-import { joinCommandLine, splitCommandLine } from "../conductor-hooks/src/config.js";
+} from "../../../acp-wire/src/windows-command-line.js";
+import { commandLine, conductorRunCommand } from "../../../extension/src/frontend-command-line.js";
+import { joinCommandLine, splitCommandLine } from "../../../conductor-hooks/src/config.js";
 
 /** What cmd.exe does with LINE: the variables `set` assigned, the program it starts, and that program's argv. */
 interface CmdRun {

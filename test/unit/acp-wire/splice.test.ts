@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody, type WireMessage } from "../acp-wire/src/index.js";
+import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody, type WireMessage } from "../../../acp-wire/src/index.js";
 
 const parse = (line: string) => [Buffer.from(line), JSON.parse(line) as WireMessage] as const;
 

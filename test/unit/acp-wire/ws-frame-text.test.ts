@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { WebSocket, WebSocketServer } from "ws";
-import { frameText } from "../acp-wire/src/index.js";
+import { frameText } from "../../../acp-wire/src/index.js";
 
 const TEXT = `{"type":"event","text":"héllo ✓ 𝄞"}`;
 

@@ -9,8 +9,8 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../checkpoints/src/index.js";
-import { eventually, tempDir } from "./support/processes.js";
+import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../../../checkpoints/src/index.js";
+import { eventually, tempDir } from "../../support/processes.js";
 
 const temporary: string[] = [];
 after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

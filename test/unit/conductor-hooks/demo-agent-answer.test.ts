@@ -5,9 +5,9 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { describePrompt } from "../conductor-hooks/src/demo-agent.js";
-import { AGENT_PICKER_ENV as CONDUCTOR_PICKER_ENV } from "../conductor-hooks/src/agent-choices.js";
-import { AGENT_PICKER_ENV as CHAT_PICKER_ENV } from "../webchat/src/agent-catalog.js";
+import { describePrompt } from "../../../conductor-hooks/src/demo-agent.js";
+import { AGENT_PICKER_ENV as CONDUCTOR_PICKER_ENV } from "../../../conductor-hooks/src/agent-choices.js";
+import { AGENT_PICKER_ENV as CHAT_PICKER_ENV } from "../../../webchat/src/agent-catalog.js";
 
 const CONFIG = "/home/me/.symposium/config.jsonc";
 

@@ -10,11 +10,11 @@
 import { strict as assert } from "node:assert";
 import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { LineWriter, type WireMessage } from "../acp-wire/src/index.js";
-import { Connection, type ConnectionRole } from "../conductor-hooks/src/connections.js";
-import { Router } from "../conductor-hooks/src/router.js";
-import { ChainedProxyRouter, EditorContextInjector } from "../editor-context-proxy/src/index.js";
-import { JsonSamples } from "./support/json-samples.js";
+import { LineWriter, type WireMessage } from "../../../acp-wire/src/index.js";
+import { Connection, type ConnectionRole } from "../../../conductor-hooks/src/connections.js";
+import { Router } from "../../../conductor-hooks/src/router.js";
+import { ChainedProxyRouter, EditorContextInjector } from "../../../editor-context-proxy/src/index.js";
+import { JsonSamples } from "../../support/json-samples.js";
 
 /** A connection over an in-memory stream: what the router sends to it, as parsed messages. */
 class MemoryConnection extends Connection {

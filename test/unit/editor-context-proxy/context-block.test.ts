@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { CLOSE_TAG, OPEN_TAG, displayPath, formatEditorContext } from "../editor-context-proxy/src/index.js";
-import { parseEditorState, type EditorState } from "../editor-state/src/index.js";
-import { SEED_STATE } from "./support/state-files.js";
+import { CLOSE_TAG, OPEN_TAG, displayPath, formatEditorContext } from "../../../editor-context-proxy/src/index.js";
+import { parseEditorState, type EditorState } from "../../../editor-state/src/index.js";
+import { SEED_STATE } from "../../support/state-files.js";
 
 function state(value: unknown): EditorState {
   const parsed = parseEditorState(value);

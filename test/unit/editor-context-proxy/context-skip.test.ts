@@ -3,8 +3,8 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { EDITOR_CONTEXT_META_KEY, EditorContextInjector } from "../editor-context-proxy/src/index.js";
-import { SEED_STATE, writeStateFile } from "./support/state-files.js";
+import { EDITOR_CONTEXT_META_KEY, EditorContextInjector } from "../../../editor-context-proxy/src/index.js";
+import { SEED_STATE, writeStateFile } from "../../support/state-files.js";
 
 function prompt(meta?: Record<string, unknown>) {
   return {

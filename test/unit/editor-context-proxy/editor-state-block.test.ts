@@ -3,8 +3,8 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { CLOSE_TAG, OPEN_TAG, formatEditorContext } from "../editor-context-proxy/src/index.js";
-import { buildStateFile, parseEditorState, type EditorState, type StateFacts } from "../editor-state/src/index.js";
+import { CLOSE_TAG, OPEN_TAG, formatEditorContext } from "../../../editor-context-proxy/src/index.js";
+import { buildStateFile, parseEditorState, type EditorState, type StateFacts } from "../../../editor-state/src/index.js";
 
 function blockFor(file: unknown): string {
   const state: EditorState | null = parseEditorState(JSON.parse(JSON.stringify(file)));

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
-import { EditorContextInjector, runWrapped } from "../editor-context-proxy/src/index.js";
-import { eventually, tempDir } from "./support/processes.js";
+import { EditorContextInjector, runWrapped } from "../../../editor-context-proxy/src/index.js";
+import { eventually, tempDir } from "../../support/processes.js";
 
 const LIMIT = 200;
 

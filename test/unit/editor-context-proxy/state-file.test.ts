@@ -3,9 +3,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { StateFileReader } from "../editor-context-proxy/src/index.js";
-import { tempDir } from "./support/processes.js";
-import { SEED_STATE, ageFile, writeStateFile } from "./support/state-files.js";
+import { StateFileReader } from "../../../editor-context-proxy/src/index.js";
+import { tempDir } from "../../support/processes.js";
+import { SEED_STATE, ageFile, writeStateFile } from "../../support/state-files.js";
 
 const POSIX = process.platform !== "win32";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;

@@ -6,8 +6,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildStateFile, parseEditorState, parseEditorTools, parseUnsavedDocuments, type StateFacts } from "../editor-state/src/index.js";
-import { REPO_DIR } from "./support/processes.js";
+import { buildStateFile, parseEditorState, parseEditorTools, parseUnsavedDocuments, type StateFacts } from "../../../editor-state/src/index.js";
+import { REPO_DIR } from "../../support/processes.js";
 
 interface SchemaNode {
   type?: string | string[];

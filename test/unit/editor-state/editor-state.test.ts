@@ -14,8 +14,8 @@ import {
   type DiagnosticFacts,
   type EditorFacts,
   type StateFacts,
-} from "../editor-state/src/index.js";
-import { editorOn } from "./support/editor-facts.js";
+} from "../../../editor-state/src/index.js";
+import { editorOn } from "../../support/editor-facts.js";
 
 function facts(editor: EditorFacts | null): StateFacts {
   return { editor, workspaceFolders: ["/project"], writerPid: 4242, now: new Date("2025-01-02T03:04:05.000Z") };

@@ -7,11 +7,11 @@
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { PanelRecord, type HostRecord } from "../extension/src/panel-record.js";
-import { PersistentState } from "../extension/src/persistent-state.js";
-import { claimStateFilePath } from "../extension/src/state-file-location.js";
-import { parseFromPanel } from "../webview/src/panel-messages.js";
-import { tempDir } from "./support/processes.js";
+import { PanelRecord, type HostRecord } from "../../../extension/src/panel-record.js";
+import { PersistentState } from "../../../extension/src/persistent-state.js";
+import { claimStateFilePath } from "../../../extension/src/state-file-location.js";
+import { parseFromPanel } from "../../../webview/src/panel-messages.js";
+import { tempDir } from "../../support/processes.js";
 
 class MemoryMemento {
   readonly values = new Map<string, unknown>();

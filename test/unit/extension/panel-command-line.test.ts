@@ -7,9 +7,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { commandLine, conductorRunCommand, frontendArgs, quotePosix } from "../extension/src/frontend-command-line.js";
-import { chooseFrontend, findProgram } from "../extension/src/frontend-finder.js";
-import { tempDir } from "./support/processes.js";
+import { commandLine, conductorRunCommand, frontendArgs, quotePosix } from "../../../extension/src/frontend-command-line.js";
+import { chooseFrontend, findProgram } from "../../../extension/src/frontend-finder.js";
+import { tempDir } from "../../support/processes.js";
 
 const awkward = ["/opt/My Apps/conductor", "it's", 'say "hi"', "$HOME", "`id`", "a;b&c|d", "back\\slash", "tab\there", "ünïcode", "*", ""];
 

@@ -10,10 +10,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import writeFileAtomic from "write-file-atomic";
-import { directoryCandidates } from "../extension/src/state-file-location.js";
-import { BUSY_RETRY, StateFileWriter } from "../extension/src/state-file-writer.js";
-import { editorOn } from "./support/editor-facts.js";
-import { tempDir } from "./support/processes.js";
+import { directoryCandidates } from "../../../extension/src/state-file-location.js";
+import { BUSY_RETRY, StateFileWriter } from "../../../extension/src/state-file-writer.js";
+import { editorOn } from "../../support/editor-facts.js";
+import { tempDir } from "../../support/processes.js";
 
 function busy(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: operation not permitted, rename 'state.json.123' -> 'state.json'`), { code });

@@ -6,10 +6,10 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildStateFile, parseEditorState, type EditorFacts } from "../editor-state/src/index.js";
-import { StateFileWriter } from "../extension/src/state-file-writer.js";
-import { editorOn } from "./support/editor-facts.js";
-import { tempDir } from "./support/processes.js";
+import { buildStateFile, parseEditorState, type EditorFacts } from "../../../editor-state/src/index.js";
+import { StateFileWriter } from "../../../extension/src/state-file-writer.js";
+import { editorOn } from "../../support/editor-facts.js";
+import { tempDir } from "../../support/processes.js";
 
 const TEXT = "fn main() {\n    run();\n}\n";
 

@@ -7,15 +7,15 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { MAX_SNAPSHOTS_TOTAL_BYTES, MAX_SNAPSHOT_BYTES, isSnapshotName, parseUnsavedDocuments } from "../editor-state/src/index.js";
-import { StateFileReader } from "../editor-context-proxy/src/state-file.js";
-import { UnsavedFiles } from "../editor-context-proxy/src/unsaved-files.js";
-import { ProjectFiles } from "../webchat/src/project-files.js";
-import { StateFileWriter } from "../extension/src/state-file-writer.js";
-import { UnsavedSnapshots, type UnsavedDocumentFacts } from "../extension/src/unsaved-snapshots.js";
-import { editorOn } from "./support/editor-facts.js";
-import { tempDir } from "./support/processes.js";
-import { SEED_STATE } from "./support/state-files.js";
+import { MAX_SNAPSHOTS_TOTAL_BYTES, MAX_SNAPSHOT_BYTES, isSnapshotName, parseUnsavedDocuments } from "../../../editor-state/src/index.js";
+import { StateFileReader } from "../../../editor-context-proxy/src/state-file.js";
+import { UnsavedFiles } from "../../../editor-context-proxy/src/unsaved-files.js";
+import { ProjectFiles } from "../../../webchat/src/project-files.js";
+import { StateFileWriter } from "../../../extension/src/state-file-writer.js";
+import { UnsavedSnapshots, type UnsavedDocumentFacts } from "../../../extension/src/unsaved-snapshots.js";
+import { editorOn } from "../../support/editor-facts.js";
+import { tempDir } from "../../support/processes.js";
+import { SEED_STATE } from "../../support/state-files.js";
 
 const POSIX = process.platform !== "win32";
 

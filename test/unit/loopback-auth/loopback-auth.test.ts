@@ -13,7 +13,7 @@ import {
   parseOriginList,
   refuseUpgrade,
   secretsMatch,
-} from "../loopback-auth/src/index.js";
+} from "../../../loopback-auth/src/index.js";
 
 const TOKEN = "s3cret-s3cret-s3cret";
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { RestartPolicy } from "../panel-host/src/restart-policy.js";
+import { RestartPolicy } from "../../../panel-host/src/restart-policy.js";
 
 describe("frontend restart policy", () => {
   const options = { maxCrashes: 4, windowMs: 60_000, baseDelayMs: 500, maxDelayMs: 1_500 };

@@ -6,8 +6,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { guardedCommand, pythonOf, TOAD_GUARD_PY } from "../panel-host/src/toad-guard.js";
-import { tempDir } from "./support/processes.js";
+import { guardedCommand, pythonOf, TOAD_GUARD_PY } from "../../../panel-host/src/toad-guard.js";
+import { tempDir } from "../../support/processes.js";
 
 function script(text: string): string {
   const file = path.join(tempDir("symposium-shebang-"), "toad");

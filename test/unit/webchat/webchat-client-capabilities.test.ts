@@ -8,9 +8,9 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { AGENT_CAPABILITIES_NOT_USED, AGENT_CAPABILITIES_USED, CLIENT_CAPABILITIES } from "../webchat/src/client-capabilities.js";
-import { authMethodInfo } from "../webchat/src/agent-session.js";
-import { RECORDED_INITIALIZE as RECORDED, capabilityPaths } from "./interop/adapters.js";
+import { AGENT_CAPABILITIES_NOT_USED, AGENT_CAPABILITIES_USED, CLIENT_CAPABILITIES } from "../../../webchat/src/client-capabilities.js";
+import { authMethodInfo } from "../../../webchat/src/agent-session.js";
+import { RECORDED_INITIALIZE as RECORDED, capabilityPaths } from "../../interop/adapters.js";
 
 describe("the chat's client capabilities (issue 35)", () => {
   it("advertises exactly what it handles: fs, terminals, boolean options, terminal sign-in, elicitation in both modes", () => {

@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { marked } from "marked";
-import { findSettled, startOfText } from "../webchat/page/markdown-blocks.js";
+import { findSettled, startOfText } from "../../../webchat/page/markdown-blocks.js";
 
 const render = (markdown: string) => marked.parse(markdown, { async: false, gfm: true, breaks: false });
 

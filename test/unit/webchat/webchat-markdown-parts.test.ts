@@ -5,8 +5,8 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { marked } from "marked";
-import { findSettledPart, startOfText } from "../webchat/page/markdown-blocks.js";
-import { markdownChunks } from "./fixtures/markdown-answer.js";
+import { findSettledPart, startOfText } from "../../../webchat/page/markdown-blocks.js";
+import { markdownChunks } from "../../fixtures/markdown-answer.js";
 
 const render = (markdown: string) => marked.parse(markdown, { async: false, gfm: true, breaks: false });
 

@@ -5,8 +5,8 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import type { TranscriptEvent } from "../webchat/page/protocol.js";
-import { Transcript } from "../webchat/src/transcript.js";
+import type { TranscriptEvent } from "../../../webchat/page/protocol.js";
+import { Transcript } from "../../../webchat/src/transcript.js";
 
 const chunk = (text: string, kind = "agent_message_chunk"): TranscriptEvent => ({
   kind: "update",

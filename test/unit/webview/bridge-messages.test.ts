@@ -6,11 +6,11 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel } from "../webview/src/panel-messages.js";
-import { panelHtml } from "../webview/src/panel-html.js";
-import { insideFolders } from "../extension/src/workspace-path.js";
-import { mentionText } from "../extension/src/selection-mention.js";
-import { tempDir } from "./support/processes.js";
+import { CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel } from "../../../webview/src/panel-messages.js";
+import { panelHtml } from "../../../webview/src/panel-html.js";
+import { insideFolders } from "../../../extension/src/workspace-path.js";
+import { mentionText } from "../../../extension/src/selection-mention.js";
+import { tempDir } from "../../support/processes.js";
 
 const request = (body: unknown) => parseFromPanel({ type: "request", request: body });
 

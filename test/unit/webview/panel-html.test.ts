@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { panelHtml } from "../webview/src/panel-html.js";
+import { panelHtml } from "../../../webview/src/panel-html.js";
 
 const base = {
   seq: 1,
