@@ -1,22 +1,28 @@
-// Runs node's test runner on the compiled test files only, in phases:
-// everything but test/e2e two files at a time, then the end-to-end files
-// (each a code-server and a Chromium) one at a time, once per VS Code target, so that on a 2-core
-// machine no browser test waits for a core behind another. Ends with one
-// line that counts both phases. (Given a folder, Node 20's runner would also
-// run every .js file under test/, fixtures too; shell globs are not portable
-// to Windows' cmd.) Each end-to-end file is a run of its own; after each run,
-// whatever it left running (a chat host its code-server started detached) is
-// stopped and named on stderr. bench/'s own unit tests run with the unit phase.
-// Every skipped test and every skipped group (a `describe` skipped whole, which
-// Node's own count leaves out; scripts/skip-reporter.mjs) is named, with its
-// reason, just before the closing line, and counted in it.
+// Runs node's test runner on the compiled test files only, in phases, one per folder of test/:
 //
-// Under CI (`CI` set) the end-to-end phase must run and skip nothing: a run
-// that never opened the panel fails instead of passing.
+//   unit      test/unit/<component>/ (and bench/'s own tests): in-process, two files at a time
+//   process   test/process/: our programs as real processes with fixture agents, two at a time
+//   interop   test/interop/: third-party peers (Rust conductors, published adapters, acpx)
+//   toad      test/toad/: the real Toad, one file at a time
+//   e2e       test/e2e/: code-server + Chromium, one file a run, once per VS Code target
+//
+// so that on a 2-core machine no browser test waits for a core behind another. Ends with one
+// line that counts every phase. (Given a folder, Node 20's runner would also run every .js file
+// under test/, fixtures too; shell globs are not portable to Windows' cmd.) A test file in no
+// phase's folder fails the run, named, instead of never running. After each run, whatever it left
+// running (a chat host a code-server started detached) is stopped and named on stderr.
+// Every skipped test and every skipped group (a `describe` skipped whole, which Node's own count
+// leaves out; scripts/skip-reporter.mjs) is named, with its reason, just before the closing line,
+// and counted in it.
+//
+// Under CI (`CI` set) the end-to-end phase must run and skip nothing: a run that never opened the
+// panel fails instead of passing. A TEST_FILTER that matches no file of the phases run fails too,
+// naming the phase its files are in.
 //
 //   TEST_FILTER=webchat node scripts/run-tests.mjs   only files whose path contains "webchat"
-//   node scripts/run-tests.mjs --e2e                 only the end-to-end phases
-//   node scripts/run-tests.mjs --unit                only the unit phase
+//   node scripts/run-tests.mjs --phase=process       only the process phase (--phase=unit,process: both)
+//   node scripts/run-tests.mjs --unit                only the unit phase (= --phase=unit)
+//   node scripts/run-tests.mjs --e2e                 only the end-to-end phases (= --phase=e2e)
 //   SYMPOSIUM_VSCODE=newest node scripts/run-tests.mjs --e2e   only on the newest VS Code
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -25,29 +31,37 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-// bench/ holds the unit tests of its own report writer (it may import test/, not the reverse).
 const root = join("out", "test");
-const files = [root, join("out", "bench")]
+/** The phases in the order they run; a test file belongs to the phase of test/'s folder it is in. */
+const PHASES = ["unit", "process", "interop", "toad", "e2e"];
+/** Which phase a compiled test file is in, or undefined for one in no phase's folder. */
+function phaseOf(file) {
+  // bench/ holds the unit tests of its own report writer (it may import test/, not the reverse).
+  if (file.startsWith(join("out", "bench") + sep)) return "unit";
+  const folder = relative(root, file).split(sep)[0];
+  return PHASES.includes(folder) ? folder : undefined;
+}
+const allFiles = [root, join("out", "bench")]
   .filter((dir) => existsSync(dir))
   .flatMap((dir) =>
     readdirSync(dir, { recursive: true })
       .map(String)
       .filter((file) => file.endsWith(".test.js"))
-      .filter((file) => !process.env.TEST_FILTER || file.includes(process.env.TEST_FILTER))
       .map((file) => join(dir, file)),
   )
   .sort();
+const filter = process.env.TEST_FILTER;
+const files = allFiles.filter((file) => !filter || file.includes(filter));
 /** Set in each run's environment: what still carries it after the run, the run left behind. */
 const RUN_MARK = "SYMPOSIUM_TEST_RUN";
-const isEndToEnd = (file) => file.includes(`${sep}e2e${sep}`);
-const onlyEndToEnd = process.argv.includes("--e2e");
-const onlyUnit = process.argv.includes("--unit");
-const runnerArgs = process.argv.slice(2).filter((arg) => arg !== "--e2e" && arg !== "--unit");
+const chosen = choosePhases(process.argv.slice(2));
+const runnerArgs = process.argv.slice(2).filter((arg) => arg !== "--e2e" && arg !== "--unit" && !arg.startsWith("--phase="));
 /** Beside TAP on stdout, a reporter that writes each skipped test and group to a file of the run's own. */
 const SKIP_REPORTER = pathToFileURL(join(fileURLToPath(new URL(".", import.meta.url)), "skip-reporter.mjs")).href;
 
 const ci = isCI(process.env.CI);
-const endToEndFiles = files.filter(isEndToEnd);
+const filesOf = (phase) => files.filter((file) => phaseOf(file) === phase);
+const endToEndFiles = filesOf("e2e");
 // The end-to-end phase runs once on each VS Code of test/harness/vscode-targets.json (the oldest
 // engines.vscode promises, and the newest), or on the one SYMPOSIUM_VSCODE names.
 const VSCODE_TARGET_ENV = "SYMPOSIUM_VSCODE";
@@ -61,9 +75,17 @@ const runsOn = (target) => (file) => {
   if (reason) notRun.push(`${file} on VS Code ${target.vscode} (${target.name}): ${reason}`);
   return !reason;
 };
+/** The phases other than end-to-end: how many files at a time, and each file's time limit. */
+const NODE_PHASES = [
+  { name: "unit", concurrency: 2, timeoutMs: 120_000 },
+  { name: "process", concurrency: 2, timeoutMs: 300_000 },
+  { name: "interop", concurrency: 2, timeoutMs: 300_000 },
+  // Each runs Toad's Python and a Chromium: one at a time, like the end-to-end files.
+  { name: "toad", concurrency: 1, timeoutMs: 300_000 },
+];
 const phases = [
-  { name: "unit", files: onlyEndToEnd ? [] : files.filter((file) => !isEndToEnd(file)), concurrency: 2, timeoutMs: 300_000, env: {} },
-  ...(onlyUnit ? [] : targets).map((target) => ({
+  ...NODE_PHASES.filter(({ name }) => chosen.has(name)).map((phase) => ({ ...phase, files: filesOf(phase.name), env: {} })),
+  ...(chosen.has("e2e") ? targets : []).map((target) => ({
     name: `end-to-end (VS Code: ${target.name})`,
     files: endToEndFiles.filter(runsOn(target)),
     concurrency: 1,
@@ -77,8 +99,13 @@ const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
 /** Every skipped test and group of every run: `{ file, names, group, reason }`. */
 const skipped = [];
 const problems = [];
-if (ci && endToEndFiles.length === 0 && !process.env.TEST_FILTER)
+if (ci && chosen.has("e2e") && endToEndFiles.length === 0 && !filter)
   problems.push(`CI is set but there are no end-to-end tests under ${join(root, "e2e")} (build first)`);
+for (const file of files.filter((file) => phaseOf(file) === undefined))
+  problems.push(
+    `${file} is in no phase's folder (${PHASES.map((phase) => join(root, phase)).join(", ")}), so it never runs: move its source, or remove a stale build (out/)`,
+  );
+if (filter && phases.length === 0) problems.push(unmatchedFilter(filter));
 // Turn checkpoints the tests' conductors record go to a folder of this run's, never the user's ~/.symposium.
 const checkpoints = mkdtempSync(join(tmpdir(), "symposium-test-checkpoints-"));
 process.env.SYMPOSIUM_CHECKPOINTS_DIR ??= checkpoints;
@@ -110,6 +137,29 @@ rmSync(checkpoints, { recursive: true, force: true });
 console.log(`\n${totals.pass} passed, ${totals.fail + totals.cancelled} failed${extra.length ? `, ${extra.join(", ")}` : ""}`);
 for (const problem of problems) console.error(`FAILED: ${problem}`);
 process.exit(status !== 0 || totals.fail + totals.cancelled > 0 || problems.length > 0 ? 1 : 0);
+
+/** The phases `--phase=a,b` (repeatable), `--unit` and `--e2e` name; all of them when none is named. */
+function choosePhases(args) {
+  const named = args.flatMap((arg) => {
+    if (arg === "--unit") return ["unit"];
+    if (arg === "--e2e") return ["e2e"];
+    return arg.startsWith("--phase=") ? arg.slice("--phase=".length).split(",") : [];
+  });
+  const unknown = named.filter((name) => !PHASES.includes(name));
+  if (unknown.length > 0) {
+    console.error(`run-tests: no phase ${unknown.join(", ")}; the phases are ${PHASES.join(", ")}`);
+    process.exit(2);
+  }
+  return new Set(named.length > 0 ? named : PHASES);
+}
+
+/** Why a TEST_FILTER run ran nothing: the files it matches are in phases not chosen, or there are none. */
+function unmatchedFilter(text) {
+  const elsewhere = files.filter((file) => phaseOf(file) !== undefined && !chosen.has(phaseOf(file)));
+  if (elsewhere.length === 0) return `TEST_FILTER=${text} matches no test file under ${root} (build first?)`;
+  const where = [...new Set(elsewhere.map(phaseOf))].join(",");
+  return `TEST_FILTER=${text} matches no test file of the phases run (${[...chosen].join(", ")}); it matches ${elsewhere.join(", ")}: run with --phase=${where}`;
+}
 
 /** `CI=true` (GitHub Actions, GitLab, most services) or any other value but "false"/"0". */
 function isCI(value) {
