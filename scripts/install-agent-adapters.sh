@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the published ACP agent adapters the first-run menu offers
 # (conductor-hooks/src/agent-choices.ts), each at a pinned version, for the
-# interop tests (test/interop-agent-adapters.test.ts).
+# interop tests (test/interop/interop-agent-adapters.test.ts).
 #
 # Real users run these agents as themselves, not as root, and Claude Code
 # refuses some options as root: when this runs as root it creates an

@@ -210,7 +210,7 @@ function runPhase(phase, files, env) {
   });
 }
 
-/** "test/x.test.ts › group › test (whole group): reason", named by the source file a reader edits. */
+/** "test/unit/x.test.ts › group › test (whole group): reason", named by the source file a reader edits. */
 function describeSkip({ file, names, group, reason }) {
   const source = relative(process.cwd(), file)
     .replace(/^out[\\/]/, "")

@@ -3,7 +3,7 @@
 // the built-in chat and a config file start it on Windows. Writes PASS/FAIL
 // lines to RESULT (Wine's own stdout is no pipe Node can use); exit status 1
 // on any FAIL. Wine's cmd is more lenient than Windows' in quoting: the unit
-// tests (test/platform-*.test.ts), not this run, decide quoting.
+// tests (test/*/platform-*.test.ts), not this run, decide quoting.
 //
 //   node.exe windows-smoke.mjs REPO_DIR WORK_DIR RESULT   (Windows paths)
 

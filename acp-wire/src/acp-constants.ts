@@ -1,7 +1,7 @@
 // The few ACP constants the proxy's hot path needs, checked against the SDK's
 // own constants at compile time (`satisfies` their literal types), without
 // loading the SDK at run time: its generated schemas cost ~20 MB and ~0.2 s
-// in a process that starts with every chat session. test/acp-constants.test.ts
+// in a process that starts with every chat session. test/unit/acp-wire/acp-constants.test.ts
 // checks them against the SDK's run-time values too.
 
 import type * as acp from "@agentclientprotocol/sdk";

@@ -117,7 +117,7 @@ const CMD_META = /[()\][%!^"`<>&|;, *?]/g;
  * never enters its own quote mode; `%` is escaped too (`^%`: no variable of
  * that name exists, and the `^` is removed after expansion). The C-runtime
  * quoting is our own: cross-spawn 7.0.6's doubles only one of several
- * backslashes before a quote or at the end (test/platform-windows-command-line.test.ts).
+ * backslashes before a quote or at the end (test/unit/acp-wire/platform-windows-command-line.test.ts).
  */
 export function escapeArgumentForCmd(word: string): string {
   return runtimeQuoted(word).replace(CMD_META, "^$&");

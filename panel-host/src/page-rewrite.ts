@@ -2,7 +2,7 @@
 // names every resource with absolute URLs built from `http://HOST:PORT` (in
 // attributes and in a CSS `url("…")`), and its websocket with
 // `ws://HOST:PORT/ws` in a data attribute (docs/panel.md; checked against
-// batrachian-toad 0.6.20, textual-serve 1.1.3 in test/toad-real.test.ts): as served, it works
+// batrachian-toad 0.6.20, textual-serve 1.1.3 in test/toad/toad-real.test.ts): as served, it works
 // only when the browser reaches the frontend's private port directly, which
 // the gate exists to prevent, and never through code-server's /proxy/PORT/.
 // So, in HTML only: absolute URLs on the private origin become relative ones

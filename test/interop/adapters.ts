@@ -28,7 +28,7 @@ export const ADAPTERS: readonly Adapter[] = [
   { shortName: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini", args: ["--acp"] },
 ];
 
-/** The adapters' initialize answers to the chat's client capabilities, recorded (test/webchat-client-capabilities.test.ts reads them). */
+/** The adapters' initialize answers to the chat's client capabilities, recorded (test/unit/webchat/webchat-client-capabilities.test.ts reads them). */
 export const RECORDED_INITIALIZE = JSON.parse(
   fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "interop", "adapter-initialize.json"), "utf8"),
 ) as Record<Adapter["shortName"], InitializeResponse>;

@@ -70,7 +70,7 @@ describe("the published agent adapters behind our conductor, logged out", { skip
             clientInfo: { name: "symposium-tests", version: "0.0.0" },
           });
           assert.ok(Array.isArray(init.authMethods), `${adapter.pkg} answers initialize with authMethods`);
-          // The recording the chat's capability test checks (test/webchat-client-capabilities.test.ts) is this adapter's answer.
+          // The recording the chat's capability test checks (test/unit/webchat/webchat-client-capabilities.test.ts) is this adapter's answer.
           const recorded = RECORDED_INITIALIZE[adapter.shortName];
           assert.deepEqual(
             capabilityPaths(init.agentCapabilities),

@@ -96,10 +96,10 @@ describe("run without a config file: the setup agent", () => {
     assert.match(first!, /Welcome to Symposium![\s\S]*1\. Claude Code\n2\. Gemini CLI\n3\. Codex\n4\. Kiro CLI\n5\. Built-in demo agent/);
     assert.match(first!, /Type a number \(1-5\) or a name/);
     assert.equal(second, first, "invalid input repeats the list");
-    // The chosen agent starts at once and answers the first question (test/conductor-run.test.ts).
+    // The chosen agent starts at once and answers the first question (test/process/conductor-run.test.ts).
     assert.match(third!, /^Saved: Built-in demo agent is your agent .*Starting it…\n\nI am Symposium's built-in demo agent/);
     const written = parseConfig(fs.readFileSync(config, "utf8"), config);
-    assert.match(written.agent, /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/, "the launcher beside the config (test/platform-demo-launcher.test.ts)");
+    assert.match(written.agent, /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/, "the launcher beside the config (test/process/platform-demo-launcher.test.ts)");
     assert.ok(
       written.proxies.every((proxy) => !proxy.enabled),
       "Rust built-ins start disabled",

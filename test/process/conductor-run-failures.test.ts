@@ -30,7 +30,7 @@ describe("an agent that cannot start says why", () => {
         data.details,
         /Command: kiro-cli-chat acp\nLast lines of its stderr:\n {2}kiro: starting\n[\s\S]*What to try:\n- run the command \("agent" in .*config\.jsonc\)[\s\S]*--trace FILE[\s\S]*demo agent: .*demo-agent/,
       );
-      // The choice is undone (test/conductor-first-run.test.ts): the next prompt meets the menu again.
+      // The choice is undone (test/process/conductor-first-run.test.ts): the next prompt meets the menu again.
       assert.equal(turns[2]!.error, undefined);
       assert.match(turns[2]!.reply, /Which agent would you like to use\?/);
       const log = proc.stderr();

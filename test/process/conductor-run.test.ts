@@ -3,7 +3,7 @@
 // the non-interactive choice, the demo agent's hint, and the line `run`
 // prints on a terminal. Through the SDK's client app and through acpx, both
 // real ACP clients, against the bundled CLI. Failing agents:
-// conductor-run-failures.test.ts.
+// test/process/conductor-run-failures.test.ts.
 
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
@@ -29,7 +29,7 @@ describe("run with no config: the chosen agent answers the first question, in th
     assert.match(choiceTurn!.reply, /1\. text:\n```\nhello, can you help me with my code\?\n```/, "the kept question, not the choice, reached the agent");
     assert.match(nextTurn!.reply, /^I am Symposium's built-in demo agent[\s\S]*1\. text:\n```\nand now\?\n```/);
     for (const turn of turns) assert.deepEqual([...turn.sessionIds], [sessionId], "the client sees one session throughout");
-    // Through the launcher beside the config, which survives an extension update (test/platform-demo-launcher.test.ts).
+    // Through the launcher beside the config, which survives an extension update (test/process/platform-demo-launcher.test.ts).
     assert.equal(parseConfig(fs.readFileSync(config, "utf8"), config).agent, agentChoices([launcherPath(config), "demo-agent"]).at(-1)!.command);
     if (POSIX) {
       assert.equal(fs.statSync(config).mode & 0o777, 0o600);

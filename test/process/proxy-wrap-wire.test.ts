@@ -12,7 +12,7 @@ import { STATE_FILE_ENV as STATE_ENV } from "../../editor-state/src/index.js";
 describe("wrap mode on the wire", () => {
   function rawProxy(stateFile?: string) {
     const log = path.join(tempDir(), "agent-received.ndjson");
-    // The editor's tools off (config file): session/new and load pass as they came (test/editor-tools-sessions.test.ts adds them).
+    // The editor's tools off (config file): session/new and load pass as they came (test/process/editor-tools-sessions.test.ts adds them).
     const config = path.join(tempDir(), "config.jsonc");
     fs.writeFileSync(config, `{"editorTools": false}`);
     const proxy = startNode(PROXY_CLI, ["--", process.execPath, RAW_AGENT], {

@@ -1,4 +1,4 @@
-// Helpers for the tests of `symposium-conductor run` (test/conductor-run*.test.ts):
+// Helpers for the tests of `symposium-conductor run` (test/process/conductor-run*.test.ts):
 // starting `run` against a config path, talking to it through the SDK's client
 // app or acpx, and stand-ins for the menu's Kiro CLI put on PATH.
 

@@ -1,6 +1,6 @@
 // What the chat tells an agent it can do in `initialize` (docs/webchat.md:
 // what the chat advertises): exactly what agent-session.ts handles, no more.
-// test/webchat-client-capabilities.test.ts holds each against its handler and
+// test/unit/webchat/webchat-client-capabilities.test.ts holds each against its handler and
 // against the real adapters' recorded initialize answers.
 
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
@@ -32,7 +32,7 @@ export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resu
 /**
  * What the real adapters offer that the chat does not use yet (issue 35: to
  * come), so a new capability in an adapter's answer is a decision, not a
- * surprise (test/webchat-client-capabilities.test.ts).
+ * surprise (test/unit/webchat/webchat-client-capabilities.test.ts).
  */
 export const AGENT_CAPABILITIES_NOT_USED = [
   "promptCapabilities.image",

@@ -31,7 +31,7 @@ describe("frontend command line", () => {
     assert.equal(run, "'/Applications/Visual Studio Code.app/Contents/MacOS/Electron' /ext/dist/symposium-conductor.mjs run");
     assert.deepEqual(frontendArgs(run), ["acp", run]);
     assert.deepEqual(frontendArgs(run, "/work/project"), ["acp", run, "--project-dir", "/work/project"]);
-    // cmd.exe's rules are tested in platform-windows-command-line.test.ts.
+    // cmd.exe's rules are tested in test/unit/acp-wire/platform-windows-command-line.test.ts.
   });
 });
 

@@ -1,7 +1,7 @@
 // What the built-in chat advertises in initialize (webchat/src/client-capabilities.ts)
 // against what it handles, and against the real adapters' initialize answers
 // (test/interop/adapter-initialize.json, recorded from claude-agent-acp,
-// codex-acp and gemini-cli --acp as test/interop-agent-adapters.test.ts starts
+// codex-acp and gemini-cli --acp as test/interop/interop-agent-adapters.test.ts starts
 // them, which checks the recording still matches them): every capability they
 // offer is used by the chat or listed as not used yet; their sign-in methods
 // show as the card shows them.
