@@ -99,7 +99,11 @@ describe("run without a config file: the setup agent", () => {
     // The chosen agent starts at once and answers the first question (test/process/conductor-run.test.ts).
     assert.match(third!, /^Saved: Built-in demo agent is your agent .*Starting it…\n\nI am Symposium's built-in demo agent/);
     const written = parseConfig(fs.readFileSync(config, "utf8"), config);
-    assert.match(written.agent, /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/, "the launcher beside the config (test/process/platform-demo-launcher.test.ts)");
+    assert.match(
+      written.agent,
+      /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/,
+      "the launcher beside the config (test/process/platform-demo-launcher.test.ts)",
+    );
     assert.ok(
       written.proxies.every((proxy) => !proxy.enabled),
       "Rust built-ins start disabled",
