@@ -14,6 +14,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR } from "../support/processes.js";
 import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, waitForText } from "./panel-helpers.js";
+import { askInChat } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
@@ -29,11 +30,7 @@ describe("an agent's writes to documents open in VS Code (built-in chat)", { ski
   let notes: string;
 
   /** Sends a prompt once the chat is ready (each test waits for the answer it expects). */
-  async function ask(text: string): Promise<void> {
-    await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-    await frame.locator("#input").fill(text);
-    await frame.locator("#input").press("Enter");
-  }
+  const ask = (text: string): Promise<void> => askInChat(frame, text);
 
   before(async () => {
     ({ workspace, server, browser, page } = await openDemoWindow({}, { "files.autoSave": "off" }));

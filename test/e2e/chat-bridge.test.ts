@@ -14,17 +14,10 @@ import type { Frame, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText } from "../harness/code-server.js";
 import { OUT_DIR, REPO_DIR } from "../support/processes.js";
 import { chatFrame, chooseColorTheme, command, demoWindowSuite, extensionLog, gatePort, panelStatusFrame, waitForText } from "./panel-helpers.js";
+import { askInChat, chatFrames } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 const BRIDGE_AGENT = path.join(OUT_DIR, "test", "fixtures", "bridge-agent.js");
-
-async function ask(frame: Frame, text: string): Promise<void> {
-  await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-  const input = frame.locator("#input");
-  await input.click();
-  await input.fill(text);
-  await input.press("Enter");
-}
 
 async function selectLines2To3(page: Page): Promise<void> {
   await openFile(page, "main.rs");
@@ -39,10 +32,6 @@ async function paletteOpen(page: Page): Promise<boolean> {
 }
 
 /** All chat frames on the page (the view's, an editor tab's). */
-function chatFrames(page: Page): Frame[] {
-  return page.frames().filter((frame) => /[?&]token=/.test(frame.url()));
-}
-
 describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, stop)", { skip, timeout: 600_000 }, () => {
   // The conductor reads its config for each session: run the bridge's agent instead of the demo's.
   const demo = demoWindowSuite({}, {}, ({ workspace }) =>
@@ -112,7 +101,7 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
 
   it("Open diff opens VS Code's diff editor; the tool call's path opens the file at its line", async () => {
     await command(demo.page, "View: Close All Editors");
-    await ask(frame, "edit");
+    await askInChat(frame, "edit");
     const openDiff = frame.locator(".tool-call .open-diff");
     await openDiff.waitFor({ timeout: 15_000 });
     await openDiff.click();
@@ -159,7 +148,7 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
   });
 
   it("Restart keeps the conversation on screen until the new chat is ready, then says a new conversation started", async () => {
-    await ask(frame, "hello");
+    await askInChat(frame, "hello");
     await waitForText(() => frame.locator("#transcript").innerText(), /you said: hello/);
     const oldPort = gatePort(frame);
     await command(demo.page, "Symposium: Restart Chat");

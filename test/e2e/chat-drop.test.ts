@@ -15,6 +15,7 @@ import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { e2eSkipReason, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR } from "../support/processes.js";
 import { chatFrame, closeDemoWindow, command, openDemoWindow, panelStatusFrame, waitForText } from "./panel-helpers.js";
+import { chatFrames } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 const MENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "mention-agent.js");
@@ -186,8 +187,3 @@ describe("files dragged from VS Code's Explorer into the chat", { skip, timeout:
     await waitForText(() => tab.locator("#input").inputValue(), /^@README\.md $/, 10_000);
   });
 });
-
-/** All chat frames on the page (the view's, an editor tab's). */
-function chatFrames(page: Page): Frame[] {
-  return page.frames().filter((each) => /[?&]token=/.test(each.url()));
-}

@@ -8,36 +8,25 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 import { e2eSkipReason, openFile } from "../harness/code-server.js";
 import { chatFrame, chooseColorTheme, command, demoWindowSuite, waitForText, watchPanel } from "./panel-helpers.js";
+import { askInChat, chatFrames, chatTranscript } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 
 /** All chat frames on the page (the view's, an editor tab's). */
-function chatFrames(page: Page): Frame[] {
-  return page.frames().filter((frame) => /[?&]token=/.test(frame.url()));
-}
-
 function conversationOf(frame: Frame): string | null {
   return new URL(frame.url()).searchParams.get("conversation");
 }
-
-const transcript = (frame: Frame) =>
-  frame
-    .locator("#transcript")
-    .innerText()
-    .catch(() => "");
 
 describe("Open Chat in Editor: the panel's conversation, in the current theme", { skip, timeout: 600_000 }, () => {
   const demo = demoWindowSuite();
   let frame: Frame;
 
   async function ask(text: string): Promise<void> {
-    await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-    await frame.locator("#input").fill(text);
-    await frame.locator("#input").press("Enter");
-    await waitForText(() => transcript(frame), new RegExp(`${text}[\\s\\S]*demo agent`), 30_000); // its answer
+    await askInChat(frame, text);
+    await waitForText(() => chatTranscript(frame), new RegExp(`${text}[\\s\\S]*demo agent`), 30_000); // its answer
     await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
   }
 
@@ -54,7 +43,7 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await waitForText(async () => String(chatFrames(demo.page).length), /^2$/, 30_000);
     const tab = chatFrames(demo.page).find((each) => each !== frame)!;
     assert.equal(conversationOf(tab), conversationOf(frame), "the tab names the panel's conversation");
-    await waitForText(() => transcript(tab), new RegExp(text), 30_000);
+    await waitForText(() => chatTranscript(tab), new RegExp(text), 30_000);
     return tab;
   }
 
@@ -79,7 +68,7 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await movedFrom(before);
     await ask("after new chat");
     const tab = await tabShowsPanelConversation("after new chat");
-    assert.doesNotMatch(await transcript(tab), /first question/);
+    assert.doesNotMatch(await chatTranscript(tab), /first question/);
     await closeTab();
   });
 
@@ -90,9 +79,9 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await entry.waitFor({ timeout: 15_000 });
     await entry.locator(".history-open").click();
     await movedFrom(before);
-    await waitForText(() => transcript(frame), /first question/, 30_000);
+    await waitForText(() => chatTranscript(frame), /first question/, 30_000);
     const tab = await tabShowsPanelConversation("first question");
-    assert.doesNotMatch(await transcript(tab), /after new chat/);
+    assert.doesNotMatch(await chatTranscript(tab), /after new chat/);
     await closeTab();
   });
 
@@ -109,7 +98,7 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await movedFrom(away);
     await ask("after the switch");
     const tab = await tabShowsPanelConversation("after the switch");
-    assert.doesNotMatch(await transcript(tab), /first question/);
+    assert.doesNotMatch(await chatTranscript(tab), /first question/);
     await closeTab();
   });
 

@@ -22,6 +22,7 @@ import type { Frame, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText } from "../harness/code-server.js";
 import { OUT_DIR } from "../support/processes.js";
 import { chatFrame, command, demoWindowSuite, extensionLog, panelStatusFrame, waitForText } from "./panel-helpers.js";
+import { askInChat } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
@@ -40,11 +41,7 @@ describe("the bridge against foreign frames, and the extension's side of a revie
   let frame: Frame;
   const notes = () => path.join(demo.workspace, NOTES);
 
-  async function ask(text: string): Promise<void> {
-    await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-    await frame.locator("#input").fill(text);
-    await frame.locator("#input").press("Enter");
-  }
+  const ask = (text: string): Promise<void> => askInChat(frame, text);
 
   /** The review's notification, once it shows. */
   async function reviewToast(page: Page) {

@@ -16,6 +16,7 @@ import { e2eSkipReason, openFile } from "../harness/code-server.js";
 import { descendants, eventually, isAlive, REPO_DIR, tempDir } from "../support/processes.js";
 import { FAKE_TOAD, hostProcesses } from "../support/panel-host.js";
 import { chatFrame, command, demoWindowSuite, watchPanel, extensionLog, gatePort, waitForText } from "./panel-helpers.js";
+import { askInChat, chatTranscript } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 
@@ -25,29 +26,6 @@ async function openMainRsAndSelectLine2(page: Page): Promise<void> {
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Shift+ArrowDown");
   await page.waitForTimeout(400); // the tracker's debounce
-}
-
-async function ask(frame: Frame, question: string): Promise<void> {
-  await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 }); // the agent has started
-  const input = frame.locator("#input");
-  await input.click().catch(async (error: Error) => {
-    const shot = path.join(tempDir("symposium-panel-shot-"), "failed.png");
-    await frame
-      .page()
-      .screenshot({ path: shot })
-      .catch(() => undefined);
-    process.stderr.write(`screenshot of the failure: ${shot}\n`);
-    throw error;
-  });
-  await input.fill(question);
-  await input.press("Enter");
-}
-
-async function transcript(frame: Frame): Promise<string> {
-  return frame
-    .locator("#transcript")
-    .innerText()
-    .catch(() => "");
 }
 
 /** The panel maximized, scrolled to the block the agent received; then back as it was. */
@@ -92,8 +70,8 @@ describe("chat panel in code-server (built-in chat, demo agent)", { skip, timeou
     await openMainRsAndSelectLine2(demo.page);
     await demo.page.keyboard.press("Control+Alt+Y");
     frame = await chatFrame(demo.page, "#input:visible");
-    await ask(frame, "What does this line do?");
-    const text = await waitForText(() => transcript(frame), /To talk to a real agent/).catch(async (error: Error) => {
+    await askInChat(frame, "What does this line do?");
+    const text = await waitForText(() => chatTranscript(frame), /To talk to a real agent/).catch(async (error: Error) => {
       const shot = path.join(tempDir("symposium-panel-shot-"), "no-answer.png");
       await demo.page.screenshot({ path: shot }).catch(() => undefined);
       throw new Error(`${error.message} (screenshot: ${shot})`);

@@ -13,6 +13,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { e2eSkipReason, type CodeServer } from "../harness/code-server.js";
 import { REPORTING_AGENT } from "../support/processes.js";
 import { chatFrame, closeDemoWindow, command, openDemoWindow, waitForText } from "./panel-helpers.js";
+import { askInChat, chatTranscript } from "../support/chat-frame.js";
 
 const skip = e2eSkipReason();
 
@@ -22,21 +23,6 @@ const CUSTOM_AGENT = {
   description: "custom, from symposium.agents",
   distribution: { local: { command: process.execPath, args: [REPORTING_AGENT] } },
 };
-
-async function ask(frame: Frame, question: string): Promise<void> {
-  await frame.locator("#status", { hasText: /Ready/ }).waitFor({ timeout: 30_000 });
-  const input = frame.locator("#input");
-  await input.click();
-  await input.fill(question);
-  await input.press("Enter");
-}
-
-function transcript(frame: Frame): Promise<string> {
-  return frame
-    .locator("#transcript")
-    .innerText()
-    .catch(() => "");
-}
 
 describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, () => {
   let server: CodeServer;
@@ -54,8 +40,8 @@ describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, (
   it("lists built-in, registry and custom agents, the current one marked; the choice is the next conversation's", async () => {
     await command(page, "Symposium: Open Chat");
     const first = await chatFrame(page, "#input:visible");
-    await ask(first, "who are you?");
-    await waitForText(() => transcript(first), /built-in demo agent/);
+    await askInChat(first, "who are you?");
+    await waitForText(() => chatTranscript(first), /built-in demo agent/);
 
     await command(page, "Symposium: Choose Agent");
     const input = page.locator(".quick-input-widget .quick-input-box input");
@@ -79,17 +65,17 @@ describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, (
 
     // The conversation open keeps its agent; the notification says the next one runs the choice.
     await page.locator(".notification-toast", { hasText: "the next conversation runs My recording agent" }).waitFor({ timeout: 30_000 });
-    await ask(first, "still you?");
+    await askInChat(first, "still you?");
     // The question, then the demo agent's echo of it: the same agent answered.
-    await waitForText(() => transcript(first), /still you\?[\s\S]*still you\?/);
+    await waitForText(() => chatTranscript(first), /still you\?[\s\S]*still you\?/);
     const conversation = (frame: Frame): string | null => new URL(frame.url()).searchParams.get("conversation");
     const before = conversation(first);
     await first.click("#new-chat");
     await waitForText(async () => String(conversation(first)), new RegExp(`^(?!${before}$)`));
 
     const second = await chatFrame(page, "#input:visible", 60_000);
-    await ask(second, "hello recorder");
-    const text = await waitForText(() => transcript(second), /received/);
+    await askInChat(second, "hello recorder");
+    const text = await waitForText(() => chatTranscript(second), /received/);
     assert.match(text, /hello recorder/);
     const config = fs.readFileSync(process.env.SYMPOSIUM_CONFIG!, "utf8");
     assert.match(config, /"id": "my-recorder"/);

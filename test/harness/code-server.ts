@@ -69,9 +69,14 @@ export function e2eSkipReason(): string | false {
 }
 
 /** `reason` to skip for, or, under CI, an error saying why the tests cannot run. */
-export function skipUnlessCI(reason: string | false): string | false {
-  if (reason && isCI()) throw new Error(`${reason}; CI is set, so the end-to-end tests may not be skipped`);
+export function skipUnlessCI(reason: string | false, what = "the end-to-end tests"): string | false {
+  if (reason && isCI()) throw new Error(`${reason}; CI is set, so ${what} may not be skipped`);
   return reason;
+}
+
+/** Why the tests that drive a page in Chromium cannot run here, or false; under CI an error instead. */
+export function chromiumSkipReason(): string | false {
+  return skipUnlessCI(fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`, "the tests in Chromium");
 }
 
 function missingForEndToEnd(): string | false {

@@ -13,17 +13,10 @@ import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { CheckpointStore, DEFAULT_SETTINGS, type TurnRecord } from "../../checkpoints/src/index.js";
 import { testClient, type AgentCalls } from "../support/acp-client.js";
-import { CONDUCTOR_CLI, OUT_DIR, eventually, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, startNode, streamTo, scratchDirs, type RunningProcess } from "../support/processes.js";
 
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
-const temporary: string[] = [];
-after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function scratch(prefix: string): string {
-  const dir = fs.realpathSync(tempDir(prefix));
-  temporary.push(dir);
-  return dir;
-}
+const scratch = scratchDirs();
 
 /** A conductor in front of the disk agent, with its config (and so its checkpoint store) in a folder of its own. */
 function setup() {

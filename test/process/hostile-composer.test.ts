@@ -4,15 +4,14 @@
 // connection and the conversation go on.
 
 import { strict as assert } from "node:assert";
-import * as fs from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { MAX_PAGE_MESSAGE_BYTES } from "../../webchat/page/protocol.js";
-import { CHROMIUM, launchBrowser } from "../harness/code-server.js";
+import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 import { openChatPage } from "../support/chat-browser.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 15_000 };
 
 describe("hostile input: the composer", { skip }, () => {

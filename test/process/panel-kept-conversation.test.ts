@@ -17,10 +17,10 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
-import { CHROMIUM, launchBrowser } from "../harness/code-server.js";
+import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { REPO_DIR } from "../support/processes.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const MEDIA = path.join(REPO_DIR, "webview", "media");
 const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
 const KEPT = [

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { platformKey } from "../../conductor-hooks/src/registry-format.js";
 import { openSession, testClient } from "../support/acp-client.js";
-import { promptEach } from "../support/conductor-run.js";
+import { escapeRegExp, promptEach } from "../support/conductor-run.js";
 import { CONDUCTOR_CLI, REPORTING_AGENT, eventually, startNode, streamTo, tempDir } from "../support/processes.js";
 import {
   recordingNpmPackage,
@@ -220,7 +220,7 @@ describe("choosing an agent, then running it", () => {
       const { reply, stderr, code } = await converse(env, `hello ${kind}`);
       assert.equal(code, 0, stderr);
       assert.match(reply, new RegExp(`hello ${kind}`), stderr);
-      assert.match(stderr, new RegExp(`\\[agent\\] recording-agent via ${kind} args=${escape(JSON.stringify(args))}`));
+      assert.match(stderr, new RegExp(`\\[agent\\] recording-agent via ${kind} args=${escapeRegExp(JSON.stringify(args))}`));
     }
     // The config keeps its other settings and comments; the agent is the whole entry.
     const written = fs.readFileSync(config, "utf8");
@@ -396,7 +396,7 @@ describe("choosing an agent, then running it", () => {
       .map((line) => JSON.parse(line) as string[]);
     assert.deepEqual(binstall!.slice(0, 3), ["binstall", "--no-confirm", "--root"]);
     assert.deepEqual([install![0], install![1], install![3]], ["install", "--root", "recording-agent@0.1.0"]);
-    assert.match(install![2]!, new RegExp(`^${escape(cache)}[\\\\/]\\.staging-`), "installed into a staging folder, renamed whole");
+    assert.match(install![2]!, new RegExp(`^${escapeRegExp(cache)}[\\\\/]\\.staging-`), "installed into a staging folder, renamed whole");
     assert.deepEqual(fs.readdirSync(cache), ["0.1.0"]);
     // Cached: the second run calls no cargo.
     assert.equal((await converse(withCargo)).code, 0);
@@ -667,7 +667,7 @@ describe("hostile archives, downloads and values cannot leave the cache or chang
         const started = Date.now();
         const { code, stderr, stdout, cache } = await resolveIn([binaryEntry(id, "1.0.0", file)], id, { SYMPOSIUM_DOWNLOAD_STALL_MS: "1000" }, 20_000);
         assert.equal(code, 2, `${id}: ${stderr}`);
-        assert.match(stderr, new RegExp(`the download of .*${escape(file)} stalled: nothing arrived for 1 s`));
+        assert.match(stderr, new RegExp(`the download of .*${escapeRegExp(file)} stalled: nothing arrived for 1 s`));
         assert.equal(stdout, "");
         assert.ok(Date.now() - started < 15_000, `${id} gave up in ${Date.now() - started} ms`);
         assert.deepEqual(fs.readdirSync(path.join(cache, id)), [], "no staging left");
@@ -791,7 +791,3 @@ describe("hostile archives, downloads and values cannot leave the cache or chang
     assert.doesNotMatch(summed.stderr, /not verified/);
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -5,8 +5,9 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { eventually, isAlive } from "../support/processes.js";
-import { POSIX, SHAPES, chainWithChild, chainWithFaultAgent, exitWithin, rawClient, reap, sleep } from "../support/reliability.js";
+import { POSIX, SHAPES, chainWithChild, chainWithFaultAgent, exitWithin, rawClient, reap } from "../support/reliability.js";
 
 const skip = POSIX ? false : "POSIX signals and process groups";
 

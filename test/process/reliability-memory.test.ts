@@ -8,8 +8,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { descendants, tempDir, type RunningProcess } from "../support/processes.js";
-import { chainWithFaultAgent, peakResidentMb, reap, sleep, type Shape } from "../support/reliability.js";
+import { chainWithFaultAgent, peakResidentMb, reap, type Shape } from "../support/reliability.js";
 
 const skip = fs.existsSync("/proc/self/status") ? false : "reads resident memory from /proc";
 const VOLUME = 200 * 1024 * 1024;

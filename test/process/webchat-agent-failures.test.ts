@@ -15,12 +15,13 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, typePrompt } from "../support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, tempDir } from "../support/processes.js";
 import type { ChatServer } from "../support/webchat-server.js";
+import { escapeRegExp } from "../support/conductor-run.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 20_000 };
 const FAILING = path.join(OUT_DIR, "test", "fixtures", "failing-start-agent.js");
 const NAMED = path.join(OUT_DIR, "test", "fixtures", "named-agent.js");
@@ -90,7 +91,7 @@ describe("webchat: an agent that does not start (issue 32)", { skip }, () => {
       /^The agent did not start a session: Internal error: agent 'Session Refuser' wrote on stderr: Session Refuser: spawn \/usr\/local\/bin\/the-cli EACCES/,
     );
     // The conductor's explanation: the command exactly as run, and where to choose another agent (the picker, not the file).
-    assert.match(banner, new RegExp(`Command: ${escape(quote([process.execPath, FAILING, "session", "Session Refuser"]))}`));
+    assert.match(banner, new RegExp(`Command: ${escapeRegExp(quote([process.execPath, FAILING, "session", "Session Refuser"]))}`));
     assert.match(banner, /choose another agent with the agent picker in the chat's header/);
     assert.doesNotMatch(banner, /set "agent" in/);
     assert.deepEqual(await page.locator("#banner .actions button").allInnerTexts(), ["Retry", "Choose another agent"]);
@@ -187,7 +188,3 @@ describe("webchat: an agent that does not start (issue 32)", { skip }, () => {
     }
   }
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, loadChat, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "../support/processes.js";
 import { recordingTarball, startRegistryServer } from "../support/registry-server.js";
@@ -24,7 +24,7 @@ import { platformKey } from "../../conductor-hooks/src/registry-format.js";
 import { ourConductor } from "../../webchat/src/agent-catalog.js";
 import { conductorRunCommand } from "../../extension/src/frontend-command-line.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 20_000 };
 const NAMED_AGENT = path.join(OUT_DIR, "test", "fixtures", "named-agent.js");
 const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;

@@ -10,11 +10,11 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser, skipUnlessCI } from "../harness/code-server.js";
+import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
 import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 
-const skip = skipUnlessCI(fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`);
+const skip = chromiumSkipReason();
 const MENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "mention-agent.js");
 
 /** Drops `lists` (type → data) on the element `selector` names, as a drag from outside the page ends. */

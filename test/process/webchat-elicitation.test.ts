@@ -11,12 +11,12 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
 import type { ChatServer } from "../support/webchat-server.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 10_000 };
 const AGENT = path.join(OUT_DIR, "test", "fixtures", "elicitation-agent.js");
 const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;

@@ -12,14 +12,14 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "../harness/code-server.js";
-import { chatSuite, openChatPage } from "../support/chat-browser.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
+import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { OUT_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 import { allGone, type ChatServer } from "../support/webchat-server.js";
 import { HISTORY_LIMITS, HistoryStore, historyDir } from "../../webchat/src/history.js";
 import { openChatInFrame } from "../support/chat-in-frame.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 10_000 };
 const FEATURE_AGENT = path.join(OUT_DIR, "test", "fixtures", "feature-agent.js");
 const OPTIONS_AGENT = path.join(OUT_DIR, "test", "fixtures", "options-agent.js");
@@ -43,10 +43,7 @@ describe("webchat features (issue 22)", { skip }, () => {
 
   const openChat = (server: ChatServer, query: Record<string, string> = {}): Promise<Page> => openChatPage(suite.browser, server, query, TIMEOUT.timeout);
 
-  async function ask(page: Page, text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.keyboard.press("Enter");
-  }
+  const ask = typePrompt;
 
   async function answered(page: Page, pattern: RegExp): Promise<void> {
     await page

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, openChatPage } from "../support/chat-browser.js";
 import { OUT_DIR, eventually, tempDir } from "../support/processes.js";
 import type { ChatServer } from "../support/webchat-server.js";
@@ -21,7 +21,7 @@ import { MAX_LISTED_FILES, ProjectIndex } from "../../webchat/src/project-index.
 import { mentionText, parseMentions } from "../../webchat/page/mention-syntax.js";
 import { openChatInFrame } from "../support/chat-in-frame.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 10_000 };
 const MENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "mention-agent.js");
 const MAIN_RS = 'fn main() {\n    let a = 1;\n    println!("{a}");\n}\n';

@@ -5,18 +5,17 @@
 // on its own, within its caps, while the rest of its batch still applies.
 
 import { strict as assert } from "node:assert";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "../harness/code-server.js";
+import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { hostilePayloads } from "../fixtures/hostile-markdown.js";
 import { OUT_DIR } from "../support/processes.js";
 import { startChatServer, type ChatServer } from "../support/webchat-server.js";
 import { loadChat, typePrompt } from "../support/chat-browser.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 15_000 };
 const HOSTILE_AGENT = path.join(OUT_DIR, "test", "fixtures", "hostile-agent.js");
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;

@@ -10,14 +10,14 @@ import { after, before, describe, it } from "node:test";
 import { marked } from "marked";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
-import { CHROMIUM, launchBrowser } from "../harness/code-server.js";
+import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { openChatPage, typePrompt } from "../support/chat-browser.js";
 import { CONDUCTOR_CLI, REPO_DIR } from "../support/processes.js";
 import { markdownChunks } from "../fixtures/markdown-answer.js";
 import { writeStateFile } from "../support/state-files.js";
 import { CHAT_AGENT, startChatServer, type ChatServer } from "../support/webchat-server.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 10_000 };
 
 describe("webchat page", { skip }, () => {

@@ -5,15 +5,14 @@
 // crashes leaves them queued with a note.
 
 import { strict as assert } from "node:assert";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { tempDir } from "../support/processes.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 15_000 };
 const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
 

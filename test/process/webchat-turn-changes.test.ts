@@ -8,26 +8,19 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { Frame } from "playwright-core";
 import { quote } from "shell-quote";
 import { CheckpointStore, DEFAULT_SETTINGS } from "../../checkpoints/src/index.js";
-import { CHROMIUM } from "../harness/code-server.js";
+import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, openChatPage } from "../support/chat-browser.js";
 import { openChatInFrame } from "../support/chat-in-frame.js";
-import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "../support/processes.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, scratchDirs } from "../support/processes.js";
 
-const skip = fs.existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM}`;
+const skip = chromiumSkipReason();
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
 
-const temporary: string[] = [];
-after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function scratch(prefix: string): string {
-  const dir = fs.realpathSync(tempDir(prefix));
-  temporary.push(dir);
-  return dir;
-}
+const scratch = scratchDirs();
 
 async function send(frame: Frame, steps: unknown[]): Promise<void> {
   await frame.fill("#input", JSON.stringify(steps));

@@ -90,6 +90,7 @@ export function acpxReply(stdout: string): string {
     .join("");
 }
 
+/** `text` matched literally inside a regular expression. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

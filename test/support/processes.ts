@@ -6,6 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { after } from "node:test";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ndJsonStream, type Stream } from "@agentclientprotocol/sdk";
@@ -125,6 +126,20 @@ export class LineCollectorSink {
 
 export function tempDir(prefix = "symposium-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Called at a test file's top level: a maker of temporary folders (each by its real path, as
+ * git and the programs report it), all removed after the file's tests.
+ */
+export function scratchDirs(): (prefix: string) => string {
+  const made: string[] = [];
+  after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+  return (prefix) => {
+    const dir = fs.realpathSync(tempDir(prefix));
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** Resolves when `predicate` holds, polling; fails after `timeoutMs`. */

@@ -7,6 +7,7 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { CONDUCTOR_CLI, LineCollector, OUT_DIR, PROXY_CLI, eventually, startNode, tempDir, type RunningProcess } from "./processes.js";
 
 const DIST = process.env.RELIABILITY_DIST;
@@ -98,10 +99,6 @@ export function pidFile(): string {
 
 export function readPid(file: string): number {
   return Number(fs.readFileSync(file, "utf8"));
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Resolves with the process's exit status, or with "still running" after `ms`. */

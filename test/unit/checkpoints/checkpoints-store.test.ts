@@ -8,18 +8,11 @@ import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../../../checkpoints/src/index.js";
-import { eventually, tempDir } from "../../support/processes.js";
+import { eventually, scratchDirs } from "../../support/processes.js";
 
-const temporary: string[] = [];
-after(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function scratch(prefix: string): string {
-  const dir = tempDir(prefix);
-  temporary.push(dir);
-  return fs.realpathSync(dir);
-}
+const scratch = scratchDirs();
 
 function settings(overrides: Partial<CheckpointSettings> = {}): CheckpointSettings & { logged: string[] } {
   const logged: string[] = [];
