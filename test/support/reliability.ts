@@ -46,15 +46,13 @@ export function rawClient(proc: RunningProcess): RawClient {
   };
 }
 
-/** Sends one prompt; resolves with the prompt the agent received (the fault agent echoes params) and the time taken. */
-export async function promptThrough(client: RawClient, id: number, text = "hi"): Promise<{ blocks: Array<{ text: string }>; ms: number }> {
-  const started = Date.now();
+/** Sends one prompt; resolves with the prompt the agent received (the fault agent echoes params). */
+export async function promptThrough(client: RawClient, id: number, text = "hi"): Promise<{ blocks: Array<{ text: string }> }> {
   client.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text }] } });
   await eventually(() => client.answers(id).length > 0, 10_000, `answer to prompt ${id}`);
-  const ms = Date.now() - started;
   const answer = client.answers(id)[0]!;
   assert.ok(answer.result, `prompt ${id} failed: ${JSON.stringify(answer.error)}`);
-  return { blocks: (answer.result as { received: { prompt: Array<{ text: string }> } }).received.prompt, ms };
+  return { blocks: (answer.result as { received: { prompt: Array<{ text: string }> } }).received.prompt };
 }
 
 export async function closeClient(client: RawClient): Promise<number> {
