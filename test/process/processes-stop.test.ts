@@ -39,9 +39,9 @@ describe("stopping processes", () => {
       // sh ignores the end of its input; its sleeps are descendants the stop must find.
       spawnProgram("/bin/sh", ["-c", "sleep 60 & sleep 60 & wait"], { stdio: ["pipe", "ignore", "ignore"] }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const sleeps = children.flatMap((child) => descendants(child.pid!));
-    assert.equal(sleeps.length, 200, "each tree has its two sleeps");
+    const sleepsOf = () => children.flatMap((child) => descendants(child.pid!));
+    await eventually(() => sleepsOf().length === 200, 10_000, "each tree to have its two sleeps");
+    const sleeps = sleepsOf();
     let worstGap = 0;
     let last = Date.now();
     const ticker = setInterval(() => {

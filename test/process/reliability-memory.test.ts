@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { descendants, tempDir, type RunningProcess } from "../support/processes.js";
+import { descendants, eventually, tempDir, type RunningProcess } from "../support/processes.js";
 import { chainWithFaultAgent, peakResidentMb, reap, type Shape } from "../support/reliability.js";
 
 const skip = fs.existsSync("/proc/self/status") ? false : "reads resident memory from /proc";
@@ -41,7 +41,7 @@ for (const shape of ["wrap", "conductor", "conductor+proxy"] as const) {
       const out = proc.child.stdout!;
       out.pause();
       proc.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "_test/flood", params: { bytes: VOLUME, lineBytes: LINE_BYTES } }) + "\n");
-      await sleep(300);
+      await eventually(() => agentPid(proc) !== undefined, 10_000, "the agent to start");
       const agent = agentPid(proc);
       const pids = chainPids(proc, agent);
       let last = { bytes: 0, lines: 0 };
@@ -84,7 +84,7 @@ for (const shape of ["wrap", "conductor", "conductor+proxy"] as const) {
 
     it(`stays under ${LIMIT_MB} MB while the agent reads nothing and the client sends 200 MB`, { skip }, async () => {
       const proc = chainFor(shape, { FAULT_DEAF: "1" });
-      await sleep(300);
+      await eventually(() => agentPid(proc) !== undefined, 10_000, "the agent to start");
       const agent = agentPid(proc);
       const pids = chainPids(proc, agent);
       const line = JSON.stringify({ jsonrpc: "2.0", method: "_test/note", params: { text: "y".repeat(LINE_BYTES) } }) + "\n";

@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
 import writeFileAtomic from "write-file-atomic";
 import { directoryCandidates } from "../../../extension/src/state-file-location.js";
 import { BUSY_RETRY, StateFileWriter } from "../../../extension/src/state-file-writer.js";
@@ -38,8 +38,12 @@ function writerFailing(file: string, code: string, failures: number) {
   return { instance, errors, attempts: () => attempts };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const allRetriesMs = Array.from({ length: BUSY_RETRY.attempts }, (_, index) => BUSY_RETRY.firstDelayMs * 2 ** index).reduce((a, b) => a + b, 0);
+
+/** Moves the mocked clock past every retry's time, a millisecond at a time, so that each retry a retry schedules runs too. */
+function pastEveryRetry(t: TestContext): void {
+  for (let ms = 0; ms <= allRetriesMs; ms++) t.mock.timers.tick(1);
+}
 
 describe("platform: the state file", () => {
   it("on Windows, lives under %LOCALAPPDATA%, then the user's temp directory", () => {
@@ -60,12 +64,13 @@ describe("platform: the state file", () => {
   });
 
   for (const code of ["EPERM", "EBUSY"]) {
-    it(`writes the file after renames refused with ${code} while something held it`, async () => {
+    it(`writes the file after renames refused with ${code} while something held it`, (t) => {
+      t.mock.timers.enable({ apis: ["setTimeout"] });
       const file = path.join(tempDir("symposium-busy-"), "state.json");
       const { instance, errors, attempts } = writerFailing(file, code, 3);
       instance.writeNow();
       assert.equal(fs.existsSync(file), false, "the first try was refused");
-      await sleep(allRetriesMs + 200);
+      pastEveryRetry(t);
       assert.equal(attempts(), 4);
       assert.ok(fs.existsSync(file), "written on a later try");
       assert.deepEqual(errors, [], "nothing to report");
@@ -73,23 +78,25 @@ describe("platform: the state file", () => {
     });
   }
 
-  it("reports a file that stays held, once, after the retries", async () => {
+  it("reports a file that stays held, once, after the retries", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
     const file = path.join(tempDir("symposium-busy-"), "state.json");
     const { instance, errors, attempts } = writerFailing(file, "EBUSY", 1000);
     instance.writeNow();
-    await sleep(allRetriesMs + 300);
+    pastEveryRetry(t);
     assert.equal(attempts(), BUSY_RETRY.attempts + 1);
     assert.equal(errors.length, 1);
     assert.match(errors[0]!, /cannot write the editor state file .*EBUSY/);
   });
 
-  it("drops a pending retry when the file is being removed", async () => {
+  it("drops a pending retry when the file is being removed", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
     const file = path.join(tempDir("symposium-busy-"), "state.json");
     const { instance, attempts } = writerFailing(file, "EPERM", 1);
     instance.writeNow();
     instance.reset();
     instance.path = undefined;
-    await sleep(allRetriesMs);
+    pastEveryRetry(t);
     assert.equal(attempts(), 1);
     assert.equal(fs.existsSync(file), false);
   });
