@@ -18,14 +18,14 @@ const DIST = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : pat
 const WEBCHAT = path.join(DIST, "symposium-webchat.mjs");
 export const CONDUCTOR_CLI = path.join(DIST, "symposium-conductor.mjs");
 
-export interface ChatServer {
+export interface ChatServerProcess {
   child: ChildProcess;
   url: string;
   stop(): Promise<void>;
 }
 
 /** Starts `symposium-webchat acp <command> --serve` on a free port; resolves with the URL it prints. */
-export async function startChatServer(command: string[], projectDir: string, env: NodeJS.ProcessEnv = {}): Promise<ChatServer> {
+export async function startChatServer(command: string[], projectDir: string, env: NodeJS.ProcessEnv = {}): Promise<ChatServerProcess> {
   // BENCH_SERVER_NODE_ARGS: Node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=DIR to profile it).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(node, [...nodeArgs, WEBCHAT, "acp", quote(command), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir], {

@@ -162,7 +162,7 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
 /** ACP's "log in first" error code (the SDK's RequestError.authRequired). */
 export const AUTH_REQUIRED_CODE = -32000;
 
-export interface AuthMethodInfo {
+export interface AdvertisedAuthMethod {
   id: string;
   name: string;
   description?: string;
@@ -177,7 +177,7 @@ export interface AuthMethodInfo {
  */
 export class AgentNotes {
   name: string | null = null;
-  authMethods: AuthMethodInfo[] | null = null;
+  authMethods: AdvertisedAuthMethod[] | null = null;
 
   /** True until the initialize answer was seen: until then answers carrying `"authMethods"` are read. */
   get waiting(): boolean {
@@ -193,7 +193,7 @@ export class AgentNotes {
   }
 }
 
-function authMethodInfo(method: Record<string, unknown>): AuthMethodInfo {
+function authMethodInfo(method: Record<string, unknown>): AdvertisedAuthMethod {
   const vars = Array.isArray(method.vars) ? method.vars.flatMap((entry) => (isRecord(entry) && typeof entry.name === "string" ? [entry.name] : [])) : [];
   return {
     id: scalarText(method.id),

@@ -5,7 +5,7 @@
 
 import * as vscode from "vscode";
 
-export interface SymposiumConfig {
+export interface ExtensionSettings {
   /** Program that starts Toad; run directly, never through a shell. */
   toadCommand: string;
   /** The panel host's port on 127.0.0.1 (whichever chat runs behind it); 0: pick a free port. */
@@ -42,7 +42,7 @@ export type SettingName =
 const SECTION = "symposium";
 const EDITOR_CONTEXT: SettingName = "editorContext.enabled";
 
-export function readConfig(): SymposiumConfig {
+export function readConfig(): ExtensionSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   return {
     toadCommand: config.get<string>("toadCommand", "toad").trim() || "toad",
@@ -82,7 +82,7 @@ export function readExperimentalLm(): boolean {
 }
 
 /** Fires `listener` when any Symposium setting changes. */
-export function onConfigChange(listener: (config: SymposiumConfig) => void): vscode.Disposable {
+export function onConfigChange(listener: (config: ExtensionSettings) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration(SECTION)) listener(readConfig());
   });

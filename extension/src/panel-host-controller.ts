@@ -14,7 +14,7 @@ import { isAlive, stopProcessTree } from "../../acp-wire/src/processes.js";
 import { EXIT_PORT_BUSY, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
-import { readConfig, type SymposiumConfig } from "./config.js";
+import { readConfig, type ExtensionSettings } from "./config.js";
 import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type HostRuntime } from "./panel-host-client.js";
 import { noticeToadMissing } from "./panel-settings.js";
 import { PanelRecord, type HostRecord } from "./panel-record.js";
@@ -285,7 +285,7 @@ export class PanelHostController implements vscode.Disposable {
     }
   }
 
-  private hostExited(code: number | null, spec: LaunchSpec, config: SymposiumConfig): PanelError {
+  private hostExited(code: number | null, spec: LaunchSpec, config: ExtensionSettings): PanelError {
     void this.record.clear();
     if (code === EXIT_PORT_BUSY) {
       return new PanelError(
@@ -373,7 +373,7 @@ export class PanelHostController implements vscode.Disposable {
     return undefined;
   }
 
-  private wantedStateFile(config: SymposiumConfig): string | undefined {
+  private wantedStateFile(config: ExtensionSettings): string | undefined {
     return config.editorContextEnabled ? this.deps.stateFile() : undefined;
   }
 

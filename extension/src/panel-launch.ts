@@ -5,7 +5,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
-import type { SymposiumConfig } from "./config.js";
+import type { ExtensionSettings } from "./config.js";
 import { conductorRunCommand, frontendArgs, shellOf, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import type { HostRuntime } from "./panel-host-client.js";
@@ -30,7 +30,7 @@ export interface LaunchPlan {
 }
 
 export interface LaunchInputs {
-  config: SymposiumConfig;
+  config: ExtensionSettings;
   runtime: HostRuntime;
   extensionPath: string;
   /** The first workspace folder (the project); none: the home directory. */
@@ -74,7 +74,7 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
 }
 
 /** Flags only the built-in chat knows (Toad would refuse them). */
-function builtinOnlyArgs(kind: "toad" | "builtin", config: SymposiumConfig, additionalFolders: string[] = []): string[] {
+function builtinOnlyArgs(kind: "toad" | "builtin", config: ExtensionSettings, additionalFolders: string[] = []): string[] {
   if (kind !== "builtin") return [];
   return [
     ...(config.chatMaxConversations !== undefined ? ["--max-conversations", String(config.chatMaxConversations)] : []),
@@ -89,7 +89,7 @@ function builtinOnlyArgs(kind: "toad" | "builtin", config: SymposiumConfig, addi
  * whatever that conductor is: ours adds it first, and a proxy further on (our own conductor's hook
  * among them) leaves a prompt that already starts with one alone (injector.ts).
  */
-function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string): ConductorInvocation {
+function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: string): ConductorInvocation {
   // ELECTRON_RUN_AS_NODE rides in the command line, so only the conductor gets it, not the chat, Toad or the agent.
   if (!config.acpAgentPath) return { program: runtime.program, args: [path.join(dist, "symposium-conductor.mjs")], env: runtime.env };
   const found = findProgram(config.acpAgentPath, process.env, process.platform);
@@ -103,7 +103,7 @@ function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string
 }
 
 /** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */
-export function checkpointEnvironment(config: SymposiumConfig): Record<string, string> {
+export function checkpointEnvironment(config: ExtensionSettings): Record<string, string> {
   if (config.checkpointsEnabled === false) return { [CHECKPOINT_ENV.off]: "off" };
   return config.checkpointsMaxTurns === undefined ? {} : { [CHECKPOINT_ENV.maxTurns]: String(config.checkpointsMaxTurns) };
 }

@@ -21,12 +21,12 @@ export interface AgentLaunch {
   clientVersion: string;
 }
 
-export interface AgentSessionEvents {
+export interface LmAgentSessionEvents {
   onText(text: string): void;
   log(message: string): void;
 }
 
-export class AgentSession {
+export class LmAgentSession {
   private readonly child: ChildProcess;
   private readonly connection: ClientConnection;
   private readonly stderrTail = new StderrTail(8);
@@ -35,7 +35,7 @@ export class AgentSession {
 
   constructor(
     private readonly launch: AgentLaunch,
-    events: AgentSessionEvents,
+    events: LmAgentSessionEvents,
   ) {
     this.child = spawnProgram(launch.program, launch.args, { stdio: ["pipe", "pipe", "pipe"], cwd: launch.cwd, env: launch.env });
     this.child.stdin!.on("error", () => {}); // EPIPE after an exit: reported by "exit".

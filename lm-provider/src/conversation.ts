@@ -7,7 +7,7 @@
 
 import * as crypto from "node:crypto";
 import type { ContentBlock, McpServer } from "@agentclientprotocol/sdk";
-import { AgentSession, type AgentLaunch } from "./agent-session.js";
+import { LmAgentSession, type AgentLaunch } from "./agent-session.js";
 import { HistoryTracker } from "./history.js";
 import type { LmMessage, LmTool } from "./messages.js";
 import { ToolChannelServer, type ToolCallRequest, type ToolCallResult } from "./tool-channel.js";
@@ -27,7 +27,7 @@ export interface LmRequest {
   signal: AbortSignal;
 }
 
-export interface ConversationOptions {
+export interface LmConversationOptions {
   /** The conductor for this agent (resolved per session: settings may have changed). */
   launch(): Promise<AgentLaunch>;
   /** How to start the MCP relay (dist/symposium-lm-tools.mjs) and what its environment needs besides the channel. */
@@ -53,7 +53,7 @@ interface Responder {
 }
 
 interface Running {
-  session: AgentSession;
+  session: LmAgentSession;
   channel: ToolChannelServer | undefined;
   /** The prompt in flight, if any: it stays in flight while a tool call waits for the consumer. */
   turn: Promise<void> | undefined;
@@ -68,7 +68,7 @@ export class LmConversation {
   /** Requests run one at a time; a new one supersedes the one streaming. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ConversationOptions) {}
+  constructor(private readonly options: LmConversationOptions) {}
 
   respond(request: LmRequest): Promise<void> {
     this.responder?.fail(new Error("a newer request to this model replaced this one"));
@@ -107,7 +107,7 @@ export class LmConversation {
 
   private async start(tools: LmTool[]): Promise<Running> {
     const launch = await this.options.launch();
-    const session = new AgentSession(launch, { onText: (text) => this.onText(text), log: (message) => this.options.log(message) });
+    const session = new LmAgentSession(launch, { onText: (text) => this.onText(text), log: (message) => this.options.log(message) });
     let channel: ToolChannelServer | undefined;
     try {
       const mcpServers: McpServer[] = [];

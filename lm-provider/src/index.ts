@@ -1,5 +1,5 @@
 // The language model provider's core, for the extension's adapter.
-export { LmConversation, TOOLS_SERVER_NAME, type ConversationOptions, type LmRequest, type ResponseSink } from "./conversation.js";
+export { LmConversation, TOOLS_SERVER_NAME, type LmConversationOptions, type LmRequest, type ResponseSink } from "./conversation.js";
 export type { AgentLaunch } from "./agent-session.js";
 export { HistoryTracker, type HistoryMatch } from "./history.js";
 export { estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "./messages.js";

@@ -6,10 +6,10 @@ import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { settingsFromEnvironment } from "../../../checkpoints/src/index.js";
 import { checkpointEnvironment } from "../../../extension/src/panel-launch.js";
-import type { SymposiumConfig } from "../../../extension/src/config.js";
+import type { ExtensionSettings } from "../../../extension/src/config.js";
 
-const base: SymposiumConfig = { toadCommand: "toad", toadPort: 0, acpAgentPath: "", editorContextEnabled: true };
-const conductorSettings = (config: SymposiumConfig) => settingsFromEnvironment(checkpointEnvironment(config), "/tmp/symposium-config", () => {});
+const base: ExtensionSettings = { toadCommand: "toad", toadPort: 0, acpAgentPath: "", editorContextEnabled: true };
+const conductorSettings = (config: ExtensionSettings) => settingsFromEnvironment(checkpointEnvironment(config), "/tmp/symposium-config", () => {});
 
 describe("checkpoint settings from VS Code to the conductor", () => {
   it("turns checkpoints off when symposium.checkpoints.enabled is false", () => {
