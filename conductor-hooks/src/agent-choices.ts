@@ -1,4 +1,4 @@
-// The agents a new user can choose from (the seed's four, then the built-in
+// The agents a new user can choose from (the four Symposium's design names, then the built-in
 // demo agent), how a typed answer or a name given on the command line picks
 // one, and writing the config file for a choice. No ACP SDK here: `run` uses
 // this before any agent starts.
@@ -37,7 +37,7 @@ export function chooseAgentHint(env: NodeJS.ProcessEnv = process.env): string | 
   return "choose another agent with the agent picker in the chat's header (in VS Code also the command Symposium: Choose Agent)";
 }
 
-/** The seed's four, in its order. */
+/** The four agents Symposium's design names, in its order. */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   // The adapters' current npm names (checked with `npm view`, docs/interop.md): Zed's claude-code-acp is now
   // @agentclientprotocol/claude-agent-acp, and Gemini CLI's --experimental-acp is now --acp.

@@ -178,7 +178,7 @@ async function registryCommand(args: string[]): Promise<number> {
     }
     case "resolve": {
       const spawn = await registry.resolveAgent(await registry.findAgent(id!, context), context);
-      // The seed's McpServer shape: env as a list of { name, value }.
+      // Symposium's McpServer shape (its agent registry design): env as a list of { name, value }.
       return printLine(JSON.stringify({ ...spawn, env: Object.entries(spawn.env).map(([name, value]) => ({ name, value })) }));
     }
     case "use": {

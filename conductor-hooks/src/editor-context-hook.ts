@@ -1,4 +1,4 @@
-// The seed's hook: the editor-context proxy is the chain's first component,
+// The hook Symposium's VS Code design asks for: the editor-context proxy is the chain's first component,
 // in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty
 // (with it, each session gets the editor's MCP server: docs/editor-tools.md).
 // Unset, it is not in the chain at all, so CLI use pays nothing.
@@ -47,7 +47,7 @@ function bundleDir(): string {
 /**
  * Runs the injection once while the agent starts, on an injector of its own
  * (nothing logged, nothing sent): a session's first prompt otherwise pays for
- * compiling the reader and the formatter, several ms (docs/benchmarks-notes.md, P10).
+ * compiling the reader and the formatter, several ms (docs/benchmarks-notes.md, the first token of a chat session).
  */
 function warmUp(stateFile: string): void {
   const prompt = { jsonrpc: "2.0", id: 0, method: SESSION_PROMPT, params: { sessionId: "warm-up", prompt: [{ type: "text", text: "warm up" }] } };

@@ -1,4 +1,4 @@
-// The seed's AgentConfig (001, "Agent Registry") and the ACP agent registry's
+// Symposium's AgentConfig (its design's "Agent Registry" chapter) and the ACP agent registry's
 // file (agentclientprotocol/registry FORMAT.md), checked field by field. What
 // a registry or a config says ends up as directory names, URLs to download
 // and programs to run, so every string that becomes a path is held to a
@@ -65,7 +65,7 @@ export class AgentFormatError extends Error {
   override name = "AgentFormatError";
 }
 
-/** The registry's platform keys (FORMAT.md, and the seed's table); null where it has none. */
+/** The registry's platform keys (FORMAT.md, and the table of Symposium's agent registry design); null where it has none. */
 export function platformKey(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | null {
   const os = { darwin: "darwin", linux: "linux", win32: "windows" }[platform as string];
   const cpu = { arm64: "aarch64", x64: "x86_64" }[arch];

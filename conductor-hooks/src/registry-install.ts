@@ -1,7 +1,7 @@
 // Installing what an AgentConfig's `cargo` or `binary` distribution names,
 // into a per-version cache: `<config folder>/cache/agents/<id>/<version>/`.
 // Beside the config file rather than ~/.cache: it follows $SYMPOSIUM_CONFIG
-// (tests, several profiles), Windows has no ~/.cache, and the seed's
+// (tests, several profiles), Windows has no ~/.cache, and Symposium's
 // ~/.symposium/bin/<id> would share a folder with the launcher
 // (launcher.ts), so an agent with the id "symposium-conductor" could replace it.
 //
@@ -15,7 +15,7 @@
 // out), and the command's real path must be inside before it is made
 // executable or run. Modes lose setuid, setgid and sticky bits; owners are
 // never taken from the archive. When a version is installed, the id's other
-// versions are removed (the seed's "no accumulation").
+// versions are removed (Symposium's agent registry design: "no accumulation").
 
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";

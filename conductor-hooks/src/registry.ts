@@ -35,7 +35,7 @@ export interface CatalogEntry {
   source: "config" | "custom" | "builtin" | "registry";
 }
 
-/** What a resolved agent is started as: the seed's McpServer-like object. */
+/** What a resolved agent is started as: Symposium's McpServer-like object (its agent registry design). */
 export interface SpawnSpec {
   name: string;
   command: string;
@@ -248,7 +248,7 @@ export async function configuredAgent(value: unknown, context: RegistryContext):
   return parseAgentConfig(value, `${context.configPath}: agent`);
 }
 
-/** The seed's `registry list` line for an agent; the description says when its download here is not checksummed; `current` on the one the config names now. */
+/** The `registry list` line for an agent, as Symposium's agent registry design gives it; the description says when its download here is not checksummed; `current` on the one the config names now. */
 export function listed(agent: AgentConfig, current = false): { id: string; name: string; version?: string; description?: string; current?: true } {
   const description = pickerDescription(agent);
   return {

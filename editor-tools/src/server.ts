@@ -8,7 +8,7 @@
 // The SDK's low-level `Server` with plain JSON Schemas (tools.ts), not
 // `McpServer` with zod: the server starts with every session, and McpServer's
 // zod schemas and their conversion cost it ~5 MB and start-up time
-// (docs/benchmarks.md, P15). Arguments are checked with the SDK's own Ajv
+// (docs/benchmarks.md, the editor tools' memory). Arguments are checked with the SDK's own Ajv
 // validator, the one `Server` already holds, compiled per tool on first use.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";

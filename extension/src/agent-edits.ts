@@ -1,5 +1,5 @@
 // An agent's write from the built-in chat to a document open in VS Code
-// (issue 23, item 4; the request came through the bridge: chat-bridge.ts):
+// (the request came through the bridge: chat-bridge.ts):
 // applied as a workspace edit, so the editor shows it and Ctrl+Z undoes it,
 // then saved when the document had no unsaved changes (the agent's write means
 // "the file now holds this"; a dirty document keeps the user's unsaved work in
@@ -8,7 +8,7 @@
 // answer in 10 minutes the edit is dropped ("unanswered": nothing is written,
 // a later click changes nothing). A file not open in VS Code is "notOpen": the
 // chat server writes it to disk as before.
-// Fails closed (issue 31, item 13): the edit is applied as the one region it
+// Fails closed: the edit is applied as the one region it
 // changes, carried over what the user typed during the review ("changed" when
 // the user edited the same lines); an Accept after the chat page that asked
 // went away (`withdrawn`) applies nothing; any error is "failed", never

@@ -171,7 +171,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /**
    * A surface's chat page went to another conversation (New chat, a History reopen, another agent): it is
-   * the window's conversation now. The other surfaces follow, and a tab opened later shows it (issue 32, item 1).
+   * the window's conversation now. The other surfaces follow, and a tab opened later shows it.
    */
   private conversationMoved(id: string, surface: Surface): void {
     if (!CONVERSATION_ID.test(id) || !this.chatUrl) return;
@@ -227,7 +227,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       nonce: crypto.randomBytes(16).toString("base64"),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.css")).toString(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.mediaRoot(), "panel.js")).toString(),
-      // The theme now, not the one of the URL's first render (issue 32, item 3).
+      // The theme now, not the one of the URL's first render.
       chatUrl: this.chatUrl && chatUrlWith(this.chatUrl, { theme: currentTheme() }),
       status: this.status,
       seq: this.seq,

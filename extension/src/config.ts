@@ -1,5 +1,5 @@
 // Typed access to the extension's settings: the only module that reads or
-// writes them. The setting names are the seed's (`toadCommand`, `toadPort`)
+// writes them. The setting names are those of Symposium's VS Code design (`toadCommand`, `toadPort`)
 // even where the built-in chat runs instead of Toad: renaming them would drop
 // every user's values.
 
@@ -67,7 +67,7 @@ function clampPort(value: number): number {
 }
 
 /**
- * `symposium.agents`: custom agents as the seed's AgentConfig objects
+ * `symposium.agents`: custom agents as AgentConfig objects (Symposium's agent registry design)
  * ({ id, name?, description?, distribution }). Passed as they are to the
  * conductor, which checks them (registry-format.ts) and says what is wrong.
  */

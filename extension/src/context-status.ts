@@ -1,7 +1,7 @@
 // The status bar item: whether the editor context is shared and for what
 // (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
 // and a click turns sharing on or off (the command is registered in commands.ts).
-// A click shows the new state at once (issue 32, item 7): the setting's write and
+// A click shows the new state at once: the setting's write and
 // the tracker's answer to it can take seconds under load.
 
 import * as vscode from "vscode";

@@ -218,7 +218,7 @@ function wordIndex(text: string, name: string): number {
   return word ? word.index : text.indexOf(name);
 }
 
-/** The positions of the workspace symbols named exactly `name` (VS Code's workspace symbol search, as the seed's findDefinitions("name")). */
+/** The positions of the workspace symbols named exactly `name` (VS Code's workspace symbol search, as findDefinitions("name") of Symposium's design does). */
 async function symbolsNamed(name: string): Promise<Target[]> {
   const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>("vscode.executeWorkspaceSymbolProvider", name)) ?? [];
   const exact = found.filter((symbol) => symbol.name === name || symbol.name.replace(/\(.*$/, "") === name);

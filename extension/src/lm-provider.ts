@@ -1,4 +1,4 @@
-// The agents as VS Code language models (seed 000; docs/lm-provider.md), when
+// The agents as VS Code language models (Symposium's Language Model Provider design; docs/lm-provider.md), when
 // `symposium.enableExperimentalLM` is on and VS Code has the provider API
 // (1.104+). A thin adapter: each agent the conductor lists (as Choose Agent
 // shows them) is one model; its requests go to the VS Code-free core in

@@ -32,7 +32,7 @@ export const STATE_CONTEXT_KEY = "symposium.chatState";
 const STARTING: PanelStatus = { kind: "starting", message: "Starting the chat…" };
 /** The chat stays on screen (the panel's kept copy of it) while the remembered host is checked. */
 const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
-/** Restricted Mode (issue 31, item 6): nothing of the chat starts until the user trusts the workspace. */
+/** Restricted Mode: nothing of the chat starts until the user trusts the workspace. */
 export const RESTRICTED: PanelStatus = {
   kind: "stopped",
   message: "This workspace is in Restricted Mode. The chat runs an agent and commands in this folder, so it starts once you trust the workspace.",

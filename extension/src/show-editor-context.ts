@@ -2,7 +2,7 @@
 // now, computed by the proxy's own reader and formatter from the file the
 // tracker wrote, in a read-only document beside the editor that follows every
 // write while it is open. When there is no block it says why. A window reload
-// restores it (issue 32, item 11): VS Code activates this extension for its
+// restores it: VS Code activates this extension for its
 // scheme (package.json: onFileSystem:symposium-context); and should its tab be
 // gone all the same, leaving its editor group empty, the view is opened there
 // again (the group it was in is remembered while it is open).

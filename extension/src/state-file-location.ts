@@ -22,7 +22,7 @@ const REMEMBER_AT_MOST = 8;
 const SNAPSHOT_NAME = /^(editor-state-[0-9a-f]{32})\.unsaved-[0-9a-f]{16}\.txt$/;
 /**
  * A state file untouched this long belongs to no live window (a live one touches its file every
- * 10 s): with its writer gone too, it is an ended window's (issue 32, item 13).
+ * 10 s): with its writer gone too, it is an ended window's.
  */
 export const ENDED_WINDOW_MS = 2 * 60_000;
 

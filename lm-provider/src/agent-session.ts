@@ -47,7 +47,7 @@ export class LmAgentSession {
           events.onText(update.content.text);
       })
       // The agent's own permission requests are refused: the language model API has no way to ask the user
-      // (seed: symposium-agent-action, not built; docs/lm-provider.md).
+      // (the design's symposium-agent-action tool is not built; docs/lm-provider.md).
       .onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" as const } }))
       .connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
     this.child.on("error", (error) => this.end(describeSpawnError(launch.program, error)));

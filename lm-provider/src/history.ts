@@ -1,4 +1,4 @@
-// Seed 000's committed / provisional history. VS Code's language model API is
+// The committed / provisional history of Symposium's Language Model Provider design. VS Code's language model API is
 // stateless (every request carries the whole conversation); an ACP session is
 // not. `committed` is what the agent's session holds and the consumer has
 // confirmed; `provisional` is the exchange in flight: the user message(s) we

@@ -1,6 +1,6 @@
 // Toad's web server (textual-serve) checks no caller: whoever reaches its
-// private port gets a fresh Toad app, its agent and a keyboard into it (issue
-// 25; docs/panel.md "Toad's private port"). Toad is not ours to patch, so the
+// private port gets a fresh Toad app, its agent and a keyboard into it
+// (docs/panel.md "Toad's private port"). Toad is not ours to patch, so the
 // host runs Toad's own entry point under a small Python launcher of ours, in
 // Toad's own interpreter, that puts loopback-auth's three checks (secret, Host,
 // Origin) in front of every route of textual-serve's aiohttp app before it

@@ -1,4 +1,4 @@
-// The conversation as plain text for VS Code's panel (issue 22, P8): the panel
+// The conversation as plain text for VS Code's panel: the panel
 // keeps the latest copy in its own webview state and, after a window reload,
 // shows it at once while this page loads and replays the conversation behind
 // it. The first copy after the replay also tells the panel this page is on

@@ -436,7 +436,7 @@ function setStatus(text: string): void {
 function applyTheme(theme: unknown): void {
   const chosen: Theme = THEMES.includes(theme as Theme) ? (theme as Theme) : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   document.body.dataset.theme = chosen;
-  // New chat, History, an agent switch and a reload build their URL from params: they keep this theme (issue 32, item 3).
+  // New chat, History, an agent switch and a reload build their URL from params: they keep this theme.
   if (THEMES.includes(theme as Theme) && params.get(QUERY.theme) !== theme) {
     params.set(QUERY.theme, chosen);
     window.history.replaceState(null, "", `?${params.toString()}`);

@@ -30,7 +30,7 @@ export const CLIENT_CAPABILITIES = {
 export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resume", "promptCapabilities.embeddedContext"] as const;
 
 /**
- * What the real adapters offer that the chat does not use yet (issue 35: to
+ * What the real adapters offer that the chat does not use yet (to
  * come), so a new capability in an adapter's answer is a decision, not a
  * surprise (test/unit/webchat/webchat-client-capabilities.test.ts).
  */

@@ -4,7 +4,7 @@
 // `backlog` is what the conversation's back-pressure watches.
 // Views that replace each other (a running terminal's output) are not
 // queued: a page with a backlog keeps only the latest of each, sent once it
-// has taken what it had (issue 31: terminals printing to a page that stopped
+// has taken what it had (before, terminals printing to a page that stopped
 // reading grew the server by 18 MB a second).
 
 import { WebSocket } from "ws";

@@ -45,7 +45,7 @@ export interface ChatServerOptions {
  * The browser may keep the script and the stylesheet: their URLs carry this
  * server's secret, so a new server is fetched anew, while a window reload
  * skips two round trips (through code-server's proxy, ~0.2 s each:
- * docs/benchmarks-notes.md, P8). The page itself, with its nonce, is never stored.
+ * docs/benchmarks-notes.md, the panel's reload). The page itself, with its nonce, is never stored.
  */
 const ASSET_CACHING = "private, max-age=86400";
 const ASSETS: Record<string, string> = { "/page.js": "text/javascript; charset=utf-8", "/page.css": "text/css; charset=utf-8" };

@@ -2,7 +2,7 @@
 // answered with a session/update), between an SDK client and an SDK agent in
 // this process. The SDK compiles its message validators on first use; done
 // here, the first prompt of the first conversation does not wait for that
-// (it took the server several ms: docs/benchmarks-notes.md, P10).
+// (it took the server several ms: docs/benchmarks-notes.md, the first token of a chat session).
 
 import { agent, client, ndJsonStream } from "@agentclientprotocol/sdk";
 

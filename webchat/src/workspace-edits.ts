@@ -1,4 +1,4 @@
-// An agent's fs/write_text_file, offered to VS Code first (issue 23, item 4):
+// An agent's fs/write_text_file, offered to VS Code first:
 // the server asks the attached pages that said they are in VS Code's panel
 // (`inEditor`) with `applyEdit`; such a page hands it through the bridge to the
 // extension, which applies it to the open document as a workspace edit
@@ -11,7 +11,7 @@
 // without its content (`tooLarge`): VS Code refuses it when the file is open
 // there (it cannot be reviewed) and answers "notOpen" otherwise. Ids are
 // random: an answer counts only for a write this server offered, from a page
-// it offered it to (issue 31, item 3).
+// it offered it to.
 
 import * as crypto from "node:crypto";
 import * as path from "node:path";

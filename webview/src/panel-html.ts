@@ -8,7 +8,7 @@
 // Security: a Content Security Policy that allows nothing by default; styles
 // and the one script only from the webview's own resources (the script also
 // needs this render's nonce); frames only from the one gate origin the
-// extension names. The iframe's sandbox is the seed's (docs/panel.md).
+// extension names. The iframe's sandbox is the one Symposium's VS Code design gives it (docs/panel.md).
 // The chords the chat may hand back (panel-messages.ts) ride on the body, for
 // panel.js to pass on to the chat page and to check its requests against.
 
@@ -30,7 +30,7 @@ export interface PanelHtmlOptions {
   seq: number;
 }
 
-/** Shown over a ready chat until its page has loaded (issue 32, item 8). */
+/** Shown over a ready chat until its page has loaded. */
 export const CHAT_LOADING = "Starting the chat…";
 
 export const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups";
