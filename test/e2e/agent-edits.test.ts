@@ -1,5 +1,5 @@
 // An agent's fs/write_text_file from the built-in chat to a document open in
-// VS Code (issue 23, item 4), in code-server + Chromium, driven like a user:
+// VS Code, in code-server + Chromium, driven like a user:
 // the write becomes a workspace edit (the editor shows it, it is saved since
 // the document was clean, Ctrl+Z in the editor undoes it); a file not open is
 // written to disk; with `symposium.chat.agentEdits` "review" the agent waits

@@ -1,5 +1,5 @@
 // The chat and VS Code working together, in code-server + Chromium, driven
-// like a user (issue 22): VS Code's chords typed in the chat, "Open diff" and
+// like a user: VS Code's chords typed in the chat, "Open diff" and
 // a tool call's path, "Add Selection to Chat", "Open Chat in Editor", the
 // view's title, Stop → "stopped" + Start; and the bridge refusing what is not
 // on its lists. One user's session: each step builds on the one before.

@@ -1,7 +1,7 @@
 // `npm start` (test/harness/start.ts) and Ctrl+C: the demo stops what it
 // started — code-server, and the chat host the extension started detached,
 // with its chat, conductor and agent — instead of leaving them for the host's
-// 15-minute idle timeout (issue 22). Driven like a user: the demo's own
+// 15-minute idle timeout. Driven like a user: the demo's own
 // address and password, the chat opened from the palette, then SIGINT.
 
 import { strict as assert } from "node:assert";

@@ -1,4 +1,4 @@
-// Files dragged from VS Code's Explorer into the built-in chat (issue 22, item 3), in
+// Files dragged from VS Code's Explorer into the built-in chat, in
 // code-server + Chromium, driven like a user: the mouse goes down on the Explorer's row,
 // Shift is held, the mouse moves in steps onto the chat and lets go. VS Code keeps a drag
 // out of every webview unless Shift is held (its WebviewWindowDragMonitor sets

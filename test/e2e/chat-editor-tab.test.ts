@@ -1,4 +1,4 @@
-// Issue 32, items 1 and 3, in code-server + Chromium with the demo agent:
+// One conversation across the panel and its editor tabs, in the current theme, in code-server + Chromium with the demo agent:
 // "Open Chat in Editor" shows the conversation the panel shows, whichever way
 // it became current (New chat, a History reopen, an agent switch), and the chat
 // comes up in VS Code's current theme (New chat and the editor tab alike), not
@@ -52,7 +52,7 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await waitForText(async () => String(chatFrames(demo.page).length), /^1$/, 10_000);
   }
 
-  it("opens the chat, saying it starts from the first look on, never a blank area (issue 32, item 8)", async () => {
+  it("opens the chat, saying it starts from the first look on, never a blank area", async () => {
     await command(demo.page, "Symposium: Open Chat");
     const looks = await watchPanel(demo.page, (look) => look.chatStatus.includes("Ready"), 60_000);
     const blank = looks.find((look) => !look.status && !look.kept && !look.chat && !look.chatStatus);
@@ -116,7 +116,7 @@ describe("Open Chat in Editor: the panel's conversation, in the current theme", 
     await closeTab();
   });
 
-  it("Reload Window restores the Editor Context view, leaving no empty editor group (issue 32, item 11)", async () => {
+  it("Reload Window restores the Editor Context view, leaving no empty editor group", async () => {
     await command(demo.page, "View: Close All Editors");
     await openFile(demo.page, "main.rs");
     await command(demo.page, "Symposium: Show Editor Context"); // beside main.rs: a group of its own

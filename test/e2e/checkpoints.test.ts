@@ -1,4 +1,4 @@
-// Turn checkpoints in VS Code (issue 34), in code-server + Chromium, driven
+// Turn checkpoints in VS Code, in code-server + Chromium, driven
 // like a user: the built-in chat runs an agent that writes the disk itself
 // (test/fixtures/disk-agent.ts); `Symposium: Review Agent Changes` opens VS
 // Code's multi-file diff of that turn (before ↔ now); `Symposium: Undo Agent

@@ -1,4 +1,4 @@
-// Issue 31, items 3, 4 and 13, in code-server + Chromium: the bridge between
+// Hostile pages and agents at the bridge, in code-server + Chromium: the bridge between
 // the chat page, the panel page and the extension against a foreign frame in
 // the same window, and the extension's side of an agent's edit under review.
 // - A frame of another origin (as Simple Browser, a notebook's output or

@@ -79,7 +79,7 @@ describe("chat panel in code-server (built-in chat, demo agent)", { skip, timeou
     assert.match(text, /<editor-context>/);
     assert.match(text, /let greeting = "hello from the sample workspace";/);
     assert.match(text, /What does this line do\?/);
-    // Said once, quietly: in the log, not as a toast (issue 22).
+    // Said once, quietly: in the log, not as a toast.
     assert.match(extensionLog(demo.server), /'toad' \(symposium\.toadCommand\) was not found on PATH, so the panel uses the built-in chat/);
     // `SYMPOSIUM_SCREENSHOT=docs/panel.png` records the README's picture of exactly this.
     if (process.env.SYMPOSIUM_SCREENSHOT) await screenshotAnswer(demo.page, frame, path.resolve(REPO_DIR, process.env.SYMPOSIUM_SCREENSHOT));

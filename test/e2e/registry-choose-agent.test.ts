@@ -3,7 +3,7 @@
 // the built-in agents, the shipped registry snapshot's and the custom one from
 // symposium.agents, the configured one marked current; choosing the custom one
 // (the reporting agent) writes the conductor's config, the conversation open
-// keeps running the demo agent (issue 32, item 6: no restart), and the next
+// keeps running the demo agent, and the next
 // one, started with New chat, runs the reporting agent.
 
 import { strict as assert } from "node:assert";

@@ -1,4 +1,4 @@
-// The tracker's snapshots of unsaved documents (issue 23, docs/state-file.md
+// The tracker's snapshots of unsaved documents (docs/state-file.md
 // "Unsaved documents") in a real VS Code (code-server) in a real browser,
 // typed into like a user: a snapshot appears with the editor's text, private,
 // and goes when the document is saved, reverted, closed, or the window goes.

@@ -1,4 +1,4 @@
-// Issue 31, item 6 (workspace trust), in code-server + Chromium with VS Code's
+// Workspace trust, in code-server + Chromium with VS Code's
 // workspace trust on: the folder opens in Restricted Mode; opening the chat
 // starts no host, chat, agent or command, and the panel says why, with a button
 // to the trust editor; once the user trusts the folder there, the chat starts.

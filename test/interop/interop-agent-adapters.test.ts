@@ -158,7 +158,7 @@ describe("the published agent adapters behind our conductor, logged out", { skip
     { skip: !isRoot() && "needs a project folder the agent's user cannot enter: runs as root only" },
     async (t) => {
       failIfMissing(missing);
-      // Gemini CLI reads its working folder at start: in one only root may enter, it exits with a stack trace (issue 37).
+      // Gemini CLI reads its working folder at start: in one only root may enter, it exits with a stack trace.
       const { page, chat } = await chatWith(t, "gemini", tempDir("symposium-project-"));
       // However the chat says it (an error, or the conversation ended with the agent's last lines), the cause is in it.
       const shown = (): string => [...page.errors(), ...page.messages.flatMap(endedText)].join("\n");

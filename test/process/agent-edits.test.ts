@@ -1,8 +1,8 @@
-// An agent's write offered to VS Code (issue 23, item 4), without VS Code: the
+// An agent's write offered to VS Code, without VS Code: the
 // bridge's check of the `applyEdit` request (parseFromPanel), the chat server's
 // bookkeeping of the pages' answers (WorkspaceEdits), which paths it offers at
 // all (editorPath: inside the project), and a review left unanswered (mock
-// timers): refused, never written to disk. Issue 31: the ids are random and
+// timers): refused, never written to disk. The ids are random and
 // only a write this server offered is answered (item 3); a write over the
 // bridge's cap is offered without its content and, refused by VS Code, never
 // written to disk (item 4); VS Code's own failure is never a disk write (item

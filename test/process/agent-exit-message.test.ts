@@ -1,5 +1,5 @@
 // An agent that exits at start with a stack trace (Gemini CLI in a folder it
-// cannot read, issue 37): the conductor's one-line message carries the line
+// cannot read): the conductor's one-line message carries the line
 // that says what went wrong, not the trace's last frame; the whole tail stays
 // in the error's data, and the log ends with that one line (a chat keeping only
 // the log's last lines shows the cause). The conductor runs a real Node agent that throws.

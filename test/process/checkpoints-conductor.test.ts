@@ -1,4 +1,4 @@
-// Turn checkpoints through the real conductor (issue 34): the SDK's client in
+// Turn checkpoints through the real conductor: the SDK's client in
 // front, an agent behind that writes the disk with its own calls; the turn
 // recorded from session/new's cwd and additionalDirectories, and listed,
 // diffed and undone through `symposium-conductor checkpoints`. Message order

@@ -1,4 +1,4 @@
-// What `npm start` keeps between runs (issue 32.9, 32.12, 32.4): the demo
+// What `npm start` keeps between runs: the demo
 // profile's settings.json gains the harness's defaults without losing what the
 // user set (a theme), and never auto-forwards ports; the demo's conductor config
 // starts on the demo agent and keeps an agent chosen since, as the real

@@ -1,4 +1,4 @@
-// Issue 18, item 2, the page's side: pasting a prompt over the server's
+// Oversized messages, the page's side: pasting a prompt over the server's
 // message limit and pressing Enter, in real Chromium against the real
 // server. The composer keeps the text, says the limit, and sends nothing; the
 // connection and the conversation go on.

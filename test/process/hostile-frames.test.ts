@@ -1,4 +1,4 @@
-// Issue 18, item 2: websocket messages over the size limit and text frames
+// Hostile frames: websocket messages over the size limit and text frames
 // that are not UTF-8, from an authenticated page, to the real built-in chat
 // server and through the real panel host's gate. Each closes its own socket
 // with a close code naming the cause; every other socket and conversation

@@ -1,4 +1,4 @@
-// Issue 18, item 1: requests whose target Node's URL parser refuses, sent
+// Hostile requests: requests whose target Node's URL parser refuses, sent
 // with no secret over raw TCP (as any web page can, with an <img>), on plain
 // HTTP and as websocket upgrades, to the real built-in chat server and the
 // real panel host's gate. Each is answered 400 or 403, and the server keeps

@@ -1,10 +1,9 @@
-// Issue 22 (P8), the panel page's side: the kept copy of the conversation that
+// The panel's reload, the panel page's side: the kept copy of the conversation that
 // webview/media/panel.js shows at once after a window reload, in real Chromium.
 // The panel page (webview/src/panel-html.ts, with its CSP) is served from one
 // loopback origin, the chat from another, as in VS Code; VS Code's webview API
 // is a stand-in that keeps the page's state, and a host page frames the panel
-// page as VS Code's webview host does (issue 31, item 3: the panel takes the
-// extension's messages from that host only). The copy shows as text only, only
+// page as VS Code's webview host does. The copy shows as text only, only
 // the chat frame may replace it, and a chat that starts afresh forgets it.
 
 import { strict as assert } from "node:assert";
@@ -166,7 +165,7 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
     }
   });
 
-  it("takes the extension's messages only from its host: not from itself, another frame, or the chat frame (issue 31, item 3)", async () => {
+  it("takes the extension's messages only from its host: not from itself, another frame, or the chat frame", async () => {
     shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
     const { page, panel } = await openPanel({ kept: [] });
     try {

@@ -149,7 +149,7 @@ describe("platform: ELECTRON_RUN_AS_NODE", { skip: POSIX_ONLY }, () => {
     assert.equal(builtin.cwd, os.homedir());
     assert.deepEqual(builtin.frontend.args.slice(-2), ["--project-dir", project]);
     assert.match(builtin.frontend.args[2]!, /^ELECTRON_RUN_AS_NODE=1 .*symposium-conductor\.mjs run$/, "the variable rides in the conductor's command line");
-    // A multi-root workspace: its other folders as --add-dir (issue 35); Toad has no such option.
+    // A multi-root workspace: its other folders as --add-dir; Toad has no such option.
     const second = tempDir("symposium-second-");
     assert.deepEqual(planLaunch({ ...inputs, additionalFolders: [second] }).frontend.args.slice(-4), ["--project-dir", project, "--add-dir", second]);
     assert.ok(

@@ -1,7 +1,7 @@
 // The panel host's readiness probe asks the frontend without the secret on
 // purpose (panel-host/src/frontend.ts); the built-in chat server refuses it,
 // as it must, but logs that as the expected answer to the probe, not as a
-// refused caller (issue 22's papercut: "every start logs refused GET /").
+// refused caller (it once logged "refused GET /" at every start).
 // Any other request without the secret is still logged as refused.
 
 import { strict as assert } from "node:assert";

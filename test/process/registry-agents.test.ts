@@ -325,7 +325,7 @@ describe("choosing an agent, then running it", () => {
     const entries = JSON.parse(listed.stdout) as Array<{ id: string; name: string; current?: boolean }>;
     const ids = entries.map((agent) => agent.id);
     for (const id of ["claude", "demo", "gemini", "codex", "qwen-code"]) assert.ok(ids.includes(id), `${id} in ${ids.join(", ")}`);
-    // One entry and one name per agent (issue 32, item 5): the registry's Claude Code and Codex CLI are the built-ins.
+    // One entry and one name per agent: the registry's Claude Code and Codex CLI are the built-ins.
     for (const id of ["claude-code-acp", "codex-acp"]) assert.ok(!ids.includes(id), `${id} merged into its built-in entry: ${ids.join(", ")}`);
     const names = entries.map((agent) => agent.name);
     assert.deepEqual(
@@ -542,7 +542,7 @@ describe("a malformed or hostile registry is refused, and nothing is installed",
   });
 });
 
-describe("hostile archives, downloads and values cannot leave the cache or change what runs (issue 31)", () => {
+describe("hostile archives, downloads and values cannot leave the cache or change what runs", () => {
   /** `registry resolve id` against a registry of `agents`, in a fresh home: its result and that home's folder. */
   async function resolveIn(agents: object[], id: string, env: NodeJS.ProcessEnv = {}, timeoutMs?: number) {
     serveRegistry(agents);

@@ -1,6 +1,6 @@
-// scripts/steps.mjs, the steps of `npm start` and `npm test`'s setup (issue 22: "screens of
+// scripts/steps.mjs, the steps of `npm start` and `npm test`'s setup (not "screens of
 // install noise"): one line per step on stderr, the tools' output in the setup log, and on
-// failure the log's path and last lines; `npm test` never empties that log (issue 32.15).
+// failure the log's path and last lines; `npm test` never empties that log.
 // Real processes: the module runs in a child Node.
 
 import { strict as assert } from "node:assert";
@@ -59,7 +59,7 @@ describe("setup steps (npm start, npm test)", () => {
     assert.match(fs.readFileSync(logFile, "utf8"), /apt-get noise\nmore noise\n/);
   });
 
-  it("npm test's pretest leaves the setup log npm start wrote (issue 32.15)", () => {
+  it("npm test's pretest leaves the setup log npm start wrote", () => {
     const logFile = path.join(tempDir("symposium-steps-"), "setup.log");
     fs.writeFileSync(logFile, "== npm start's build output\n");
     const result = spawnSync(process.execPath, [path.join(REPO_DIR, "scripts", "ensure-deps.mjs")], {

@@ -1,4 +1,4 @@
-// The state-file reader against a real atomic writer (issue 18, item 11): a
+// The state-file reader against a real atomic writer: a
 // process rewrites the file 1,000 times a second with the tracker's own
 // library while prompts go through the proxy in wrap mode; every prompt must
 // still get its <editor-context> block.

@@ -1,4 +1,4 @@
-// The agent sees what the user sees (issue 23, docs/proxy.md "Unsaved
+// The agent sees what the user sees (docs/proxy.md "Unsaved
 // changes"): a real agent (the ACP SDK's, test/fixtures/fs-agent.ts) reads and
 // writes files through the editor-context proxy, under our conductor and in
 // wrap mode, while a state file lists unsaved documents with their snapshots.

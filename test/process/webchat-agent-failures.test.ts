@@ -1,4 +1,4 @@
-// Issue 32, items 2, 5, 6 and 10: an agent that does not start never leaves
+// An agent that does not start never leaves
 // the built-in chat stuck. In real Chromium, against the real chat server
 // running the real conductor (dist/symposium-conductor.mjs) with a temporary
 // config whose custom agents fail to start the ways real ones do
@@ -55,7 +55,7 @@ function home(agentId: string): { dir: string; config: string; env: NodeJS.Proce
   return { dir, config, env };
 }
 
-describe("webchat: an agent that does not start (issue 32)", { skip }, () => {
+describe("webchat: an agent that does not start", { skip }, () => {
   const suite = chatSuite();
 
   async function serve(agentId: string): Promise<ChatServer> {

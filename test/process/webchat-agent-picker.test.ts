@@ -1,4 +1,4 @@
-// Issue 24, item 4 in the built-in chat: the agent picker in the header, in
+// The agent picker in the header, in
 // real Chromium against the real chat server running the real conductor
 // (dist/symposium-conductor.mjs) with a temporary config holding two custom
 // local agents (test/fixtures/named-agent.ts). Choosing agent B saves it
@@ -6,7 +6,7 @@
 // leaves the first conversation in the history. A page cannot choose an id
 // the list does not have; a command that is not our conductor gets no picker.
 // While `run` downloads a binary agent (a stalled download from a local
-// server), the status says "Installing <id> <version>…" (issue 31, item 8).
+// server), the status says "Installing <id> <version>…".
 // WEBCHAT_SCREENSHOT_DIR=docs writes the picker's pictures (light and dark).
 
 import { strict as assert } from "node:assert";
@@ -55,7 +55,7 @@ function home(): { dir: string; config: string; env: NodeJS.ProcessEnv } {
   };
 }
 
-describe("webchat agent picker (issue 24)", { skip }, () => {
+describe("webchat agent picker", { skip }, () => {
   const suite = chatSuite();
 
   /** The chat server running `<node> dist/symposium-conductor.mjs run --config <config>`, as the extension runs it. */
@@ -177,7 +177,7 @@ describe("webchat agent picker (issue 24)", { skip }, () => {
     await page.close();
   });
 
-  it("while the conductor downloads the agent the status says what it installs, and a stalled download ends the start saying so (issue 31)", async () => {
+  it("while the conductor downloads the agent the status says what it installs, and a stalled download ends the start saying so", async () => {
     const archives = await startRegistryServer();
     try {
       archives.files.set("/slow.tar.gz", (await recordingTarball("binary")).bytes);

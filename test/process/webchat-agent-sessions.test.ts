@@ -1,4 +1,4 @@
-// The agent's own sessions in the chat (issue 35), through the real chat server
+// The agent's own sessions in the chat, through the real chat server
 // and a fixture agent written with the ACP SDK (test/fixtures/sessions-agent.ts):
 // a conversation that ends closes its agent session (session/close) when the
 // agent offers it, and only then; the agent's session_info_update title names
@@ -38,7 +38,7 @@ async function chat(
 
 const logLines = (log: string): string[] => fs.readFileSync(log, "utf8").split("\n").filter(Boolean);
 
-describe("the agent's own sessions (issue 35)", () => {
+describe("the agent's own sessions", () => {
   it("a conversation that ends sends session/close to an agent that offers it, before letting it go", async (t) => {
     const { page, log } = await chat(t);
     assert.match(await page.ask("hello"), /echo hello/);

@@ -1,4 +1,4 @@
-// The built-in chat runs our conductor in its own process (issue 38): the
+// The built-in chat runs our conductor in its own process: the
 // real symposium-webchat with `<node> dist/symposium-conductor.mjs run`, as
 // the extension runs it, starts no conductor process per conversation: the
 // agent is the server's own child, behind the in-process editor-context hook;

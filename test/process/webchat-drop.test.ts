@@ -1,4 +1,4 @@
-// Drops on the chat page (issue 22, item 3), in real Chromium against the real chat server,
+// Drops on the chat page, in real Chromium against the real chat server,
 // with drop events made in the page (test/e2e/chat-drop.test.ts drags from VS Code's Explorer
 // itself): what VS Code's Explorer puts in a drag in a remote window such as code-server's
 // (vscode-remote: URIs; its own list naming every file, text/uri-list only the first), a drop

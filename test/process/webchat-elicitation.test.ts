@@ -1,4 +1,4 @@
-// Issue 35 in the chat page, in real Chromium against the real chat server and
+// Elicitation and usage in the chat page, in real Chromium against the real chat server and
 // a fixture agent written with the ACP SDK (test/fixtures/elicitation-agent.ts):
 // the agent's questions (elicitation, form and URL modes) as cards answered by
 // keyboard and clicks, a secret never kept, schemas and addresses the chat
@@ -22,7 +22,7 @@ const AGENT = path.join(OUT_DIR, "test", "fixtures", "elicitation-agent.js");
 const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
 const SECRET = "hunter2-secret-XYZ";
 
-describe("webchat: elicitation and usage (issue 35)", { skip }, () => {
+describe("webchat: elicitation and usage", { skip }, () => {
   const suite = chatSuite();
   const stateDirs = new Map<ChatServer, string>();
 

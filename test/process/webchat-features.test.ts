@@ -1,4 +1,4 @@
-// Issue 22 in the chat page, in real Chromium against the real chat server
+// The chat page's ACP features, in real Chromium against the real chat server
 // and a fixture agent written with the ACP SDK (test/fixtures/feature-agent.ts):
 // the sign-in card, the model picker, terminals (their output in the tool
 // call, the byte limit, every process ended with its session), this
@@ -29,7 +29,7 @@ function agentCommand(...flags: string[]): string {
   return quote([process.execPath, FEATURE_AGENT, ...flags]);
 }
 
-describe("webchat features (issue 22)", { skip }, () => {
+describe("webchat features", { skip }, () => {
   const suite = chatSuite();
 
   async function serve(flags: string[], options: { stateDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChatServer> {

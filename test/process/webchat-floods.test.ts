@@ -1,9 +1,9 @@
-// symposium-webchat under floods (issue 18, items 5 and 6), with the real
+// symposium-webchat under floods, with the real
 // server, a real flooding ACP agent (test/fixtures/flood-agent.ts) and a real
 // websocket client: a page that stops reading holds the agent back instead of
 // growing the server; with no page attached the transcript stays bounded and
 // its replay leaves in pieces; the number of live conversations is capped.
-// Terminals printing to a page that stops reading (issue 31, item 5) cost
+// Terminals printing to a page that stops reading cost
 // only each terminal's latest view; a conversation's terminals keep at most
 // their budget. The server's memory is read from the outside (/proc, else ps).
 
@@ -23,12 +23,12 @@ import { frameText } from "../../acp-wire/src/index.js";
 
 const FLOOD_AGENT = path.join(OUT_DIR, "test", "fixtures", "flood-agent.js");
 const FLOOD_COMMAND = quote([process.execPath, FLOOD_AGENT]);
-/** Issue 18: the server stays under this in both floods. */
+/** The server stays under this in both floods. */
 const RSS_LIMIT_MB = 200;
 /** Past this the old build is plainly failing: stop it before it takes the machine's memory. */
 const RSS_ABORT_MB = 450;
 const MB = 1024 * 1024;
-/** Issue 31, item 5: 32 printing terminals took the server from 104 to 458 MB in 20 s. */
+/** 32 printing terminals once took the server from 104 to 458 MB in 20 s. */
 const PRINTING_TERMINALS = 32;
 
 /** A page's websocket: keeps the frames it receives (as text) and the messages in them. */
@@ -126,7 +126,7 @@ describe("chat server under floods", () => {
     return { server, progress };
   }
 
-  /** Our conductor's `run` in front of the flood agent: the chat runs it in its own process (issue 38). */
+  /** Our conductor's `run` in front of the flood agent: the chat runs it in its own process. */
   function conductorInProcess(): string {
     const config = path.join(tempDir("flood-config-"), "config.jsonc");
     fs.writeFileSync(config, JSON.stringify({ agent: FLOOD_COMMAND }));

@@ -1,9 +1,9 @@
 // The built-in chat's file access for its agent (ACP fs/read_text_file and
 // fs/write_text_file), end to end: the real symposium-webchat, a real agent
-// (test/fixtures/fs-agent.ts) asking through the page's websocket. Issue 18
-// items 3 (no byte outside the project, whatever its links do and however
-// they change) and 4 (ranges read in bounded memory, answers capped); issue
-// 26 item 7 (projects reached through symlinked folders work).
+// (test/fixtures/fs-agent.ts) asking through the page's websocket: no byte
+// outside the project, whatever its links do and however they change; ranges
+// read in bounded memory, answers capped; projects reached through symlinked
+// folders work.
 
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
@@ -65,7 +65,7 @@ async function withServer(projectDir: string, use: (page: ChatPage, server: Chat
   }
 }
 
-describe("the agent's file access stays inside the project (issue 18, item 3)", () => {
+describe("the agent's file access stays inside the project", () => {
   let project: string;
   let outside: string;
   let server: ChatServer;
@@ -186,7 +186,7 @@ describe("the agent's file access stays inside the project (issue 18, item 3)", 
   });
 });
 
-describe("ranges of large files (issue 18, item 4)", () => {
+describe("ranges of large files", () => {
   /** What fs/read_text_file answered before: the file split on "\n", a slice, joined again. */
   function expectedRange(text: string, line?: number, limit?: number): string {
     if (line === undefined && limit === undefined) return text;
@@ -268,7 +268,7 @@ function peakRssBytes(pid: number): number {
   return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) * 1024;
 }
 
-describe("projects reached through symlinks (issue 26, item 7)", () => {
+describe("projects reached through symlinks", () => {
   /** Reads and writes through every spelling of the project, and the boundary still holds there. */
   async function checkProject(given: string, real: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
     const outside = tempDir("webchat-linked-outside-");

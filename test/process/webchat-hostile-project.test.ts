@@ -1,5 +1,5 @@
 // What a hostile project folder or history folder can do to the real chat
-// server (issue 31, items 6, 11 and 14), over a real websocket, with real
+// server, over a real websocket, with real
 // agents (test/fixtures) and real git:
 // - typing `@` lists files with git, which must not run the commands a
 //   repository's own config names (core.fsmonitor);

@@ -1,4 +1,4 @@
-// `@` mentions in the chat page (issue 22, item 3), in real Chromium against
+// `@` mentions in the chat page, in real Chromium against
 // the real chat server and a fixture agent that records every prompt array
 // (test/fixtures/mention-agent.ts): a file chosen with the keyboard reaches
 // the agent as a resource_link, or as an embedded resource when the agent
@@ -40,7 +40,7 @@ interface Block {
   resource?: { uri: string; text?: string };
 }
 
-describe("webchat @ mentions (issue 22, item 3)", { skip }, () => {
+describe("webchat @ mentions", { skip }, () => {
   const suite = chatSuite();
 
   /** A project with a few files (and one beside it, outside), its server, and where the agent records prompts. */

@@ -1,5 +1,5 @@
-// The chat page against an agent whose output attacks it (issue 18, "The
-// page"), in real Chromium against the real server: links cannot navigate the
+// The chat page against an agent whose output attacks it, in
+// real Chromium against the real server: links cannot navigate the
 // chat's frame, agent HTML cannot take the page's look, bidirectional controls
 // show in what asks for a decision, and hostile Markdown renders each message
 // on its own, within its caps, while the rest of its batch still applies.

@@ -1,4 +1,4 @@
-// Queued messages in the chat page (issue 35), in real Chromium against the
+// Queued messages in the chat page, in real Chromium against the
 // real chat server and the chat fixture agent (test/fixtures/chat-agent.ts):
 // typed while the agent answers, listed under the composer, edited and
 // removed, sent in order as turns end; Stop keeps them waiting; an agent that
@@ -18,7 +18,7 @@ const SCREENSHOTS = process.env.WEBCHAT_SCREENSHOT_DIR;
 
 const userTexts = (page: Page): Promise<string[]> => page.locator(".message.user").allInnerTexts();
 
-describe("webchat: queued messages (issue 35)", { skip }, () => {
+describe("webchat: queued messages", { skip }, () => {
   const suite = chatSuite();
 
   it("typed while the agent answers: listed under the composer, edited, removed, then sent in order as turns end", async () => {

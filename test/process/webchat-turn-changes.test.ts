@@ -1,4 +1,4 @@
-// The built-in chat after a turn that changed files (issue 34, item 3): the
+// The built-in chat after a turn that changed files: the
 // real conductor in front of an agent that writes the disk itself records the
 // turn, the chat server reads its checkpoint record, and the page in Chromium
 // shows "N files changed" with Review and Undo turn; inside VS Code's panel

@@ -1,4 +1,4 @@
-// Hostile clients for the local servers' tests (issue 18): raw HTTP requests
+// Hostile clients for the local servers' tests: raw HTTP requests
 // whose target Node's URL parser refuses, and websockets that send what a
 // page should never send (oversized messages, invalid UTF-8).
 

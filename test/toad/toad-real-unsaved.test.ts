@@ -1,4 +1,4 @@
-// The agent sees what the user sees, with the real Toad (issue 23): the panel
+// The agent sees what the user sees, with the real Toad: the panel
 // host runs Toad, Toad our conductor (its editor-context hook), the conductor
 // test/fixtures/toad-unsaved-agent.ts. The window's state file lists an unsaved
 // buffer of src/main.rs, written by the tracker's own writer and snapshot store;

@@ -1,7 +1,7 @@
 // The panel host with the real Toad (scripts/install-toad.sh) behind its gate,
 // our conductor and a recording agent behind Toad: Toad's page through the
 // gate, typing into Toad's terminal in Chromium, Toad's private port refusing
-// everyone without the secret (issue 25), and Stop ending the whole tree.
+// everyone without the secret, and Stop ending the whole tree.
 
 import { strict as assert } from "node:assert";
 import * as http from "node:http";

@@ -1,4 +1,4 @@
-// The checkpoint store (issue 34) with real git: a turn's changes recorded
+// The checkpoint store with real git: a turn's changes recorded
 // from a project written on disk, undone file by file, conflicts left alone;
 // the user's own repository untouched byte for byte; bad input (binary, huge,
 // symlinks out of the project, a damaged or deleted store, no git at all).

@@ -1,4 +1,4 @@
-// The demo agent's answer (issue 32, items 4 and 10): it names the file of
+// The demo agent's answer: it names the file of
 // each resource block it received (a mention the chat sent with its text),
 // and, in a chat with an agent picker, points at the picker rather than at
 // the config file.

@@ -1,4 +1,4 @@
-// Issue 32, item 13: editor-state files of ended windows (an extension host
+// Editor-state files of ended windows (an extension host
 // killed before it could remove its files) are removed when a window starts,
 // with their unsaved snapshots; a live window's file, a file just left by a
 // reloading window, and other files stay. Real files, a real dead process.

@@ -1,4 +1,4 @@
-// The tracker's half of "the agent sees what the user sees" (issue 23),
+// The tracker's half of "the agent sees what the user sees",
 // outside VS Code: the real writer (state-file-writer.ts) with the real
 // snapshot store (unsaved-snapshots.ts) on the real file system, read back
 // with the proxy's own reader (editor-context-proxy/src/state-file.ts).

@@ -12,7 +12,7 @@ import { AGENT_CAPABILITIES_NOT_USED, AGENT_CAPABILITIES_USED, CLIENT_CAPABILITI
 import { authMethodInfo } from "../../../webchat/src/agent-session.js";
 import { RECORDED_INITIALIZE as RECORDED, capabilityPaths } from "../../interop/adapters.js";
 
-describe("the chat's client capabilities (issue 35)", () => {
+describe("the chat's client capabilities", () => {
   it("advertises exactly what it handles: fs, terminals, boolean options, terminal sign-in, elicitation in both modes", () => {
     // Each one's handler and its test: fs → project-files.ts (webchat-fs-boundary), terminal → terminals.ts
     // (webchat-features), boolean options → pickers.ts (webchat-features), auth.terminal and the terminal-auth

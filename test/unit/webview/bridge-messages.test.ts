@@ -33,7 +33,7 @@ describe("bridge requests from the chat page", () => {
       type: "request",
       request: { kind: "agent", name: "demo-agent", state: "Ready" },
     });
-    // An elicitation's address (issue 35): http and https only.
+    // An elicitation's address: http and https only.
     assert.deepEqual(request({ kind: "openUrl", url: "https://example.com/sign-in?x=1" }), {
       type: "request",
       request: { kind: "openUrl", url: "https://example.com/sign-in?x=1" },

@@ -22,7 +22,7 @@ describe("panel HTML", () => {
       html,
       /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/,
     );
-    // Issue 32, item 8: until the chat's page has loaded, the panel says it starts (panel.js hides the line on load).
+    // Until the chat's page has loaded, the panel says it starts (panel.js hides the line on load).
     assert.match(html, /<main id="status" class="status over-chat" data-state="ready" data-loading="1">\n<p id="message">Starting the chat…<\/p>/);
   });
 
