@@ -1,4 +1,4 @@
-// The seed's protocol table (docs/interop.md), as the interop tests send it:
+// The protocol table of Symposium's ACP proxy design (docs/interop.md), as the interop tests send it:
 // one session/update of each kind the table lists.
 
 export const ALL_UPDATES: Array<Record<string, unknown>> = [

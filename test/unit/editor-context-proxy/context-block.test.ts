@@ -21,7 +21,7 @@ function fencedBody(block: string): { fence: string; body: string } {
 }
 
 describe("context block", () => {
-  it("formats a state file in exactly the seed's format", () => {
+  it("formats a state file in exactly the format of Symposium's VS Code design", () => {
     assert.equal(
       formatEditorContext(state(SEED_STATE)),
       [

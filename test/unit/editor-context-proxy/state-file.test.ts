@@ -37,7 +37,7 @@ function reasonFor(file: string | undefined): string {
 }
 
 describe("state file reader", () => {
-  it("reads a file in exactly the seed's format", () => {
+  it("reads a file in exactly the format of Symposium's VS Code design", () => {
     const result = new StateFileReader(writeStateFile(SEED_STATE)).read();
     assert.ok(result.ok);
     assert.equal(result.state.activeFile, "/project/src/main.rs");

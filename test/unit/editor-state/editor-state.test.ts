@@ -24,7 +24,7 @@ function facts(editor: EditorFacts | null): StateFacts {
 const SOURCE = 'fn main() {\n    let x = 1;\n    println!("{x}");\n}\n';
 
 describe("state file builder", () => {
-  it("writes the seed's fields with the seed's meaning, plus the additions", () => {
+  it("writes the design's four fields with their meaning, plus the additions", () => {
     const file = buildStateFile(facts(editorOn(SOURCE, [[0, SOURCE.indexOf("}\n") + 1]])));
     assert.deepEqual(file, {
       version: 1,
@@ -95,7 +95,7 @@ describe("state file builder", () => {
     assert.equal(file.selectionTruncated, true);
     assert.equal(file.omittedSelections, 1, "the budget is spent: the second selection is left out");
     assert.deepEqual(editor.reads, [DEFAULT_STATE_LIMITS.maxSelectionChars], "one bounded read");
-    // With two selections the primary is written twice (the seed's `selection`, and `selections[0]`).
+    // With two selections the primary is written twice (the design's `selection`, and `selections[0]`).
     assert.ok(JSON.stringify(file).length < 2 * DEFAULT_STATE_LIMITS.maxSelectionChars + 2_000);
     const single = buildStateFile(facts(editorOn(huge, [[0, huge.length]])));
     assert.ok(JSON.stringify(single).length < DEFAULT_STATE_LIMITS.maxSelectionChars + 2_000, "one selection is written once");
