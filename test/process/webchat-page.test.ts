@@ -58,7 +58,8 @@ describe("webchat page", { skip }, () => {
     const page = await openChat();
     await ask(page, "xss");
     await page.waitForSelector(".message.agent strong", TIMEOUT);
-    await page.waitForTimeout(100);
+    // An event handler that survived would run once its image has loaded or failed: wait for every image to settle.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("#transcript img")].every((image) => image.complete), undefined, TIMEOUT);
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: string }).pwned), undefined);
     assert.equal(await page.locator("#transcript script, #transcript iframe, #transcript [onerror]").count(), 0);
     assert.equal(await page.locator(".message.agent strong").innerText(), "bold");
