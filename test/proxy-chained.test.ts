@@ -91,7 +91,7 @@ describe("under a conductor, on the wire", () => {
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}\n`);
     const more = await out.waitFor(7);
-    assert.equal(JSON.parse(more[4]!).method, "_proxy/successor");
+    assert.equal((JSON.parse(more[4]!) as { method?: string }).method, "_proxy/successor");
     assert.equal(more[5], `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`);
     assert.equal(parseReply(more[6]!).error?.code, -32601);
     proxy.child.stdin!.end();

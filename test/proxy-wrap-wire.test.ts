@@ -33,11 +33,12 @@ describe("wrap mode on the wire", () => {
       `{"jsonrpc":"2.0","id":2,"method":"session/request_permission","params":{"sessionId":"s","options":[]}}`,
       `{"id":3,"jsonrpc":"2.0","method":"_vendor/ask","params":{"float":1.50}}`,
     ];
-    const emit = JSON.stringify({ jsonrpc: "2.0", id: 99, method: "_test/emit", params: { lines: [...agentLines, "not even json: answered to the agent, never passed on"] } });
+    const emitted = [...agentLines, "not even json: answered to the agent, never passed on"];
+    const emit = JSON.stringify({ jsonrpc: "2.0", id: 99, method: "_test/emit", params: { lines: emitted } });
     proxy.child.stdin!.write(emit + "\n");
     const lines = await out.waitFor(agentLines.length + 1);
     assert.deepEqual(lines.slice(0, agentLines.length), agentLines, "agent→client lines arrive exactly as sent");
-    assert.deepEqual(JSON.parse(lines[agentLines.length]!), { jsonrpc: "2.0", id: 99, result: { received: { lines: JSON.parse(emit).params.lines } } });
+    assert.deepEqual(JSON.parse(lines[agentLines.length]!), { jsonrpc: "2.0", id: 99, result: { received: { lines: emitted } } });
 
     const clientLines = [
       `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"_meta":{"z":1}}}`,

@@ -91,6 +91,8 @@ async function conversation(c: Chain, samples: JsonSamples, round: number): Prom
   const atProxy = await step(() => c.fromClient({ jsonrpc: "2.0", id: clientId, method: "x/do", params }));
   const proxyId = atProxy.proxy[0]!.id;
   const atAgent = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `p-${round}`, method: "_proxy/successor", params: { method: "x/do", params } }));
+  assert.equal(atAgent.agent[0]!.id, `p-${round}`, "the agent hears from the proxy alone: it gets the proxy's own id");
+  assert.notEqual(proxyId, clientId, "the proxy hears from both sides: it gets the conductor's ids");
   // The agent answers; the answer goes back to the proxy, whose answer goes back to the client.
   await step(() => c.fromAgent({ jsonrpc: "2.0", id: atAgent.agent[0]!.id, result }));
   const atClient = await step(() => c.fromProxy({ jsonrpc: "2.0", id: proxyId, result }));

@@ -20,7 +20,11 @@ export interface ExplainedAgent {
   stderrTail: StderrTail;
 }
 
-type AgentErrorObject = { code: number; message: string; data?: unknown };
+interface AgentErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 export function agentErrorsComponent(agent: ExplainedAgent, env: NodeJS.ProcessEnv, log: Logger): InProcessComponent {
   const notes = new AgentNotes();
