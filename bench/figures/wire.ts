@@ -61,7 +61,8 @@ export function p3(dir: string): Figure {
   const count = 2_000;
   // The arms with editor context must have put it in front of every prompt (a stale state file would not).
   const withEditorContext = (arm: Arm, command: string[]): Measured => {
-    const result = measure("prompts", count, command, { [STATE_FILE_ENV]: freshStateFile(dir) });
+    // Turn checkpoints off: P3 is the route's cost; a snapshot per prompt is C1's (checkpoints.ts).
+    const result = measure("prompts", count, command, { [STATE_FILE_ENV]: freshStateFile(dir), SYMPOSIUM_CHECKPOINTS: "off" });
     if (result.withContext !== count) throw new Error(`P3, ${arm}: ${result.withContext ?? 0} of ${count} prompts reached the agent with editor context`);
     return result;
   };
