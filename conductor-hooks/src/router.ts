@@ -174,10 +174,6 @@ export class Router {
     }
   }
 
-  processConnections(): Connection[] {
-    return this.nodes.flatMap((node) => (node.kind === "process" ? [node.connection] : []));
-  }
-
   /** Answers an unreadable line; routes the others by kind and method. `place` is that of a plain message from `from`. */
   private receive(from: Connection, line: Buffer, place: Place): void {
     const waiting = this.held.get(from);
