@@ -26,7 +26,7 @@ import { runConductor, type ConductorOptions } from "./conductor.js";
 const NAME = "symposium-editor-context";
 
 /** What a plain `initialize` (no conductor in front) is answered with. */
-export const NO_SUCCESSOR_HELP =
+const NO_SUCCESSOR_HELP =
   `${NAME} is an ACP proxy with no agent behind it. Run it under a conductor ` +
   "(which initialises it with proxy/initialize or _proxy/initialize), or let it start the agent: " +
   `${NAME} -- <agent command> [args...]`;
