@@ -48,22 +48,20 @@ const cliBanner = {
 const wsOptionalNatives = ["bufferutil", "utf-8-validate"];
 
 await Promise.all([
-  esbuild.build({
-    ...common,
-    format: "esm",
-    banner: cliBanner,
-    entryPoints: ["editor-context-proxy/src/cli.ts"],
-    outfile: "dist/symposium-editor-context.mjs",
-  }),
   // The conductor, split: what a run does not need (the registry's installs with tar and yauzl, the setup and demo
   // agents with the ACP SDK) is in chunks loaded by `import()` when used. Its second entry is `run` for a client's own
-  // process: the built-in chat loads it from beside the conductor (webchat/src/agent-process.ts).
+  // process: the built-in chat loads it from beside the conductor (webchat/src/agent-process.ts); its third, the
+  // editor-context proxy's program, which is the same chain with only the editor-context component.
   esbuild.build({
     ...common,
     format: "esm",
     banner: cliBanner,
     splitting: true,
-    entryPoints: { "symposium-conductor": "conductor-hooks/src/cli.ts", "symposium-conductor-in-process": "conductor-hooks/src/in-process.ts" },
+    entryPoints: {
+      "symposium-conductor": "conductor-hooks/src/cli.ts",
+      "symposium-conductor-in-process": "conductor-hooks/src/in-process.ts",
+      "symposium-editor-context": "conductor-hooks/src/editor-context-cli.ts",
+    },
     outdir: "dist",
     outExtension: { ".js": ".mjs" },
     chunkNames: "chunks/[name]-[hash]",

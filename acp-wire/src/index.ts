@@ -3,11 +3,10 @@
 // over bytes in this repository (proxy, conductor, chat server, panel host,
 // benchmarks) takes these from here; nothing here knows about editor context.
 
-export { LineSplitter, NEWLINE, type LineHandler, type LinesHandler } from "./line-splitter.js";
+export { LineSplitter, NEWLINE, type LineHandler } from "./line-splitter.js";
 export { LineWriter, readLines } from "./ndjson-streams.js";
 export * from "./jsonrpc.js";
-export { canonicalHead, openEnvelopeLine, type CanonicalHead } from "./canonical-line.js";
-export { readLine, hasMethod, changedView, spliceableBody, LineView, type MessageView, type MethodView, type LineError } from "./line-view.js";
+export { idText } from "./exact-id.js";
 export * from "./acp-constants.js";
 export * from "./splice.js";
 export * from "./envelope.js";

@@ -2,8 +2,8 @@
 // message a parsed line is, and how to build an error answer.
 
 import type { ErrorResponse, JsonRpcId } from "@agentclientprotocol/sdk";
-import { ERROR, SESSION_PROMPT } from "./acp-constants.js";
-import { RawId, canonicalHead, idText, type CanonicalHead } from "./canonical-line.js";
+import { ERROR } from "./acp-constants.js";
+import { RawId, idText } from "./exact-id.js";
 
 export { RawId };
 
@@ -93,27 +93,6 @@ export function exactId(raw: Buffer, message: WireMessage): IdLike {
   const text = idText(raw);
   return text === null ? id : new RawId(text);
 }
-
-export type Screened = { kind: "parsed"; message: WireMessage } | { kind: "opaque"; head: CanonicalHead } | { kind: "error"; error: ErrorResponse; id: IdLike };
-
-/**
- * Decides, as cheaply as it can, what the proxy must do with a client line.
- * A line laid out as JSON.stringify writes messages (see canonicalHead), that
- * is not a prompt, is forwarded unparsed, as "opaque": parsing every 1 KiB
- * message would cost the proxy more than the agent spends on it. Everything
- * else is parsed, to answer it with the exact JSON-RPC error or to rewrite it.
- * (An opaque line whose rest is not JSON reaches the agent, which answers the
- * parse error as every JSON-RPC peer must.)
- */
-export function screenClientLine(line: Buffer, parsedMethods: ReadonlySet<string> = PROMPT_ONLY): Screened {
-  const head = canonicalHead(line);
-  if (head !== null && (head.kind === "response" || (head.method !== null && !parsedMethods.has(head.method)))) return { kind: "opaque", head };
-  const parsed = parseLine(line);
-  return parsed.ok ? { kind: "parsed", message: parsed.message } : { kind: "error", error: parsed.error, id: parsed.id };
-}
-
-/** What screenClientLine parses by default: the prompt, which the proxy rewrites. */
-const PROMPT_ONLY: ReadonlySet<string> = new Set([SESSION_PROMPT]);
 
 export function oversizedLineError(byteLength: number, maxBytes: number): ErrorResponse {
   return rpcError("invalidRequest", `message of ${byteLength} bytes discarded (limit ${maxBytes})`, { byteLength, maxMessageBytes: maxBytes });

@@ -9,7 +9,7 @@
 
 export const NEWLINE = 0x0a;
 
-/** What every framing handler is told besides the lines. */
+/** What a framing handler is told besides the lines. */
 interface FramingEvents {
   /** A line longer than the limit was discarded; `byteLength` is what was dropped. */
   onOversizedLine(byteLength: number): void;
@@ -33,16 +33,6 @@ export interface LineHandler extends FramingEvents {
 }
 
 /**
- * Whole lines in runs, for a relay that passes lines on as they came: the
- * lines a chunk completes, each with its newline, in one buffer (a view into
- * the chunk when none straddled chunks), and no work per line unless a line
- * could be over the limit.
- */
-export interface LinesHandler extends FramingEvents {
-  onLines(lines: Buffer): void;
-}
-
-/**
  * Splits a byte stream into lines. Lines longer than `maxLineBytes` are
  * dropped as they stream in (never buffered whole) and reported once.
  */
@@ -50,22 +40,11 @@ export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
-  /** One of the two, by the handler's kind. */
-  private readonly runs: LinesHandler | null;
-  private readonly single: LineHandler | null;
 
   constructor(
     private readonly maxLineBytes: number,
-    private readonly handler: LineHandler | LinesHandler,
-  ) {
-    this.runs = isLinesHandler(handler) ? handler : null;
-    this.single = isLinesHandler(handler) ? null : handler;
-  }
-
-  push(chunk: Buffer): void {
-    if (this.runs === null) this.pushLines(chunk);
-    else this.pushRuns(this.runs, chunk);
-  }
+    private readonly handler: LineHandler,
+  ) {}
 
   /** End of input: a final line without a newline still counts, unless onUnterminatedLine is there to hear of it. */
   end(): void {
@@ -99,12 +78,11 @@ export class LineSplitter {
     this.reset();
     if (oversized) return this.handler.onOversizedLine(total);
     const framed = Buffer.concat([...held, end], total + 1);
-    if (this.runs !== null) this.runs.onLines(framed);
-    else this.lineOut(framed.subarray(0, total), null);
+    this.lineOut(framed.subarray(0, total), framed);
   }
 
-  /** Lines one by one: each line a chunk completes goes out as a view into it. */
-  private pushLines(chunk: Buffer): void {
+  /** Each line a chunk completes goes out as a view into it. */
+  push(chunk: Buffer): void {
     let start = 0;
     let newline = chunk.indexOf(NEWLINE);
     if (newline !== -1 && this.pendingBytes > 0) {
@@ -121,35 +99,8 @@ export class LineSplitter {
     if (start < chunk.length) this.keep(chunk.subarray(start));
   }
 
-  /** Lines in runs: what a chunk completes goes out in as few pieces as the limit allows. */
-  private pushRuns(runs: LinesHandler, chunk: Buffer): void {
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last === -1) return this.keep(chunk);
-    const start = this.pendingBytes > 0 ? chunk.indexOf(NEWLINE) + 1 : 0;
-    if (start > 0) this.finishHeld(chunk.subarray(0, start));
-    if (start <= last) this.completeRun(runs, chunk.subarray(start, last + 1));
-    if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
-  }
-
-  /** Whole lines within one chunk, each with its newline: one piece, or the pieces between lines over the limit. */
-  private completeRun(runs: LinesHandler, run: Buffer): void {
-    // No line in a run this short can be over the limit.
-    if (run.length <= this.maxLineBytes) return runs.onLines(run);
-    let kept = 0;
-    for (let start = 0; start < run.length;) {
-      const newline = run.indexOf(NEWLINE, start);
-      if (newline - start > this.maxLineBytes) {
-        if (kept < start) runs.onLines(run.subarray(kept, start));
-        kept = newline + 1;
-        this.handler.onOversizedLine(newline - start);
-      }
-      start = newline + 1;
-    }
-    if (kept < run.length) runs.onLines(run.subarray(kept));
-  }
-
   private lineOut(line: Buffer, framed: Buffer | null): void {
-    if (!isBlank(line)) this.single?.onLine(line, framed);
+    if (!isBlank(line)) this.handler.onLine(line, framed);
   }
 
   private reset(): void {
@@ -157,10 +108,6 @@ export class LineSplitter {
     this.pendingBytes = 0;
     this.discarding = false;
   }
-}
-
-function isLinesHandler(handler: LineHandler | LinesHandler): handler is LinesHandler {
-  return typeof (handler as Partial<LinesHandler>).onLines === "function";
 }
 
 const NEWLINE_BYTE = Buffer.from([NEWLINE]);

@@ -3,10 +3,10 @@
 // bytes to one Writable without ever splitting a message.
 
 import type { Readable, Writable } from "node:stream";
-import { LineSplitter, type LineHandler, type LinesHandler } from "./line-splitter.js";
+import { LineSplitter, type LineHandler } from "./line-splitter.js";
 
-/** Feeds a readable stream into a LineSplitter (lines one by one, or in runs); resolves when the stream ends. */
-export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler | LinesHandler): Promise<void> {
+/** Feeds a readable stream into a LineSplitter; resolves when the stream ends. */
+export function readLines(input: Readable, maxLineBytes: number, handler: LineHandler): Promise<void> {
   const splitter = new LineSplitter(maxLineBytes, handler);
   return new Promise((resolve) => {
     input.on("data", (chunk: Buffer) => splitter.push(chunk));
@@ -72,17 +72,6 @@ export class LineWriter {
   /** The run of framed lines waiting to be written: where it starts (a view of its chunk) and its length. */
   private span: Buffer | null = null;
   private spanLength = 0;
-
-  /**
-   * Write whole lines (each with its newline) that leave as they are, e.g.
-   * all the complete lines of one input chunk: one write, and no cork when
-   * nothing else is waiting in this tick (the pass-through hot path).
-   */
-  writeLines(lines: Buffer): boolean {
-    if (this.closed) return true;
-    this.flushSpan();
-    return this.output.write(lines);
-  }
 
   private flushSpan(): void {
     if (this.span === null) return;

@@ -16,7 +16,6 @@
 // write would win in the receiver's parser (params with "id" keys just take
 // the slower path).
 
-import { startsWith } from "./canonical-line.js";
 import { idJson, type IdLike, type WireMessage } from "./jsonrpc.js";
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0",');
@@ -32,15 +31,6 @@ export function messageBody(raw: Buffer, message: WireMessage): Buffer | null {
   if (!startsWith(raw, idPart, HEAD.length)) return null;
   const body = raw.subarray(HEAD.length + idPart.length);
   return body.includes(ID_KEY) ? null : body;
-}
-
-/**
- * Whether a body found from a line's bytes (canonicalHead's `bodyStart`, or
- * openEnvelopeLine) may follow an id written before it: not when it holds
- * `"id"` (see above). Inside an envelope's params it needs no check.
- */
-export function mayFollowId(body: Buffer): boolean {
-  return !body.includes(ID_KEY);
 }
 
 /**
@@ -101,4 +91,11 @@ export function encodeMessage(message: WireMessage, id: IdLike | undefined, succ
     successor === null ? rest : { method: successor, params: { method: message.method, ...("params" in message ? { params: message.params } : {}) } };
   const json = JSON.stringify(members);
   return json === "{}" ? Buffer.from(`{"jsonrpc":"2.0"${id === undefined ? "" : `,"id":${idJson(id)}`}}\n`) : plainFromBody(Buffer.from(json.slice(1)), id);
+}
+
+/** A byte loop: for these short prefixes it is several times faster than Buffer.compare's call into C++. */
+function startsWith(buffer: Buffer, prefix: Buffer, offset: number): boolean {
+  if (buffer.length < offset + prefix.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (buffer[offset + index] !== prefix[index]) return false;
+  return true;
 }

@@ -6,13 +6,14 @@
 import type { ChildProcess } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import { MAX_MESSAGE_BYTES, rpcError, stopProcesses, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
+import { MAX_MESSAGE_BYTES, exitStatus, rpcError, spawnErrorStatus, stopProcesses, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
+import { agentErrorsComponent } from "./agent-errors.js";
 import { RUN_CONFIG_ENV } from "./config.js";
 import { ProcessConnection, StdioConnection, type ComponentSpec, type SpawnContext } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
-import { Router, type ChainMode, type ChainNode } from "./router.js";
+import { Router, type ChainMode, type ChainNode, type InProcessComponent } from "./router.js";
 import { Trace } from "./trace.js";
 
 export interface ConductorOptions {
@@ -35,6 +36,16 @@ export interface ConductorOptions {
   signal?: AbortSignal;
   /** Called once the components are spawned, with their processes in chain order (the agent last). */
   onStarted?(children: ChildProcess[]): void;
+  /**
+   * The in-process components: the conductor's (turn checkpoints, editor context, the agent's errors
+   * explained; the default), or only the editor context (`symposium-editor-context`, which is this same
+   * chain with the agent as its one process, or none under another conductor).
+   */
+  inProcess?: "conductor" | "editor-context";
+  /** What the run ends with: the chain's status (the default), or the agent's own, as a program that wraps it does. */
+  status?: "chain" | "agent";
+  /** In proxy mode, what a plain `initialize` from the client is refused with (router.ts). */
+  noSuccessorHelp?: string;
 }
 
 export function runConductor(options: ConductorOptions): Promise<number> {
@@ -59,44 +70,59 @@ class ChainRun {
 
   /** Builds the connections, starts the components, then builds the router over them and reads the client. */
   start(): void {
-    const nodes: ChainNode[] = [];
-    // Checkpoints first: they see the prompt as the client sent it (docs/checkpoints.md).
-    for (const hook of [checkpointsHook(this.options.env, this.options.log, this.options.debug), editorContextHook(this.options.env, this.options.debug)]) {
-      if (hook !== null) nodes.push({ kind: "in-process", component: hook });
-    }
-    this.options.components.forEach((spec, index) => {
-      const isAgent = this.options.mode === "agent" && index === this.options.components.length - 1;
-      const connection = new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, this.spawnContext());
-      this.processes.push(connection);
-      nodes.push({ kind: "process", connection });
+    const { options } = this;
+    options.components.forEach((spec, index) => {
+      const isAgent = options.mode === "agent" && index === options.components.length - 1;
+      this.processes.push(new ProcessConnection(spec, isAgent ? "agent" : "proxy", this.trace, this.spawnContext()));
     });
+    const nodes = this.chainNodes();
     // The components start first, side by side, before anything else of ours runs: their lines reach the router
     // only from the next turn of the event loop, once it exists.
     nodes.forEach((node, position) => {
       if (node.kind === "process") this.startComponent(node.connection as ProcessConnection, position);
     });
-    this.options.onStarted?.(this.processes.map((connection) => connection.child));
+    options.onStarted?.(this.processes.map((connection) => connection.child));
     this.nodes = nodes;
     const router = new Router({
       nodes,
       upstream: this.upstream,
-      mode: this.options.mode,
-      dialect: this.options.dialect,
+      mode: options.mode,
+      dialect: options.dialect,
       trace: this.trace,
-      log: this.options.log,
-      env: this.options.env,
+      log: options.log,
+      ...(options.noSuccessorHelp ? { noSuccessorHelp: options.noSuccessorHelp } : {}),
     });
     this.router = router;
-    this.options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${this.options.mode === "proxy" ? " → successor" : ""}`);
+    options.debug(`chain: client → ${nodes.map(describeNode).join(" → ")}${options.mode === "proxy" ? " → successor" : ""}`);
     void this.upstream
       .start({
-        onLine: (line) => router.fromUpstream(line),
+        onLine: (line, framed) => router.fromUpstream(line, framed),
         onOversizedLine: (bytes) => router.oversized(this.upstream, bytes, MAX_MESSAGE_BYTES),
       })
       .then(() => this.stop("the client closed its input", 0));
-    const signal = this.options.signal;
-    if (signal?.aborted) this.stop("stopped", 128 + 15);
-    signal?.addEventListener("abort", () => this.stop(`received ${String(signal.reason)}`, stopStatus(signal.reason)), { once: true });
+    const signal = options.signal;
+    if (signal?.aborted) this.stop("stopped", 128 + 15, true);
+    signal?.addEventListener("abort", () => this.stop(`received ${String(signal.reason)}`, stopStatus(signal.reason), true), { once: true });
+  }
+
+  /**
+   * The chain in order: the in-process components that see what the client sends first (checkpoints
+   * before the editor context: they see the prompt as the client sent it, docs/checkpoints.md), then the
+   * processes, with the agent's errors explained just in front of the agent.
+   */
+  private chainNodes(): ChainNode[] {
+    const { env, log, debug, mode } = this.options;
+    const conductor = (this.options.inProcess ?? "conductor") === "conductor";
+    const first = [conductor ? checkpointsHook(env, log, debug) : null, editorContextHook(env, debug)];
+    const inProcess = (component: InProcessComponent | null): ChainNode[] => (component === null ? [] : [{ kind: "in-process", component }]);
+    const agent = mode === "agent" ? this.processes.at(-1) : undefined;
+    return [
+      ...first.flatMap(inProcess),
+      ...this.processes.flatMap((connection): ChainNode[] => [
+        ...(connection === agent && conductor ? inProcess(agentErrorsComponent(describedAgent(connection), env, log)) : []),
+        { kind: "process", connection },
+      ]),
+    ];
   }
 
   private spawnContext(): SpawnContext {
@@ -107,7 +133,7 @@ class ChainRun {
   private startComponent(connection: ProcessConnection, position: number): void {
     const spec = connection.spec;
     connection.start({
-      onLine: (line) => this.router!.fromComponent(position, line),
+      onLine: (line, framed) => this.router!.fromComponent(position, line, framed),
       onOversizedLine: (bytes) => this.router!.oversized(connection, bytes, MAX_MESSAGE_BYTES),
       onUnterminatedLine: (bytes) => this.options.log(`component '${spec.name}' ended its output in the middle of a line; ${bytes} bytes dropped`),
       onEnded: (code, signal) => void this.componentEnded(spec, connection, { kind: "exit", code, signal }),
@@ -117,6 +143,7 @@ class ChainRun {
 
   /** The error says which component, how it ended, its last stderr lines and what to try; the log says the same. */
   private async componentEnded(spec: ComponentSpec, connection: ProcessConnection, end: AgentEnd): Promise<void> {
+    if (end.kind === "spawn-error" && connection.role === "agent") this.agentSpawnError = end.error;
     if (this.stopping) return;
     await connection.stderrRead();
     if (this.stopping) return;
@@ -140,14 +167,25 @@ class ChainRun {
     return closeComponentsOf(this.nodes, this.options.log);
   }
 
-  private stop(reason: string, status: number): void {
+  private stop(reason: string, status: number, bySignal = false): void {
     if (this.stopping) return;
     this.stopping = true;
     this.options.debug(`stopping: ${reason}`);
     void stopProcesses(this.processes.map((component) => component.child))
       .then(() => this.closeComponents())
       .then(() => this.trace?.close())
-      .then(() => this.done(status));
+      .then(() => this.done(bySignal ? status : this.endStatus(status)));
+  }
+
+  /** The agent's spawn error, when it could not start. */
+  private agentSpawnError: NodeJS.ErrnoException | null = null;
+
+  /** The status to end with: the chain's, or (status "agent") the agent's own once it has ended. */
+  private endStatus(chainStatus: number): number {
+    const agent = this.processes.at(-1);
+    if (this.options.status !== "agent" || agent === undefined) return chainStatus;
+    if (this.agentSpawnError !== null) return spawnErrorStatus(this.agentSpawnError);
+    return exitStatus(agent.child.exitCode, agent.child.signalCode);
   }
 }
 
@@ -161,6 +199,11 @@ function closeComponentsOf(nodes: ChainNode[], log: Logger): Promise<void> {
 function stopStatus(reason: unknown): number {
   const number = typeof reason === "string" ? osConstants.signals[reason as NodeJS.Signals] : undefined;
   return 128 + (number ?? osConstants.signals.SIGTERM);
+}
+
+/** The agent as its errors are explained: its name, its command, its stderr's tail. */
+function describedAgent(connection: ProcessConnection) {
+  return { name: connection.name, command: connection.spec.command, stderrTail: connection.stderrTail };
 }
 
 function describeNode(node: ChainNode): string {

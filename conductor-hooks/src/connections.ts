@@ -4,7 +4,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { LineWriter, MAX_MESSAGE_BYTES, readLines, spawnProgram, type LineHandler } from "../../acp-wire/src/index.js";
+import { LineWriter, MAX_MESSAGE_BYTES, NEWLINE, readLines, spawnProgram, type LineHandler } from "../../acp-wire/src/index.js";
 import { StderrTail, relayStderr } from "./agent-failure.js";
 import type { Trace } from "./trace.js";
 
@@ -29,7 +29,8 @@ export abstract class Connection {
   /** Sends one line; false when the receiver's input is full. */
   send(line: string | Buffer): boolean {
     this.trace?.record(this.name, "out", line);
-    return this.writer.writeLine(line);
+    // A line passed on as it came, with its newline: lines of one input chunk leave in one write.
+    return Buffer.isBuffer(line) && line[line.length - 1] === NEWLINE ? this.writer.writeFramed(line) : this.writer.writeLine(line);
   }
 
   /** Stops reading this connection until `full` has room again. */

@@ -1,5 +1,5 @@
-// The hook Symposium's VS Code design asks for: the editor-context proxy is the chain's first component,
-// in process, exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty
+// The editor-context component: the editor-context proxy in the chain, in
+// process (after the turn checkpoints), exactly when SYMPOSIUM_EDITOR_STATE_FILE is set and non-empty
 // (with it, each session gets the editor's MCP server: docs/editor-tools.md).
 // Unset, it is not in the chain at all, so CLI use pays nothing.
 
@@ -18,6 +18,7 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
   const injector = new EditorContextInjector({
     stateFile,
     onSkip: (reason) => debug(`prompt forwarded without editor context: ${reason}`),
+    onUnsavedNote: (note) => debug(note),
     // Every session gets the editor's MCP server (docs/editor-tools.md), which sits beside this bundle in dist/.
     editorTools: editorToolsServer(stateFile, bundleDir(), env),
   });
@@ -47,7 +48,7 @@ function bundleDir(): string {
 /**
  * Runs the injection once while the agent starts, on an injector of its own
  * (nothing logged, nothing sent): a session's first prompt otherwise pays for
- * compiling the reader and the formatter, several ms (docs/benchmarks-notes.md, the first token of a chat session).
+ * compiling the reader and the formatter, several ms (docs/benchmarks-notes.md, P10).
  */
 function warmUp(stateFile: string): void {
   const prompt = { jsonrpc: "2.0", id: 0, method: SESSION_PROMPT, params: { sessionId: "warm-up", prompt: [{ type: "text", text: "warm up" }] } };

@@ -1,11 +1,8 @@
 // Routes messages along the chain: client ⇄ component 0 ⇄ … ⇄ agent
-// (the Proxy Chains rules in docs/proxy.md). One route, over a lazy view of each line (acp-wire's
-// line-view.ts): a line laid out as JSON.stringify writes messages is routed from its first bytes
-// and spliced (splice.ts), and parsed only when a decision needs the message: initialize from an
-// outer conductor or to a proxy (renamed), $/cancel_request, a message an in-process component may
-// rewrite or answer, the agent's errors and its initialize answer. Anything else an agent or a proxy
-// parses itself, as every JSON-RPC peer must.
-// A line in any other layout is parsed once. A plain notification passes on as the bytes that came in.
+// (the Proxy Chains rules in docs/proxy.md). Every line is parsed once and
+// routed on its message; a message that goes on unchanged leaves as the bytes
+// it came in (its ids kept, below), so what no component touches reaches the
+// other side byte for byte.
 //
 // Encodings by receiver: a proxy gets messages from its predecessor plain
 // (`initialize` becomes `<dialect>/initialize`) and messages from its
@@ -13,56 +10,59 @@
 // everything plain. In proxy mode the chain's successor is the outer
 // conductor, reached through envelopes on our own stdio.
 //
-// Request ids are remapped per connection (request-table.ts);
-// $/cancel_request is hop-local and follows the remapping one hop.
+// Request ids: a connection that receives requests from one sender only (the
+// agent, the client; in proxy mode the outer conductor) gets them with the
+// ids that sender gave them, which are unique already. A proxy process hears
+// from both sides, so its requests get fresh ids (request-table.ts).
+// $/cancel_request is hop-local and follows its request one hop.
 
 import {
   CANCEL_REQUEST,
   INITIALIZE,
-  ERROR,
+  MALFORMED_ENVELOPE,
   dialectMethods,
   encodeMessage,
-  envelopeFromBody,
+  envelopeInnerBody,
   errorResponse,
+  exactId,
   idJson,
   isObject,
+  isRequest,
+  isResponse,
+  messageBody,
+  openEnvelope,
   oversizedLineError,
-  plainFromBody,
+  parseLine,
   plainInitialize,
   proxyMethodRole,
-  readLine,
-  changedView,
-  hasMethod,
-  spliceableBody,
-  type MethodView,
+  rpcError,
+  type DialectMethods,
   type ErrorResponse,
   type IdLike,
-  type LineView,
-  type MessageView,
-  type DialectMethods,
   type ProxyDialect,
   type WireMessage,
 } from "../../acp-wire/src/index.js";
-import { AUTH_REQUIRED_CODE, AgentNotes, explainAgentError, explainAuthRequired, type StderrTail } from "./agent-failure.js";
-import { chooseAgentHint, knownAgentFor } from "./agent-choices.js";
-import type { Connection, ComponentSpec } from "./connections.js";
+import type { Connection } from "./connections.js";
 import { RequestTable, type AnswerWatcher } from "./request-table.js";
 import type { Trace } from "./trace.js";
 
-/** A component that runs inside the conductor and may rewrite messages going down. */
+/** A component that runs inside the conductor, at its place in the chain. Each hook is optional. */
 export interface InProcessComponent {
   name: string;
-  /** The methods whose messages `rewriteDownstream` may change; the others pass it unparsed. */
-  rewrites: ReadonlySet<string>;
-  rewriteDownstream(message: WireMessage): WireMessage | null;
-  /** Agent→client request methods `answerUpstream` may answer in the client's place; the others pass it unparsed. */
+  /** The methods whose messages `rewriteDownstream` may change. */
+  rewrites?: ReadonlySet<string>;
+  /** A message going down, changed (a copy), or null to let it go on as it is. */
+  rewriteDownstream?(message: WireMessage): WireMessage | null;
+  /** Agent→client request methods `answerUpstream` may answer in the client's place. */
   answers?: ReadonlySet<string>;
   /** The whole answer line to request `message` (its id `id`) going up, or null to let it go on. */
   answerUpstream?(message: WireMessage, id: IdLike): string | null;
-  /** Client→agent request methods `observe` sees (parsed) before they go on; the others pass it unparsed. */
+  /** Client→agent request methods `observe` sees before they go on. */
   observes?: ReadonlySet<string>;
   /** Sees a request going down; what it returns may hold it back a while and hears of its answer. */
   observe?(request: WireMessage): Observation | null;
+  /** Sees each answer coming back up from the process after it; returns the answer to pass on instead, or null. */
+  reviseAnswer?(answer: WireMessage): WireMessage | null;
   /** Run when the chain stops (after its processes ended). */
   close?(): Promise<void>;
 }
@@ -80,6 +80,7 @@ export interface Observation {
 
 export type ChainNode = { kind: "process"; connection: Connection } | { kind: "in-process"; component: InProcessComponent };
 
+/** `agent`: the chain ends in the agent. `proxy`: the chain is itself a proxy, its successor the outer conductor on our stdio. */
 export type ChainMode = "agent" | "proxy";
 
 type Direction = "down" | "up";
@@ -87,7 +88,7 @@ type Direction = "down" | "up";
 interface Hop {
   to: Connection;
   components: InProcessComponent[];
-  /** The methods the components on the way may rewrite, or answer: what needs reading (the others pass unparsed). */
+  /** The methods the components on the way may rewrite, answer or observe: only these are offered to them. */
   rewrites: ReadonlySet<string>;
   answers: ReadonlySet<string>;
   observes: ReadonlySet<string>;
@@ -99,6 +100,19 @@ interface Place {
   direction: Direction;
 }
 
+/**
+ * A message on its way. `line`: the bytes it came in, while it goes on
+ * unchanged and plain; `body`: its members after jsonrpc and id as bytes, when
+ * known (an opened envelope's), for splice.ts to reuse; `id`: a request's id
+ * exactly as its sender wrote it.
+ */
+interface Traveling {
+  message: WireMessage;
+  line: Buffer | null;
+  body: Buffer | null;
+  id?: IdLike;
+}
+
 export interface RouterOptions {
   nodes: ChainNode[];
   upstream: Connection;
@@ -107,8 +121,8 @@ export interface RouterOptions {
   dialect: ProxyDialect;
   trace: Trace | null;
   log: (message: string) => void;
-  /** The conductor's environment (a client with an agent picker says so in it); default this process's. */
-  env?: NodeJS.ProcessEnv;
+  /** In proxy mode, what a plain `initialize` from our client is refused with (it means no conductor is in front of us). */
+  noSuccessorHelp?: string;
 }
 
 export class Router {
@@ -119,28 +133,32 @@ export class Router {
   /** In proxy mode, those of the dialect the outer conductor initialised us with. */
   private upstreamMethods: DialectMethods;
   private readonly requests = new RequestTable();
-  /** The agent's name and login methods, from its initialize answer: to explain its "Authentication required". */
-  private readonly agentNotes = new AgentNotes();
+  /** The connections that receive requests from one sender only: they keep that sender's ids. */
+  private readonly keepsIds: ReadonlySet<Connection>;
+  /** Each process connection's chain position. */
+  private readonly positions = new Map<Connection, number>();
 
   constructor(private readonly options: RouterOptions) {
     this.nodes = options.nodes;
     this.upstream = options.upstream;
     this.proxyMethods = dialectMethods(options.dialect);
     this.upstreamMethods = this.proxyMethods;
+    this.nodes.forEach((node, position) => node.kind === "process" && this.positions.set(node.connection, position));
+    this.keepsIds = this.soleSenderReceivers();
   }
 
   /** Per sender held back by an observation: the lines it sent since, in order, with where they set off from. */
   private readonly held = new Map<Connection, Array<{ line: Buffer; place: Place }>>();
 
-  /** A line from our stdio. */
-  fromUpstream(line: Buffer): void {
-    this.receive(this.upstream, line, this.place(-1, "down"));
+  /** A line from our stdio (`framed`: the same with its newline, when at hand). */
+  fromUpstream(line: Buffer, framed: Buffer | null = null): void {
+    this.receive(this.upstream, framed ?? line, this.place(-1, "down"));
   }
 
   /** A line from the process at chain position `index`. */
-  fromComponent(index: number, line: Buffer): void {
+  fromComponent(index: number, line: Buffer, framed: Buffer | null = null): void {
     const node = this.nodes[index];
-    if (node?.kind === "process") this.receive(node.connection, line, this.place(index, "up"));
+    if (node?.kind === "process") this.receive(node.connection, framed ?? line, this.place(index, "up"));
   }
 
   /** The sender of an oversized line is told; the line is dropped. */
@@ -156,27 +174,26 @@ export class Router {
     }
   }
 
-  processConnections(): Connection[] {
-    return this.nodes.flatMap((node) => (node.kind === "process" ? [node.connection] : []));
-  }
-
   /** Answers an unreadable line; routes the others by kind and method. `place` is that of a plain message from `from`. */
   private receive(from: Connection, line: Buffer, place: Place): void {
     const waiting = this.held.get(from);
     if (waiting !== undefined) return void waiting.push({ line, place });
-    const view = readLine(line);
-    if (!view.ok) {
-      this.options.trace?.record(from.name, "in", JSON.stringify(line.toString()));
-      from.send(errorResponse(view.id, view.error));
+    const parsed = parseLine(line);
+    if (!parsed.ok) {
+      this.options.trace?.record(from.name, "in", JSON.stringify(withoutNewline(line).toString()));
+      from.send(errorResponse(parsed.id, parsed.error));
       return;
     }
     this.options.trace?.record(from.name, "in", line);
-    if (!hasMethod(view)) return this.routeResponse(from, view);
-    if (view.method === CANCEL_REQUEST) return this.routeCancel(from, view);
-    const role = proxyMethodRole(view.method);
-    if (role?.role === "successor" && this.acceptsEnvelopes(from)) return this.routeInner(from, view, place);
-    if (role?.role === "initialize" && from === this.upstream) return this.routeInitialize(view, place);
-    this.route(from, view, place);
+    const message = parsed.message;
+    if (isResponse(message)) return this.routeResponse(from, message, line);
+    const traveling: Traveling = { message, line, body: null, ...(isRequest(message) ? { id: exactId(withoutNewline(line), message) } : {}) };
+    if (message.method === CANCEL_REQUEST) return this.routeCancel(from, message, line, place);
+    const role = proxyMethodRole(message.method);
+    if (role?.role === "successor" && this.acceptsEnvelopes(from)) return this.routeInner(from, traveling, place);
+    if (from === this.upstream && role?.role === "initialize") return this.routeInitialize(traveling, place);
+    if (from === this.upstream && message.method === INITIALIZE && this.options.mode === "proxy") return this.refuseInitialize(traveling);
+    this.route(from, traveling, place);
   }
 
   /**
@@ -184,59 +201,58 @@ export class Router {
    * message goes the other way, toward the agent from a proxy, toward the
    * client from the outer conductor.
    */
-  private routeInner(from: Connection, envelope: LineView, place: Place): void {
-    const opened = envelope.open();
-    if (!opened.ok) {
-      if (opened.id !== undefined) from.send(errorResponse(opened.id, opened.error));
+  private routeInner(from: Connection, envelope: Traveling, place: Place): void {
+    const message = openEnvelope(envelope.message);
+    if (message === null) {
+      if (envelope.id !== undefined) from.send(errorResponse(envelope.id, MALFORMED_ENVELOPE));
+      else this.options.log(`${from.name}: dropped a malformed ${String(envelope.message.method)} notification`);
       return;
     }
     const inner = from === this.upstream ? this.place(this.nodes.length, "up") : this.place(place.position, "down");
-    this.route(from, opened, inner);
+    const body = envelope.line === null ? null : envelopeInnerBody(withoutNewline(envelope.line), envelope.message);
+    this.route(from, { message, line: null, body, ...(envelope.id !== undefined ? { id: envelope.id } : {}) }, inner);
   }
 
   /** `<dialect>/initialize` from the outer conductor: the plain `initialize` it stands for, and the dialect to answer in. */
-  private routeInitialize(view: LineView, place: Place): void {
-    const message = this.parsedOrAnswered(this.upstream, view);
-    const initialize = message === null ? null : plainInitialize(message);
-    if (initialize === null) return;
+  private routeInitialize(traveling: Traveling, place: Place): void {
+    const initialize = plainInitialize(traveling.message)!;
     this.upstreamMethods = dialectMethods(initialize.dialect);
-    this.route(this.upstream, changedView(view, initialize.message, INITIALIZE), place);
+    this.route(this.upstream, { ...traveling, message: initialize.message, line: null, body: null }, place);
+  }
+
+  /** A plain `initialize` to a chain that is a proxy: no conductor is in front of it, so there is no agent to reach. */
+  private refuseInitialize(traveling: Traveling): void {
+    const help = this.options.noSuccessorHelp ?? "this conductor runs as a proxy (`proxy` mode): run it under another conductor";
+    this.options.log(help);
+    if (traveling.id !== undefined) this.upstream.send(errorResponse(traveling.id, rpcError("methodNotFound", help)));
   }
 
   /**
    * Moves a message from `place` one process further, through any in-process
    * components on the way (which may answer it going up, or rewrite it going down).
    */
-  private route(from: Connection, view: MethodView, place: Place): void {
+  private route(from: Connection, traveling: Traveling, place: Place): void {
     const hop = this.nextHop(place);
-    if (place.direction === "up" && this.answeredOnTheWay(from, view, hop)) return;
-    const observed = place.direction === "down" ? this.observed(from, view, hop) : NOT_OBSERVED;
-    if (observed === null) return;
-    if (observed.hold === undefined) return this.forward(from, view, place, hop, observed.answered);
+    if (place.direction === "up" && this.answeredOnTheWay(from, traveling, hop)) return;
+    const observed = place.direction === "down" ? this.observed(traveling, hop) : NOT_OBSERVED;
+    if (observed.hold === undefined) return this.forward(from, traveling, place, hop, observed.answered);
     this.held.set(from, []);
     void observed.hold.then(() => {
-      this.forward(from, view, place, hop, observed.answered);
+      this.forward(from, traveling, place, hop, observed.answered);
       this.release(from);
     });
   }
 
   /** Rewrites a message going down, renames it for a proxy, and sends it on. */
-  private forward(from: Connection, view: MethodView, place: Place, hop: Hop, onAnswer: AnswerWatcher | undefined): void {
-    const rewritten = place.direction === "down" ? this.rewritten(from, view, hop) : view;
+  private forward(from: Connection, traveling: Traveling, place: Place, hop: Hop, onAnswer: AnswerWatcher | undefined): void {
+    const rewritten = place.direction === "down" ? this.rewritten(traveling, hop) : traveling;
     const successor = this.successorMethod(hop.to, place.direction);
-    const outgoing = rewritten === null ? null : this.renamedForProxy(from, rewritten, hop.to, successor);
-    if (outgoing !== null) this.deliver(from, hop.to, outgoing, successor, onAnswer);
+    this.deliver(from, hop.to, this.renamedForProxy(rewritten, hop.to, successor), successor, onAnswer);
   }
 
-  /**
-   * What the components on the way make of a request they observe: one
-   * promise to wait for (all of theirs), and who to tell of its answer. Null
-   * when it had to be read and could not be (answered).
-   */
-  private observed(from: Connection, view: MethodView, hop: Hop): { hold?: Promise<void>; answered?: AnswerWatcher } | null {
-    if (view.kind !== "request" || !hop.observes.has(view.method)) return NOT_OBSERVED;
-    const message = this.parsedOrAnswered(from, view);
-    if (message === null) return null;
+  /** What the components on the way make of a request they observe: one promise to wait for (all of theirs), and who to tell of its answer. */
+  private observed({ message }: Traveling, hop: Hop): Observation {
+    if (!isRequest(message) || !hop.observes.has(message.method)) return NOT_OBSERVED;
     const holds: Array<Promise<void>> = [];
     const watchers: AnswerWatcher[] = [];
     for (const component of hop.components) {
@@ -263,12 +279,10 @@ export class Router {
   }
 
   /** A request going up that an in-process component answers (the editor's unsaved files): the answer goes back to `from`. */
-  private answeredOnTheWay(from: Connection, view: MethodView, hop: Hop): boolean {
-    if (view.kind !== "request" || !hop.answers.has(view.method)) return false;
-    const message = this.parsedOrAnswered(from, view);
-    if (message === null) return true;
+  private answeredOnTheWay(from: Connection, { message, id }: Traveling, hop: Hop): boolean {
+    if (!isRequest(message) || !hop.answers.has(message.method)) return false;
     for (const component of hop.components) {
-      const answer = component.answerUpstream?.(message, view.id ?? null) ?? null;
+      const answer = component.answerUpstream?.(message, id ?? null) ?? null;
       if (answer === null) continue;
       this.send(from, from, answer);
       return true;
@@ -276,47 +290,31 @@ export class Router {
     return false;
   }
 
-  /** The message as the in-process components on the way down leave it; null when it had to be read and could not be (answered). */
-  private rewritten(from: Connection, view: MethodView, hop: Hop): MethodView | null {
-    if (!hop.rewrites.has(view.method)) return view;
-    const message = this.parsedOrAnswered(from, view);
-    if (message === null) return null;
+  /** The message as the in-process components on the way down leave it. */
+  private rewritten(traveling: Traveling, hop: Hop): Traveling {
+    if (typeof traveling.message.method !== "string" || !hop.rewrites.has(traveling.message.method)) return traveling;
     let current: WireMessage | null = null;
-    for (const component of hop.components) current = component.rewriteDownstream(current ?? message) ?? current;
-    return current === null ? view : changedView(view, current, view.method);
+    for (const component of hop.components) current = component.rewriteDownstream?.(current ?? traveling.message) ?? current;
+    return current === null ? traveling : { ...traveling, message: current, line: null, body: null };
   }
 
-  /** A proxy receives `initialize` plain from its predecessor as `<dialect>/initialize`; null when it had to be read and could not be (answered). */
-  private renamedForProxy(from: Connection, view: MethodView, to: Connection, successor: string | null): MethodView | null {
-    if (view.method !== INITIALIZE || to.role !== "proxy" || successor !== null) return view;
-    const message = this.parsedOrAnswered(from, view);
-    const method = this.proxyMethods.initialize;
-    return message === null ? null : changedView(view, { ...message, method }, method);
+  /** A proxy receives `initialize` plain from its predecessor as `<dialect>/initialize`. */
+  private renamedForProxy(traveling: Traveling, to: Connection, successor: string | null): Traveling {
+    if (traveling.message.method !== INITIALIZE || to.role !== "proxy" || successor !== null) return traveling;
+    return { ...traveling, message: { ...traveling.message, method: this.proxyMethods.initialize }, line: null, body: null };
   }
 
   /**
    * Sends a message from `from` on to `to`, in a `successor` envelope when
    * there is one (a proxy receives its successor's messages, and the outer
-   * conductor ours in proxy mode, that way). Its bytes: the line as it came
-   * when nothing changes (a plain notification), its body spliced when only
-   * the outside does, serialised otherwise (parsed first if it was not). A
-   * request gets a fresh id on `to`, remembered for its answer. A full
-   * receiver holds the sender back until it drains.
+   * conductor ours in proxy mode, that way). A request keeps its id when `to`
+   * hears from no one else, and gets a fresh one otherwise, remembered for
+   * its answer. A full receiver holds the sender back until it drains.
    */
-  private deliver(from: Connection, to: Connection, view: MessageView, successor: string | null, onAnswer?: AnswerWatcher): void {
-    if (view.line !== null && successor === null && view.kind === "notification") return this.send(from, to, view.line);
-    const content = spliceableBody(view, successor !== null) ?? this.parsedOrAnswered(from, view);
-    if (content === null) return;
-    const id = view.kind === "request" ? this.requests.remember(from, to, view.id ?? null, onAnswer) : undefined;
-    this.send(from, to, Buffer.isBuffer(content) ? encodeBody(content, id, successor) : encodeMessage(content, id, successor, null));
-  }
-
-  /** The line's message; null after answering its sender why it cannot be read. */
-  private parsedOrAnswered(from: Connection, view: MessageView): WireMessage | null {
-    const parsed = view.parse();
-    if (parsed.ok) return parsed.message;
-    from.send(errorResponse(parsed.id, parsed.error));
-    return null;
+  private deliver(from: Connection, to: Connection, traveling: Traveling, successor: string | null, onAnswer?: AnswerWatcher): void {
+    const { id } = traveling;
+    const sentId = id === undefined ? undefined : this.requests.remember(from, to, id, this.keepsIds.has(to), onAnswer);
+    this.send(from, to, encoded(traveling, sentId, successor));
   }
 
   /** The next process from `place`, and the in-process components on the way. */
@@ -351,10 +349,27 @@ export class Router {
     return {
       to,
       components,
-      rewrites: methods(components.map((c) => c.rewrites)),
+      rewrites: methods(components.map((c) => c.rewrites ?? [])),
       answers: methods(components.map((c) => c.answers ?? [])),
       observes: methods(components.map((c) => c.observes ?? [])),
     };
+  }
+
+  /** The connections that only ever receive requests from one other: the hops' targets, counted by sender. */
+  private soleSenderReceivers(): Set<Connection> {
+    const senders = new Map<Connection, Set<Connection>>();
+    const note = (from: Connection, place: Place): void => {
+      const to = this.nextHop(place).to;
+      senders.set(to, (senders.get(to) ?? new Set()).add(from));
+    };
+    note(this.upstream, this.place(-1, "down"));
+    if (this.options.mode === "proxy") note(this.upstream, this.place(this.nodes.length, "up"));
+    this.nodes.forEach((node, position) => {
+      if (node.kind !== "process") return;
+      note(node.connection, this.place(position, "up"));
+      if (node.connection.role === "proxy") note(node.connection, this.place(position, "down"));
+    });
+    return new Set([...senders].flatMap(([to, from]) => (from.size === 1 ? [to] : [])));
   }
 
   /** The envelope method `to` receives messages going `direction` in, or null when they go plain. */
@@ -374,112 +389,63 @@ export class Router {
 
   /**
    * An answer goes back to where its request came from, with the id it had
-   * there. The agent's answers are read when they may need explaining (see
-   * mustReadAgentAnswer); an answer to no request we sent is logged and dropped.
+   * there, through whatever in-process component revises the answers of the
+   * process that gave it (the agent's errors explained); an answer to no request
+   * we sent is logged and dropped.
    */
-  private routeResponse(from: Connection, view: LineView): void {
-    const key = view.numericId;
-    if (!this.requests.isWaiting(from, key)) {
-      if (this.parsedOrAnswered(from, view) !== null) this.options.log(`${from.name} answered unknown request id ${idJson(view.id ?? null)}; dropped`);
-      return;
-    }
-    const body = spliceableBody(view, false);
-    const mustRead = body === null || (from.role === "agent" && this.mustReadAgentAnswer(view, body));
-    const message = mustRead ? this.parsedOrAnswered(from, view) : null;
-    const content = body ?? message;
-    if ((mustRead && message === null) || content === null) return;
-    const request = this.requests.take(from, key)!;
-    const explained = from.role === "agent" && message !== null ? this.explainAgentAnswer(from, message) : null;
-    this.noteAnswered(from);
-    if (explained !== null) this.send(from, request.origin, errorResponse(request.originId, explained));
-    else
-      this.send(
-        from,
-        request.origin,
-        Buffer.isBuffer(content) ? plainFromBody(content, request.originId) : encodeMessage(content, request.originId, null, null),
-      );
+  private routeResponse(from: Connection, message: WireMessage, line: Buffer): void {
+    const id = exactId(withoutNewline(line), message);
+    const request = this.requests.take(from, id);
+    if (request === undefined) return this.options.log(`${from.name} answered unknown request id ${idJson(id)}; dropped`);
+    const revised = this.revisedAnswer(from, request.origin, message);
+    const answer: Traveling = revised === null ? { message, line, body: null } : { message: revised, line: null, body: null };
+    const keptId = idJson(request.originId) === idJson(id);
+    this.send(from, request.origin, encoded(answer, keptId ? undefined : request.originId, null, keptId ? id : undefined));
     // After the answer went on: whoever watches it never delays it.
-    request.onAnswer?.(() => message ?? this.parsedAnswer(view));
+    request.onAnswer?.(() => revised ?? message);
   }
 
-  private parsedAnswer(view: LineView): WireMessage | null {
-    const parsed = view.parse();
-    return parsed.ok ? parsed.message : null;
+  /** The answer as the components between a process and the asker's side revise it; null when none does. */
+  private revisedAnswer(from: Connection, origin: Connection, answer: WireMessage): WireMessage | null {
+    const position = this.positions.get(from);
+    if (position === undefined || (this.positions.get(origin) ?? -1) > position) return null;
+    let revised: WireMessage | null = null;
+    for (const component of this.nextHop(this.place(position, "up")).components) revised = component.reviseAnswer?.(revised ?? answer) ?? revised;
+    return revised;
   }
 
   /**
-   * Which of the agent's answers must be read: every one already parsed; of
-   * the others, its errors and its initialize answer (until seen). Two byte
-   * checks per answer.
+   * A cancellation follows its request one hop, with the id it has there. One for a request we do not know
+   * (answered already, or named by an id the sender's own peer gave it: the Rust reference conductor passes
+   * the client's on) goes on as it came, to where the sender's requests go: whoever sent that request there
+   * may know it, and an id nobody knows is ignored.
    */
-  private mustReadAgentAnswer(view: LineView, body: Buffer): boolean {
-    if (view.isParsed) return true;
-    return body.subarray(0, ERROR_MEMBER.length).equals(ERROR_MEMBER) || (this.agentNotes.waiting && body.includes(AUTH_METHODS_MEMBER));
-  }
-
-  /** Notes the agent's initialize answer; an "Authentication required" gets which agent and what to do. Null: pass it on as it came. */
-  private explainAgentAnswer(from: Connection, response: WireMessage): ErrorResponse | null {
-    if ("result" in response) {
-      if (this.agentNotes.waiting) this.agentNotes.observe(response.result);
-      return null;
-    }
-    const error = response.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") return null;
-    const agent = from as Connection & { spec?: ComponentSpec; stderrTail?: StderrTail };
-    const command = agent.spec?.command ?? [];
-    if (error.code === ERROR.internal.code && error.message === ERROR.internal.message) {
-      // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start).
-      const explained = explainAgentError({
-        name: this.agentNotes.name ?? from.name,
-        command,
-        method: "a request",
-        error: { code: error.code, message: error.message, data: error.data },
-        stderrLines: agent.stderrTail?.since(this.agentStderrMark) ?? [],
-        ...(this.options.env ? { env: this.options.env } : {}),
-      });
-      return explained;
-    }
-    // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
-    if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
-    // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
-    const login = (knownAgentFor([this.agentNotes.name ?? ""]) ?? knownAgentFor(command))?.login;
-    const chooser = chooseAgentHint(this.options.env);
-    const explained = explainAuthRequired({
-      componentName: from.name,
-      command,
-      notes: this.agentNotes,
-      error: { code: error.code, message: error.message, data: error.data },
-      ...(login ? { login } : {}),
-      ...(chooser ? { alsoTry: chooser } : {}),
-    });
-    this.options.log(explained.data.details);
-    return explained;
-  }
-
-  /** Where the agent's stderr stood at its last answer: an error is explained by what it wrote since. */
-  private agentStderrMark = 0;
-
-  private noteAnswered(from: Connection): void {
-    if (from.role === "agent") this.agentStderrMark = (from as Connection & { stderrTail?: StderrTail }).stderrTail?.total ?? 0;
-  }
-
-  private routeCancel(from: Connection, view: LineView): void {
-    const message = this.parsedOrAnswered(from, view);
-    if (message === null) return;
+  private routeCancel(from: Connection, message: WireMessage, line: Buffer, place: Place): void {
     const params = isObject(message.params) ? message.params : {};
     const forwarded = this.requests.whereForwarded(from, params.requestId);
-    if (forwarded === undefined) return; // already answered: nothing to cancel
+    if (forwarded === undefined) return this.send(from, this.nextHop(place).to, line);
+    if (forwarded.kept) return this.send(from, forwarded.target, line);
     this.send(from, forwarded.target, JSON.stringify({ ...message, params: { ...params, requestId: forwarded.id } }));
   }
 }
 
 /** A message no component observes: it goes on at once. */
-const NOT_OBSERVED: { hold?: Promise<void>; answered?: AnswerWatcher } = {};
+const NOT_OBSERVED: Observation = {};
 
-const ERROR_MEMBER = Buffer.from('"error":');
-const AUTH_METHODS_MEMBER = Buffer.from('"authMethods":');
+/**
+ * The line for a message: the bytes it came in when it goes on plain with its
+ * own id (`keptId`, or none given), its body spliced behind a new id or into an
+ * envelope when the bytes allow (splice.ts), serialised otherwise.
+ */
+function encoded(traveling: Traveling, id: IdLike | undefined, successor: string | null, keptId: IdLike | undefined = traveling.id): Buffer {
+  const { message, line } = traveling;
+  const sameId = id === undefined || (keptId !== undefined && idJson(id) === idJson(keptId));
+  if (line !== null && successor === null && sameId) return line;
+  const body = traveling.body ?? (line === null ? null : messageBody(withoutNewline(line), message));
+  return encodeMessage(message, id ?? keptId, successor, body);
+}
 
-/** A body (splice.ts) behind `id`, plain or in a `successor` envelope. */
-function encodeBody(body: Buffer, id: IdLike | undefined, successor: string | null): Buffer {
-  return successor === null ? plainFromBody(body, id) : envelopeFromBody(body, id, successor);
+/** A line without its frame: what splice.ts and the id reader look at. */
+function withoutNewline(line: Buffer): Buffer {
+  return line[line.length - 1] === 0x0a ? line.subarray(0, line.length - 1) : line;
 }

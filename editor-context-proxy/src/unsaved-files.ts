@@ -2,8 +2,8 @@
 // agent's `fs/read_text_file` of a file the editor holds unsaved changes to is
 // answered here from the tracker's snapshot, and its `fs/write_text_file` to
 // such a file is refused, so the user's work is never overwritten. Every other
-// request, and these for any other file, go to the client unchanged. Both ways
-// of running the proxy (chained-proxy.ts, wrap-mode.ts) ask this one module.
+// request, and these for any other file, go to the client unchanged. The
+// conductor's editor-context component asks this one module, however it runs.
 
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -46,7 +46,10 @@ describe("run with a config file", () => {
       })
       .finally(() => proc.child.stdin!.end());
     assert.equal(await proc.exited, 0);
-    assert.match(proc.stderr(), /chain: client → checkpoints \(in process\) → editor-context \(in process\) → context-again → agent/);
+    assert.match(
+      proc.stderr(),
+      /chain: client → checkpoints \(in process\) → editor-context \(in process\) → context-again → agent-errors \(in process\) → agent/,
+    );
     // The configured proxy saw the hook's block and added none (injection is idempotent).
     const prompt = receivedPrompt(peer.updates);
     assert.equal(prompt.filter((block) => block.text?.startsWith("<editor-context>")).length, 1);

@@ -37,31 +37,39 @@ for (const dialect of ["_proxy", "proxy"] as const) {
 }
 
 describe("under a conductor, on the wire", () => {
-  it("echoes responses and $/cancel_request, and opens envelopes without touching their content", async (t) => {
+  it("keeps the ids it is given, so answers and $/cancel_request pass as they came, and opens envelopes without touching their content", async (t) => {
     const proxy = startNode(PROXY_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: "" });
     t.after(() => proxy.child.kill()); // a failed assertion must not leave it holding the run open
     const out = new LineCollector(proxy.child.stdout!);
-    const response = `{"jsonrpc":"2.0","id":5,"result":{"a":[1,2,{"b":null}]},"_meta":{"m":1}}`;
+    const response = `{"jsonrpc":"2.0","id":9,"result":{"a":[1,2,{"b":null}]},"_meta":{"m":1}}`;
     const cancel = `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":5}}`;
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"_proxy/initialize","params":{"protocolVersion":1}}\n`);
-    proxy.child.stdin!.write(response + "\n" + cancel + "\n");
     proxy.child.stdin!.write(
       `{"jsonrpc":"2.0","id":9,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":"/x","_meta":{"k":2}},"_meta":{"hop":"local"}}}\n`,
     );
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"_proxy/successor","params":{"method":"session/update","params":{"sessionId":"s"}}}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":10,"method":"_proxy/successor","params":{"no":"method"}}\n`);
-    const lines = await out.waitFor(6);
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":5,"method":"session/set_mode","params":{"sessionId":"s","modeId":"m"}}\n`);
+    // The client's answer to the successor's read (id 9), and a cancellation of its own request 5.
+    proxy.child.stdin!.write(response + "\n" + cancel + "\n");
+    const lines = await out.waitFor(7);
     assert.deepEqual(JSON.parse(lines[0]!), {
       jsonrpc: "2.0",
       id: 1,
       method: "_proxy/successor",
       params: { method: "initialize", params: { protocolVersion: 1 } },
     });
-    assert.equal(lines[1], response);
-    assert.equal(lines[2], cancel);
-    assert.deepEqual(JSON.parse(lines[3]!), { jsonrpc: "2.0", id: 9, method: "fs/read_text_file", params: { path: "/x", _meta: { k: 2 } } });
-    assert.deepEqual(JSON.parse(lines[4]!), { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
-    assert.equal(parseReply(lines[5]!).error?.code, -32602);
+    assert.deepEqual(JSON.parse(lines[1]!), { jsonrpc: "2.0", id: 9, method: "fs/read_text_file", params: { path: "/x", _meta: { k: 2 } } });
+    assert.deepEqual(JSON.parse(lines[2]!), { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s" } });
+    assert.equal(parseReply(lines[3]!).error?.code, -32602);
+    assert.deepEqual(JSON.parse(lines[4]!), {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "_proxy/successor",
+      params: { method: "session/set_mode", params: { sessionId: "s", modeId: "m" } },
+    });
+    assert.equal(lines[5], response);
+    assert.equal(lines[6], cancel);
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });
@@ -77,12 +85,15 @@ describe("under a conductor, on the wire", () => {
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":3,"method":"_proxy/successor","params":{"method":"fs/read_text_file","params":{"path":tru}}}\n`);
     const lines = await out.waitFor(4);
     for (const line of lines) assert.deepEqual(JSON.parse(line), { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
-    // And the same lines whole pass as before: the cancellation echoed, the plain initialize refused with how to run us.
+    // And the same lines whole pass as before: the cancellation of a request in flight as it came, the plain initialize
+    // refused with how to run us.
+    proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":1,"method":"session/set_mode","params":{}}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}\n`);
     proxy.child.stdin!.write(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}\n`);
-    const more = await out.waitFor(6);
-    assert.equal(more[4], `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`);
-    assert.equal(parseReply(more[5]!).error?.code, -32601);
+    const more = await out.waitFor(7);
+    assert.equal((JSON.parse(more[4]!) as { method?: string }).method, "_proxy/successor");
+    assert.equal(more[5], `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1}}`);
+    assert.equal(parseReply(more[6]!).error?.code, -32601);
     proxy.child.stdin!.end();
     assert.equal(await proxy.exited, 0);
   });

@@ -25,9 +25,24 @@ describe("wrap mode on the wire", () => {
 
   it("forwards every message it does not change byte for byte, both ways", async () => {
     const { proxy, log, out } = rawProxy(writeStateFile(SEED_STATE));
+    // Agent → client first: two of its requests, which the client answers below.
+    const agentLines = [
+      `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"🤔"}}}}`,
+      `{"jsonrpc":"2.0","id":"agent-1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/x","line":1,"limit":9}}`,
+      `{  "jsonrpc":"2.0", "method":"_vendor/notice" ,"params":{"n":1e400}}`,
+      `{"jsonrpc":"2.0","id":2,"method":"session/request_permission","params":{"sessionId":"s","options":[]}}`,
+      `{"id":3,"jsonrpc":"2.0","method":"_vendor/ask","params":{"float":1.50}}`,
+    ];
+    const emitted = [...agentLines, "not even json: answered to the agent, never passed on"];
+    const emit = JSON.stringify({ jsonrpc: "2.0", id: 99, method: "_test/emit", params: { lines: emitted } });
+    proxy.child.stdin!.write(emit + "\n");
+    const lines = await out.waitFor(agentLines.length + 1);
+    assert.deepEqual(lines.slice(0, agentLines.length), agentLines, "agent→client lines arrive exactly as sent");
+    assert.deepEqual(JSON.parse(lines[agentLines.length]!), { jsonrpc: "2.0", id: 99, result: { received: { lines: emitted } } });
+
     const clientLines = [
       `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{},"_meta":{"z":1}}}`,
-      `{ "method" : "_vendor/extension", "jsonrpc":"2.0", "id":"abc", "params":{"big":12345678901234567890123, "float":1.50, "esc":"\\u00e9"} }`,
+      `{ "method" : "_test/hang", "jsonrpc":"2.0", "id":"abc", "params":{"big":12345678901234567890123, "float":1.50, "esc":"\\u00e9"} }`,
       `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s","unknownField":[1,{"x":null}]}}`,
       `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"abc"}}`,
       `{"jsonrpc":"2.0","id":2,"result":{"outcome":{"outcome":"cancelled"}},"_meta":{"hop":1}}`,
@@ -38,19 +53,11 @@ describe("wrap mode on the wire", () => {
       `{"jsonrpc":"2.0","id":7,"method":"session/load","params":{"sessionId":"s","cwd":"/p","mcpServers":[]}}`,
     ];
     proxy.child.stdin!.write(clientLines.join("\n") + "\n");
-    await eventually(() => fs.existsSync(log) && fs.readFileSync(log, "utf8").split("\n").length > clientLines.length, 5_000, "agent log");
-    assert.deepEqual(fs.readFileSync(log, "utf8").split("\n").slice(0, -1), clientLines);
-
-    const agentLines = [
-      `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"🤔"}}}}`,
-      `{"jsonrpc":"2.0","id":"agent-1","method":"fs/read_text_file","params":{"sessionId":"s","path":"/x","line":1,"limit":9}}`,
-      `{  "jsonrpc":"2.0", "method":"_vendor/notice" ,"params":{"n":1e400}}`,
-      `not even json: the agent's problem, not the proxy's`,
-    ];
-    proxy.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 99, method: "_test/emit", params: { lines: agentLines } }) + "\n");
-    // The answers to the six requests above come first, then the emitted lines.
-    const lines = await out.waitFor(6 + agentLines.length);
-    assert.deepEqual(lines.slice(6, 6 + agentLines.length), agentLines, "agent→client lines arrive exactly as sent");
+    // What the agent received: the emit, the parse error its bad line got, then the client's lines as they were sent.
+    await eventually(() => fs.readFileSync(log, "utf8").split("\n").length > clientLines.length + 2, 5_000, "agent log");
+    const received = fs.readFileSync(log, "utf8").split("\n").slice(0, -1);
+    assert.deepEqual(JSON.parse(received[1]!), { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    assert.deepEqual(received.slice(2), clientLines);
     proxy.child.stdin!.end();
     await proxy.exited;
   });

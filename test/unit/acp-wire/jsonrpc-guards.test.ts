@@ -1,9 +1,9 @@
-// acp-wire's JSON-RPC type guards (jsonrpc.ts) and the lazy line view routers read (line-view.ts):
-// the same facts whether a line is read from its first bytes or parsed.
+// acp-wire's JSON-RPC type guards and line reading (jsonrpc.ts): what a router
+// learns of a line, whatever its layout.
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { idJson, isNotification, isRequest, isResponse, readLine, type WireMessage } from "../../../acp-wire/src/index.js";
+import { exactId, idJson, isNotification, isRequest, isResponse, parseLine, type WireMessage } from "../../../acp-wire/src/index.js";
 
 describe("JSON-RPC type guards", () => {
   it("tell requests, notifications and answers apart, as routing needs", () => {
@@ -31,7 +31,7 @@ describe("JSON-RPC type guards", () => {
   });
 });
 
-describe("the lazy line view", () => {
+describe("reading a line: parsed once, its id exactly as written", () => {
   const reorder = (message: WireMessage) => {
     const { jsonrpc, ...rest } = message;
     return JSON.stringify({ ...rest, jsonrpc });
@@ -39,42 +39,28 @@ describe("the lazy line view", () => {
   const messages: WireMessage[] = [
     { jsonrpc: "2.0", id: 42, method: "x/do", params: { a: [1, 2] } },
     { jsonrpc: "2.0", id: "s-1", method: "x/do" },
-    { jsonrpc: "2.0", method: "session/update", params: { n: 1 } },
     { jsonrpc: "2.0", id: 7, result: { ok: true } },
   ];
 
-  it("reads kind, method and exact id from the bytes of a canonical line, without parsing it", () => {
+  it("gives the same id whatever the layout, and integers beyond 2^53 as written", () => {
     for (const message of messages) {
-      const view = readLine(Buffer.from(JSON.stringify(message)));
-      assert.ok(view.ok);
-      assert.equal(view.isParsed, false, JSON.stringify(message));
+      for (const text of [JSON.stringify(message), reorder(message)]) {
+        const line = Buffer.from(text);
+        const parsed = parseLine(line);
+        assert.ok(parsed.ok, text);
+        assert.equal(idJson(exactId(line, parsed.message)), JSON.stringify(message.id), text);
+      }
     }
-    const big = readLine(Buffer.from(`{"jsonrpc":"2.0","id":12345678901234567890,"method":"x/do"}`));
-    assert.ok(big.ok);
-    assert.equal(JSON.stringify(big.id), `{"json":"12345678901234567890"}`, "the id as written, not rounded");
+    const big = Buffer.from(`{"method":"x/do","params":{"id":1},"jsonrpc":"2.0","id":12345678901234567890}`);
+    const parsed = parseLine(big);
+    assert.ok(parsed.ok);
+    assert.equal(idJson(exactId(big, parsed.message)), "12345678901234567890", "the id as written, not rounded");
   });
 
-  it("gives the same facts for a line in another layout, parsed once", () => {
-    for (const message of messages) {
-      const canonical = readLine(Buffer.from(JSON.stringify(message)));
-      const other = readLine(Buffer.from(reorder(message)));
-      assert.ok(canonical.ok && other.ok);
-      assert.equal(other.isParsed, true);
-      assert.deepEqual([other.kind, other.method, other.numericId], [canonical.kind, canonical.method, canonical.numericId]);
-      assert.equal(idJson(other.id), idJson(canonical.id), JSON.stringify(message));
-    }
-  });
-
-  it("parses a canonical line on first need, and says what is wrong with it then", () => {
-    const view = readLine(Buffer.from(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{oops}`));
-    assert.ok(view.ok, "its first bytes are enough to route it");
-    const parsed = view.parse();
-    assert.equal(parsed.ok, false);
-    assert.equal(parsed.ok ? 0 : parsed.error.code, -32700);
-  });
-
-  it("answers a line it cannot read at all", () => {
-    const view = readLine(Buffer.from("not json"));
-    assert.equal(view.ok, false);
+  it("answers a line it cannot read with the JSON-RPC error", () => {
+    const broken = parseLine(Buffer.from(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{oops}`));
+    assert.equal(broken.ok ? 0 : broken.error.code, -32700);
+    const notJson = parseLine(Buffer.from("not json"));
+    assert.equal(notJson.ok ? 0 : notJson.error.code, -32700);
   });
 });

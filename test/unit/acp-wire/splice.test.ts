@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { envelopeFromBody, envelopeInnerBody, messageBody, plainFromBody, type WireMessage } from "../../../acp-wire/src/index.js";
+import { envelopeFromBody, envelopeInnerBody, messageBody, openEnvelope, plainFromBody, type WireMessage } from "../../../acp-wire/src/index.js";
+import { JsonSamples } from "../../support/json-samples.js";
 
 const parse = (line: string) => [Buffer.from(line), JSON.parse(line) as WireMessage] as const;
 
@@ -47,5 +48,16 @@ describe("splicing messages", () => {
       `{"jsonrpc":"2.0","method":"_proxy/successor","params":{"method":"m"} }`,
     ];
     for (const line of envelopes) assert.equal(envelopeInnerBody(...parse(line)), null, line);
+  });
+
+  it("opens envelopes as parsing does, on generated params full of brackets, quotes and backslashes", () => {
+    const samples = new JsonSamples();
+    for (let round = 0; round < 500; round++) {
+      const params = samples.params();
+      const line = JSON.stringify({ jsonrpc: "2.0", ...(round % 2 ? { id: round } : {}), method: "_proxy/successor", params: { method: "m/x", params } });
+      const [raw, envelope] = parse(line);
+      const spliced = JSON.parse(plainFromBody(envelopeInnerBody(raw, envelope)!, envelope.id).toString()) as WireMessage;
+      assert.deepEqual(spliced, openEnvelope(envelope), line);
+    }
   });
 });

@@ -1,8 +1,7 @@
-// The conductor's router and the chained proxy read a line laid out as
-// JSON.stringify writes it from its bytes (a lazy view, acp-wire/src/line-view.ts)
-// and parse any other layout (conductor-hooks/src/router.ts,
-// editor-context-proxy/src/chained-proxy.ts).
-// Either way a line must meet the same decisions: the same messages, the same ids,
+// The conductor's router (conductor-hooks/src/router.ts) parses every line and
+// passes an unchanged message on as the bytes it came in, splicing them behind
+// a new id or into an envelope when their layout allows (acp-wire/src/splice.ts).
+// Whatever the layout, a line must meet the same decisions: the same messages, the same ids,
 // the same envelopes reach every connection. Two routers get the same
 // conversation, one in the canonical layout and one with the members in
 // another order, and what each connection receives is compared.
@@ -13,7 +12,6 @@ import { describe, it } from "node:test";
 import { LineWriter, type WireMessage } from "../../../acp-wire/src/index.js";
 import { Connection, type ConnectionRole } from "../../../conductor-hooks/src/connections.js";
 import { Router } from "../../../conductor-hooks/src/router.js";
-import { ChainedProxyRouter, EditorContextInjector } from "../../../editor-context-proxy/src/index.js";
 import { JsonSamples } from "../../support/json-samples.js";
 
 /** A connection over an in-memory stream: what the router sends to it, as parsed messages. */
@@ -42,7 +40,7 @@ class MemoryConnection extends Connection {
 
 type Layout = (message: WireMessage) => string;
 const canonical: Layout = (message) => JSON.stringify(message);
-/** The same members, jsonrpc last: not the layout a line view reads from its bytes, so it is parsed. */
+/** The same members, jsonrpc last: not a layout splice.ts reuses, so it is re-serialised. */
 const reordered: Layout = ({ jsonrpc, ...rest }) => JSON.stringify({ ...rest, jsonrpc });
 
 /** A chain client → proxy → agent with its own router, fed in one layout. */
@@ -93,6 +91,8 @@ async function conversation(c: Chain, samples: JsonSamples, round: number): Prom
   const atProxy = await step(() => c.fromClient({ jsonrpc: "2.0", id: clientId, method: "x/do", params }));
   const proxyId = atProxy.proxy[0]!.id;
   const atAgent = await step(() => c.fromProxy({ jsonrpc: "2.0", id: `p-${round}`, method: "_proxy/successor", params: { method: "x/do", params } }));
+  assert.equal(atAgent.agent[0]!.id, `p-${round}`, "the agent hears from the proxy alone: it gets the proxy's own id");
+  assert.notEqual(proxyId, clientId, "the proxy hears from both sides: it gets the conductor's ids");
   // The agent answers; the answer goes back to the proxy, whose answer goes back to the client.
   await step(() => c.fromAgent({ jsonrpc: "2.0", id: atAgent.agent[0]!.id, result }));
   const atClient = await step(() => c.fromProxy({ jsonrpc: "2.0", id: proxyId, result }));
@@ -112,8 +112,8 @@ async function conversation(c: Chain, samples: JsonSamples, round: number): Prom
   return seen;
 }
 
-describe("the router's route, from a line's bytes or parsed", () => {
-  it("deliver the same messages, ids and envelopes whether a line is routed from its bytes or parsed", async () => {
+describe("the router's route, whatever a line's layout", () => {
+  it("delivers the same messages, ids and envelopes whether a line's bytes are reused or re-serialised", async () => {
     const byBytes = chain(canonical);
     const parsed = chain(reordered);
     for (let round = 0; round < 60; round++) {
@@ -134,27 +134,42 @@ describe("the router's route, from a line's bytes or parsed", () => {
     assert.deepEqual(c.connections.proxy.takeLines(), [`{"jsonrpc":"2.0","method":"_proxy/successor","params":{${body}}`]);
   });
 
-  it("in the chained proxy too: the same lines out, whichever way a line was laid out", () => {
-    const run = (layout: Layout, samples: JsonSamples) => {
+  it("as a proxy under another conductor (no process of its own) too: the same lines out, whichever way a line was laid out", async () => {
+    const run = async (layout: Layout, samples: JsonSamples) => {
+      const upstream = new MemoryConnection("client", "upstream");
+      const router = new Router({ nodes: [], upstream, mode: "proxy", dialect: "_proxy", trace: null, log: () => {} });
       const out: WireMessage[] = [];
-      const proxy = new ChainedProxyRouter(
-        new EditorContextInjector({ stateFile: "/nonexistent/state.json" }),
-        (line) => out.push(JSON.parse(String(line)) as WireMessage),
-        () => {},
-      );
-      const receive = (message: WireMessage) => proxy.receive(Buffer.from(layout(message)));
+      const receive = async (message: WireMessage) => {
+        router.fromUpstream(Buffer.from(layout(message)));
+        await settle();
+        out.push(...upstream.take());
+      };
+      await receive({ jsonrpc: "2.0", id: "init", method: "_proxy/initialize", params: {} });
       for (let round = 0; round < 100; round++) {
         const params = samples.params();
-        receive({ jsonrpc: "2.0", id: round, method: "x/do", params }); // from the client: to the successor, in an envelope
-        receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "session/update", params } }); // from the successor: opened
-        receive({ jsonrpc: "2.0", id: `s-${round}`, method: "_proxy/successor", params: { method: "fs/read_text_file", params } });
-        receive({ jsonrpc: "2.0", id: round, result: samples.value() }); // answers are echoed
-        receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "x/note", params, _meta: { hop: 1 } } });
+        await receive({ jsonrpc: "2.0", id: round, method: "x/do", params }); // from the client: to the successor, in an envelope
+        await receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "session/update", params } }); // from the successor: opened
+        await receive({ jsonrpc: "2.0", id: `s-${round}`, method: "_proxy/successor", params: { method: "fs/read_text_file", params } });
+        await receive({ jsonrpc: "2.0", id: round, result: samples.value() }); // the successor's answer, back to the client
+        await receive({ jsonrpc: "2.0", id: `s-${round}`, result: samples.value() }); // the client's answer, back to the successor
+        await receive({ jsonrpc: "2.0", method: "_proxy/successor", params: { method: "x/note", params, _meta: { hop: 1 } } });
       }
       return out;
     };
-    const byBytes = run(canonical, new JsonSamples(7));
-    assert.equal(byBytes.length, 500);
-    assert.deepEqual(byBytes, run(reordered, new JsonSamples(7)));
+    const canonicalRun = await run(canonical, new JsonSamples(7));
+    assert.equal(canonicalRun.length, 601);
+    assert.deepEqual(canonicalRun, await run(reordered, new JsonSamples(7)));
+    assert.deepEqual(
+      canonicalRun.slice(1, 7).map((message) => [message.id, message.method]),
+      [
+        [0, "_proxy/successor"],
+        [undefined, "session/update"],
+        ["s-0", "fs/read_text_file"],
+        [0, undefined],
+        ["s-0", undefined],
+        [undefined, "x/note"],
+      ],
+      "ids kept: the outer conductor is the only sender either way",
+    );
   });
 });

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// symposium-editor-context: the editor-context ACP proxy's command line.
+// symposium-editor-context: the editor-context proxy's command line. Its two
+// ways of running are the conductor's one chain with only the editor-context
+// component in process: wrap mode (`-- <agent>`) is that chain in front of the
+// agent, exit status the agent's; with no arguments it is a chain with no
+// process at all, a proxy whose successor is the conductor that started it.
 
-import { runChainedProxy } from "./chained-proxy.js";
-import { EditorContextInjector } from "./injector.js";
+import { EditorContextInjector, describeCurrentContext, watchCurrentContext } from "../../editor-context-proxy/src/index.js";
 import { parseArgs } from "node:util";
 import {
+  DEFAULT_PROXY_DIALECT,
   UsageError,
   debugLogger,
   describeError,
@@ -16,14 +20,16 @@ import {
   stopSignal,
   packageVersion,
 } from "../../acp-wire/src/index.js";
-import { describeCurrentContext, watchCurrentContext } from "./show.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { runWrapped } from "./wrap-mode.js";
-import { editorToolsServer } from "./editor-tools-entry.js";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { runConductor, type ConductorOptions } from "./conductor.js";
 
 const NAME = "symposium-editor-context";
+
+/** What a plain `initialize` (no conductor in front) is answered with. */
+const NO_SUCCESSOR_HELP =
+  `${NAME} is an ACP proxy with no agent behind it. Run it under a conductor ` +
+  "(which initialises it with proxy/initialize or _proxy/initialize), or let it start the agent: " +
+  `${NAME} -- <agent command> [args...]`;
 
 const USAGE = `Usage:
   ${NAME}                          run as a proxy under an ACP conductor (stdio)
@@ -38,7 +44,7 @@ changes in the editor is answered from the editor's text, its fs/write_text_file
 to one refused. Every other message passes unchanged.
 Logs go to stderr; set SYMPOSIUM_LOG=debug to see why a prompt got no context.`;
 
-type Invocation = { kind: "help" | "version" | "proxy" } | { kind: "show"; watch: boolean } | { kind: "wrap"; command: string[] };
+type Invocation = { kind: "help" } | { kind: "version" } | { kind: "proxy" } | { kind: "show"; watch: boolean } | { kind: "wrap"; command: string[] };
 
 /**
  * What the arguments ask for. Everything after `--` is the agent's command,
@@ -84,30 +90,32 @@ async function main(argv: string[]): Promise<number> {
   }
   if (invocation.kind === "help") return printLine(USAGE);
   if (invocation.kind === "version") return printLine(packageVersion());
-  const debug = debugLogger(NAME);
-  const stateFile = process.env[STATE_FILE_ENV];
-  const injector = new EditorContextInjector({
-    onSkip: (reason) => debug(`prompt forwarded without context: ${reason}`),
-    onUnsavedNote: (note) => debug(note),
-    // The editor's MCP server, under the same condition as the block; it sits beside this bundle in dist/.
-    editorTools: stateFile ? editorToolsServer(stateFile, path.dirname(fileURLToPath(import.meta.url))) : null,
-  });
-  if (invocation.kind === "show") return show(injector, invocation.watch);
-  if (invocation.kind === "wrap") return wrap(injector, invocation.command, log);
-  await runChainedProxy({ injector, input: process.stdin, output: process.stdout, log });
-  return 0;
-}
-
-async function wrap(injector: EditorContextInjector, [program, ...args]: string[], log: (message: string) => void): Promise<number> {
+  if (invocation.kind === "show") return show(new EditorContextInjector(), invocation.watch);
   const stop = new AbortController();
   let received: NodeJS.Signals | null = null;
   onStopSignal((signal) => {
     received = signal;
-    stop.abort();
+    stop.abort(signal);
   });
-  const status = await runWrapped({ command: program!, args, injector, input: process.stdin, output: process.stdout, log, signal: stop.signal });
+  const status = await runConductor({ ...chainFor(invocation), signal: stop.signal });
   // Stopped by a signal: exit as the shell says a program ended by it does, whatever the agent did.
   return received === null ? status : exitStatus(null, received);
+}
+
+/** The conductor's chain for wrap mode (the agent its one process) or proxy mode (no process). */
+function chainFor(invocation: { kind: "proxy" } | { kind: "wrap"; command: string[] }): ConductorOptions {
+  const common = {
+    dialect: DEFAULT_PROXY_DIALECT,
+    env: process.env,
+    input: process.stdin,
+    output: process.stdout,
+    stderr: process.stderr,
+    log: stderrLogger(NAME),
+    debug: debugLogger(NAME),
+    inProcess: "editor-context" as const,
+  };
+  if (invocation.kind === "proxy") return { ...common, mode: "proxy", components: [], noSuccessorHelp: NO_SUCCESSOR_HELP };
+  return { ...common, mode: "agent", components: [{ name: "agent", command: invocation.command }], status: "agent" };
 }
 
 async function show(injector: EditorContextInjector, watch: boolean): Promise<number> {
