@@ -7,7 +7,7 @@ export { StateFileReader, type StateReadResult } from "./state-file.js";
 export { formatEditorContext, displayPath, codeFence, OPEN_TAG, CLOSE_TAG, DEFAULT_MAX_SELECTION_CHARS } from "./context-block.js";
 export { runChainedProxy, ChainedProxyRouter } from "./chained-proxy.js";
 export { runWrapped } from "./wrap-mode.js";
-export { FILE_METHODS, READ_TEXT_FILE, answerLine, UnsavedFiles } from "./unsaved-files.js";
+export { FILE_METHODS, READ_TEXT_FILE, answerLine, UnsavedFiles, unsavedChangesError } from "./unsaved-files.js";
 export {
   EDITOR_TOOLS_SERVER_NAME,
   EDITOR_TOOLS_CONFIG_KEY,
