@@ -14,7 +14,7 @@ import getPort from "get-port";
 import { isAlive, stopProcessTree } from "../../../acp-wire/src/processes.js";
 import type { LaunchSpec } from "../../../panel-host/src/launch-spec.js";
 import type { PanelStatus } from "../../../webview/src/panel-messages.js";
-import { panelHostClient } from "../../../extension/src/panel-host-client.js";
+import { fetchIdentity, panelHostClient } from "../../../extension/src/panel-host-client.js";
 import {
   HEARTBEAT_MS,
   PanelLifecycle,
@@ -247,7 +247,7 @@ describe("PanelLifecycle", () => {
     const load = windowLoad();
     await load.lifecycle.ensureStarted();
     const { record, secret } = (await new PanelRecord(load.state).load())!;
-    const frontend = await panelHostClient({ program: "", script: "", env: {} }).identity(record.port, secret);
+    const frontend = await fetchIdentity(record.port, secret);
     const frontendPid = frontend.frontend.state === "running" ? frontend.frontend.pid : -1;
     const before = load.shown.length;
     await load.lifecycle.stop();
