@@ -6,7 +6,7 @@ export { EditorContextInjector, EDITOR_CONTEXT_META_KEY, INJECTED_METHODS, type 
 export { StateFileReader, type StateReadResult } from "./state-file.js";
 export { formatEditorContext, displayPath, codeFence, OPEN_TAG, CLOSE_TAG, DEFAULT_MAX_SELECTION_CHARS } from "./context-block.js";
 export { describeCurrentContext, watchCurrentContext } from "./show.js";
-export { FILE_METHODS, READ_TEXT_FILE, answerLine, UnsavedFiles } from "./unsaved-files.js";
+export { FILE_METHODS, READ_TEXT_FILE, answerLine, UnsavedFiles, unsavedChangesError } from "./unsaved-files.js";
 export {
   EDITOR_TOOLS_SERVER_NAME,
   EDITOR_TOOLS_CONFIG_KEY,

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorResponse, idJson, isObject, isRequest, rpcError, type ErrorResponse, type IdLike, type WireMessage } from "../../acp-wire/src/index.js";
-import { MAX_SNAPSHOT_BYTES, isSnapshotName, type UnsavedDocumentState } from "../../editor-state/src/index.js";
+import { MAX_SNAPSHOT_BYTES, decideAgentWrite, isSnapshotName, unsavedChangesMessage, type UnsavedDocumentState } from "../../editor-state/src/index.js";
 import type { StateReadResult } from "./state-file.js";
 
 export const READ_TEXT_FILE = "fs/read_text_file";
@@ -46,7 +46,10 @@ export class UnsavedFiles {
     const read = this.readState();
     const document = findDocument(read.ok ? read.unsaved : (read.unsaved ?? []), params.path);
     if (document === null) return null;
-    if (message.method === WRITE_TEXT_FILE) return { error: unsavedChangesError(params.path, read.ok ? read.state.workspaceFolders : []) };
+    // A listed document is open with unsaved changes: the one policy (agent-writes.ts) refuses the write.
+    if (message.method === WRITE_TEXT_FILE && decideAgentWrite({ open: true, unsaved: true, setting: "apply" }) === "refuseUnsaved") {
+      return { error: unsavedChangesError(params.path, read.ok ? read.state.workspaceFolders : []) };
+    }
     return this.fromSnapshot(document, params);
   }
 
@@ -71,7 +74,7 @@ export function unsavedChangesError(file: string, workspaceFolders: string[]): E
   const shown = displayPath(file, workspaceFolders);
   return {
     code: UNSAVED_CHANGES_CODE,
-    message: `${shown} has unsaved changes in the editor; save or revert it first`,
+    message: unsavedChangesMessage(shown),
     data: { path: file, reason: "unsavedChanges" },
   };
 }

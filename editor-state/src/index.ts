@@ -262,3 +262,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 export * from "./build.js";
 export * from "./label.js";
+export * from "./agent-writes.js";

@@ -128,8 +128,11 @@ export interface ProposeEditParams {
 
 export interface ProposeEditResult {
   path: string;
-  /** What the user decided; "applied" when the edits setting applies at once. */
-  decision: "accepted" | "applied" | "rejected" | "unanswered" | "conflict";
+  /**
+   * What the user decided; "applied" when the edits setting applies at once; "unsaved" when the editor
+   * holds unsaved changes to the file (nothing changed: editor-state/src/agent-writes.ts).
+   */
+  decision: "accepted" | "applied" | "rejected" | "unanswered" | "conflict" | "unsaved";
   /** The file's text as it now is in the editor (when accepted or applied; the user may have changed the proposal). */
   finalText?: string;
   message: string;

@@ -16,6 +16,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { isObject, packageVersion } from "../../acp-wire/src/index.js";
+import { REVIEW_ANSWER_GRACE_MS, REVIEW_ANSWER_MS } from "../../editor-state/src/index.js";
 import { ChannelClient, NoWindowError } from "./channel-client.js";
 import { checkProposal } from "./proposal.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
@@ -24,8 +25,8 @@ import { TOOL_SPECS } from "./tools.js";
 
 export const SERVER_NAME = "symposium-editor";
 
-/** How long propose_edit waits for the user: the window's review time (10 minutes) and a little more. */
-const PROPOSAL_WAIT_MS = 10.5 * 60_000;
+/** How long propose_edit waits for the window: the one review deadline and the answer's way back (agent-writes.ts). */
+const PROPOSAL_WAIT_MS = REVIEW_ANSWER_MS + REVIEW_ANSWER_GRACE_MS;
 
 export interface EditorToolsOptions {
   /** The state file (SYMPOSIUM_EDITOR_STATE_FILE). */

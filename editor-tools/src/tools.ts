@@ -104,7 +104,7 @@ export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
     readOnly: true,
   },
   [TOOL.proposeEdit]: {
-    description: `Propose a change to a file and let the user decide: VS Code shows it as a diff with Accept and Reject (the user may change it before accepting), unless the user chose to apply edits at once. Answers what the user decided and, when applied, the file's final text. Give \`newText\` (the whole new content; creates the file if missing) or \`edits\` (each \`oldText\` must occur exactly once in the current text). Applied in the editor, undoable, never over the user's unsaved changes. At most ${LIMITS.maxProposalBytes / 1024 / 1024} MiB.`,
+    description: `Propose a change to a file and let the user decide: VS Code shows it as a diff with Accept and Reject (the user may change it before accepting), unless the user chose to apply edits at once. Answers what the user decided and, when applied, the file's final text. Give \`newText\` (the whole new content; creates the file if missing) or \`edits\` (each \`oldText\` must occur exactly once in the current text). Applied in the editor, undoable; refused (unsaved) while the user has unsaved changes to the file. At most ${LIMITS.maxProposalBytes / 1024 / 1024} MiB.`,
     inputSchema: object(
       {
         path,

@@ -1,13 +1,15 @@
-// An agent's write from the built-in chat to a document open in VS Code
-// (the request came through the bridge: chat-bridge.ts):
-// applied as a workspace edit, so the editor shows it and Ctrl+Z undoes it,
-// then saved when the document had no unsaved changes (the agent's write means
-// "the file now holds this"; a dirty document keeps the user's unsaved work in
-// its undo history and stays unsaved). With `symposium.chat.agentEdits`
-// "review" the user sees the diff first and accepts or rejects it; with no
-// answer in 10 minutes the edit is dropped ("unanswered": nothing is written,
-// a later click changes nothing). A file not open in VS Code is "notOpen": the
-// chat server writes it to disk as before.
+// An agent's write from the built-in chat to a document open in VS Code (the
+// request came through the bridge: chat-bridge.ts), decided by the one policy
+// for such writes (editor-state/src/agent-writes.ts, the same the proxy and
+// propose_edit follow): a document with unsaved changes is not written
+// ("unsaved"); otherwise the write is applied as a workspace edit, so the
+// editor shows it and Ctrl+Z undoes it, then saved (the agent's write means
+// "the file now holds this"; if the user typed into it during a review, it
+// stays unsaved). With `symposium.chat.agentEdits` "review" the user sees the
+// diff first and accepts or rejects it; with no answer in the review's time the
+// edit is dropped ("unanswered": nothing is written, a later click changes
+// nothing). A file not open in VS Code is "notOpen": the chat server writes it
+// to disk as before.
 // Fails closed: the edit is applied as the one region it
 // changes, carried over what the user typed during the review ("changed" when
 // the user edited the same lines); an Accept after the chat page that asked
@@ -18,6 +20,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { decideAgentWrite, type WriteDecision } from "../../editor-state/src/index.js";
 import type { EditResult } from "../../webview/src/panel-messages.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
@@ -65,40 +68,56 @@ export async function applyAgentEdit(edit: AgentEdit, deps: AgentEditDeps): Prom
 
 async function applyOrReview(edit: AgentEdit, deps: AgentEditDeps): Promise<EditResult> {
   const document = openDocument(edit.path);
-  if (!document) return "notOpen";
+  const decision = openFileDecision(document, edit.tooLarge);
+  if (!document || decision === "disk") return "notOpen";
   const file = document.uri.fsPath;
-  if (edit.tooLarge) {
+  if (decision === "refuseUnsaved") {
+    deps.log.info(`the agent writes ${file}, which has unsaved changes in VS Code: refused, nothing written`);
+    return "unsaved";
+  }
+  if (decision === "refuseTooLarge") {
     deps.log.warn(`the agent's edit to ${file}, open in VS Code, is too large to review here: refused, nothing written`);
     void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was refused: it is too large to review in VS Code.`);
     return "failed";
   }
-  const mode = readConfig().chatAgentEdits;
-  deps.log.info(`the agent writes ${file}, open in VS Code: ${mode === "review" ? "asking the user" : "applying it"}`);
+  deps.log.info(`the agent writes ${file}, open in VS Code: ${decision === "review" ? "asking the user" : "applying it"}`);
   const original = document.getText();
-  const review = mode === "review" ? await reviewInDiff(file, original, edit.content, deps.documents, { withdrawn: deps.withdrawn }) : ACCEPT;
+  const review = decision === "review" ? await reviewInDiff(file, original, edit.content, deps.documents, { withdrawn: deps.withdrawn }) : ACCEPT;
   if (review === WITHDRAWN) return notApplied("withdrawn", file, deps.log);
   if (review !== ACCEPT) return notApplied(review === UNANSWERED ? "unanswered" : "rejected", file, deps.log);
   return apply(document, changeBetween(original, edit.content), original, deps.log);
 }
 
+/** The one policy's decision (agent-writes.ts) for a write to `document` (undefined: not open here). */
+export function openFileDecision(document: vscode.TextDocument | undefined, tooLarge = false): WriteDecision {
+  return decideAgentWrite({ open: document !== undefined, unsaved: document?.isDirty ?? false, tooLarge, setting: readConfig().chatAgentEdits ?? "apply" });
+}
+
 /** The agent's change (made against `original`) applied to the document as it is now, then saved if it was clean. */
 async function apply(document: vscode.TextDocument, change: TextChange, original: string, log: vscode.LogOutputChannel): Promise<EditResult> {
+  const applied = await applyChange(document, change, original);
   const file = document.uri.fsPath;
+  if (applied === "changed") {
+    log.warn(`the agent's edit to ${file} overlaps what the user changed during the review: not applied`);
+    void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was not applied: you changed the same lines meanwhile.`);
+  } else if (applied === "failed") log.warn(`VS Code did not apply the agent's edit to ${file}: nothing written`);
+  return applied;
+}
+
+/**
+ * The agent's change (made against `original`) applied as one undoable edit to the document as it is
+ * now, carried over what the user typed meanwhile ("changed" when the user changed the same lines),
+ * then saved if the document was clean. Also propose_edit's (editor-tools-handlers.ts).
+ */
+export async function applyChange(document: vscode.TextDocument, change: TextChange, original: string): Promise<"applied" | "changed" | "failed"> {
   // The user may have closed the file during the review: the same document, reopened from disk.
   const now = document.isClosed ? await vscode.workspace.openTextDocument(document.uri) : document;
   const rebased = rebaseChange(original, now.getText(), change);
-  if (!rebased) {
-    log.warn(`the agent's edit to ${file} overlaps what the user changed during the review: not applied`);
-    void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was not applied: you changed the same lines meanwhile.`);
-    return "changed";
-  }
+  if (!rebased) return "changed";
   const wasDirty = now.isDirty;
   const workspaceEdit = new vscode.WorkspaceEdit();
   workspaceEdit.replace(now.uri, new vscode.Range(now.positionAt(rebased.start), now.positionAt(rebased.end)), rebased.text);
-  if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
-    log.warn(`VS Code did not apply the agent's edit to ${file}: nothing written`);
-    return "failed";
-  }
+  if (!(await vscode.workspace.applyEdit(workspaceEdit))) return "failed";
   if (!wasDirty) await now.save();
   return "applied";
 }

@@ -12,6 +12,7 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { ActionRequest } from "./chat-bridge.js";
+import { CONVERSATION_ID, chatUrlWith } from "./panel-lifecycle.js";
 import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
@@ -23,15 +24,8 @@ export const CHAT_VIEW_ID = "symposium.chatView";
 /** The editor tab's webview type ("Open Chat in Editor"). */
 export const CHAT_EDITOR_TYPE = "symposium.chatEditor";
 
-export interface ChatViewEvents {
-  /** A surface became visible (first time or again). */
-  opened(): void;
-  retry(): void;
-  /** The chat page moved to another conversation. */
-  conversation(id: string): void;
-  /** The chat page asked VS Code for something (already checked); `withdrawn` aborts when that page is gone. */
-  request(request: ActionRequest, withdrawn: AbortSignal): Promise<ToPanel | undefined>;
-}
+/** The chat page asked VS Code for something (already checked); `withdrawn` aborts when that page is gone. */
+export type BridgeHandler = (request: ActionRequest, withdrawn: AbortSignal) => Promise<ToPanel | undefined>;
 
 /** One webview showing the chat: the view, or an editor tab. */
 interface Surface {
@@ -50,12 +44,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private chatUrl: string | undefined;
   private seq = 0;
   private agent: { name: string; state: string } | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly opened = new vscode.EventEmitter<void>();
+  private readonly retried = new vscode.EventEmitter<void>();
+  private readonly conversationMovedTo = new vscode.EventEmitter<string>();
+  /** A surface became visible (first time or again): the chat should be there. */
+  readonly onDidOpen = this.opened.event;
+  /** The panel's Retry (or Start) button. */
+  readonly onDidAskRetry = this.retried.event;
+  /** The chat page moved to another conversation (its id). */
+  readonly onDidMoveConversation = this.conversationMovedTo.event;
+  private readonly disposables: vscode.Disposable[] = [this.opened, this.retried, this.conversationMovedTo];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
-    private readonly events: ChatViewEvents,
+    private readonly request: BridgeHandler,
   ) {
     this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })));
   }
@@ -80,14 +83,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.log.info("chat panel opened");
     // Asked first: after a window reload the first render already says "reconnecting" and
     // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
-    this.events.opened();
+    this.opened.fire();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
     view.onDidDispose(() => {
       this.view = undefined;
     });
     view.onDidChangeVisibility(() => {
       if (!view.visible) return;
-      this.events.opened();
+      this.opened.fire();
       this.post(surface, { type: "focus" });
     });
     this.updateTitle();
@@ -107,7 +110,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     panel.onDidDispose(() => this.editors.delete(panel));
     this.addSurface(panel.webview, () => panel.visible, panel.onDidDispose);
     this.updateTitle();
-    this.events.opened();
+    this.opened.fire();
   }
 
   /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
@@ -159,7 +162,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private receive(data: unknown, surface: Surface): void {
     const message = parseFromPanel(data);
-    if (message?.type === "retry") this.events.retry();
+    if (message?.type === "retry") this.retried.fire();
     else if (message?.type === "conversation") this.conversationMoved(message.conversation, surface);
     else if (message?.type === "request") {
       const request = message.request;
@@ -178,7 +181,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const next = chatUrlWith(this.chatUrl, { conversation: id });
     surface.renderedUrl = next; // that page went there itself: no reload
     this.chatUrl = next;
-    this.events.conversation(id);
+    this.conversationMovedTo.fire(id);
     for (const other of this.surfaces) if (other.renderedUrl !== next) this.render(other);
   }
 
@@ -190,7 +193,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       surface.open.get(key)?.abort(); // an id asked again: only the newest may apply
       surface.open.set(key, withdrawn);
     }
-    void this.events.request(request, withdrawn.signal).then((answer) => {
+    void this.request(request, withdrawn.signal).then((answer) => {
       if (key !== undefined && surface.open.get(key) === withdrawn) surface.open.delete(key);
       if (answer && !withdrawn.signal.aborted) this.post(surface, answer);
     });
@@ -237,17 +240,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private mediaRoot(): vscode.Uri {
     return vscode.Uri.joinPath(this.extensionUri, "webview", "media");
   }
-}
-
-/** Conversation ids the chat's URL may name (webchat/page/protocol.ts: CONVERSATION_ID_PATTERN). */
-const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The chat's address with another conversation or theme (its other parameters, the secret among them, kept). */
-export function chatUrlWith(chatUrl: string, change: { conversation?: string; theme?: ChatTheme }): string {
-  const url = new URL(chatUrl);
-  if (change.conversation !== undefined) url.searchParams.set("conversation", change.conversation);
-  if (change.theme !== undefined) url.searchParams.set("theme", change.theme);
-  return url.toString();
 }
 
 export function currentTheme(): ChatTheme {

@@ -4,8 +4,9 @@
 // the vscode.execute…Provider commands — and answering within the bounds of
 // editor-tools/src/protocol.ts. Every path is resolved to its real path and
 // refused outside this window's workspace folders (workspace-path.ts).
-// propose_edit reuses the agent-edits review (the diff with Accept/Reject)
-// and applies the result as one WorkspaceEdit.
+// propose_edit follows the one policy for an agent's write to an open file
+// (editor-state/src/agent-writes.ts), reuses the agent-edits review (the diff
+// with Accept/Reject) and applies the result as one WorkspaceEdit.
 
 import * as fs from "node:fs";
 import * as vscode from "vscode";
@@ -22,10 +23,12 @@ import {
 } from "../../editor-tools/src/protocol.js";
 import { ProposalError, checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
 import { readDisk } from "../../editor-tools/src/read-disk.js";
-import { ACCEPT, reviewInDiff } from "./agent-edits.js";
+import { unansweredMessage, unsavedChangesMessage } from "../../editor-state/src/index.js";
+import { ACCEPT, applyChange, openFileDecision, reviewInDiff } from "./agent-edits.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
 import type { ProposalDocuments } from "./proposal-documents.js";
+import { changeBetween } from "./edit-rebase.js";
 import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
 import { UNANSWERED } from "./review-deadline.js";
 import { insideFolders } from "./workspace-path.js";
@@ -401,13 +404,15 @@ async function proposeEdit(params: Record<string, unknown>, deps: EditorToolsDep
   const proposal = asRefusal(() => checkProposal(params));
   const real = resolvePath(proposal.path);
   const exists = fs.existsSync(real);
+  // The one policy for a write to a file open in the editor (agent-writes.ts), as for the chat's writes.
+  const decision = openFileDecision(openDocument(real));
+  if (decision === "refuseUnsaved") return { path: real, decision: "unsaved", message: `${unsavedChangesMessage(real)}; nothing was changed` };
   const document = exists ? await loadDocument(real) : undefined;
-  const version = document?.version;
   const current = document?.getText() ?? "";
   const proposed = asRefusal(() => proposedText(current, proposal));
   if (exists && proposed === current)
     return { path: real, decision: "applied", finalText: current, message: "nothing to change: the file already holds this text" };
-  if (readConfig().chatAgentEdits !== "review") return applyProposal(real, document, proposed, "applied");
+  if (readConfig().chatAgentEdits !== "review") return applyProposal(real, document, current, proposed, "applied");
   // The right side is editable: the user may change the proposal before accepting it.
   const editable = deps.proposals.add(real, proposed);
   const title = typeof proposal.title === "string" ? proposal.title.slice(0, 200) : undefined;
@@ -418,41 +423,45 @@ async function proposeEdit(params: Record<string, unknown>, deps: EditorToolsDep
   } finally {
     reviewed = deps.proposals.take(editable) ?? proposed;
   }
-  if (answer === UNANSWERED) return { path: real, decision: "unanswered", message: "the user did not answer within 10 minutes; nothing was changed" };
+  if (answer === UNANSWERED) return { path: real, decision: "unanswered", message: unansweredMessage(real) };
   if (answer !== ACCEPT) return { path: real, decision: "rejected", message: "the user rejected the proposal; nothing was changed" };
-  if (document !== undefined && document.version !== version) {
-    return {
-      path: real,
-      decision: "conflict",
-      message: "the file changed while the user reviewed the proposal; nothing was changed: read it again and propose anew",
-    };
-  }
-  return applyProposal(real, document, reviewed, "accepted", reviewed !== proposed);
+  return applyProposal(real, document, current, reviewed, "accepted", reviewed !== proposed);
 }
 
-/** One WorkspaceEdit (undoable); saved when the document had no unsaved changes, so the user's own unsaved work is never written for them. */
+/**
+ * One WorkspaceEdit (undoable): the change from `current` carried over what the user typed meanwhile, as
+ * for the chat's writes (agent-edits.ts applyChange); saved when the document had no unsaved changes.
+ */
 async function applyProposal(
   real: string,
   document: vscode.TextDocument | undefined,
+  current: string,
   proposed: string,
   decision: "accepted" | "applied",
   changedByUser = false,
 ): Promise<ProposeEditResult> {
   const uri = vscode.Uri.file(real);
-  const edit = new vscode.WorkspaceEdit();
-  const wasDirty = document?.isDirty ?? false;
+  let applied: "applied" | "changed" | "failed";
   if (document === undefined) {
+    const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { ignoreIfExists: false });
     edit.insert(uri, new vscode.Position(0, 0), proposed);
+    applied = (await vscode.workspace.applyEdit(edit)) ? "applied" : "failed";
+    if (applied === "applied") await (openDocument(real) ?? (await vscode.workspace.openTextDocument(uri))).save();
   } else {
-    edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), proposed);
+    applied = await applyChange(document, changeBetween(current, proposed), current);
   }
-  if (!(await vscode.workspace.applyEdit(edit)))
-    return { path: real, decision: "conflict", message: "VS Code did not apply the edit (the file may have changed or be read-only)" };
+  if (applied === "changed") {
+    return {
+      path: real,
+      decision: "conflict",
+      message: "the user changed the same part of the file while reviewing the proposal; nothing was changed: read it again and propose anew",
+    };
+  }
+  if (applied === "failed") return { path: real, decision: "conflict", message: "VS Code did not apply the edit (the file may have changed or be read-only)" };
   const after = openDocument(real) ?? (await vscode.workspace.openTextDocument(uri));
-  if (!wasDirty) await after.save();
   const finalText = after.getText();
-  const note = wasDirty ? " (the file had unsaved changes: it stays unsaved)" : "";
+  const note = after.isDirty ? " (the user typed into the file meanwhile: it stays unsaved)" : "";
   const accepted = changedByUser ? "the user changed the proposal, then accepted it (finalText is what was applied)" : "the user accepted the proposal";
   return { path: real, decision, finalText: capped(finalText, LIMITS.maxAnswerChars), message: `${decision === "accepted" ? accepted : "applied"}${note}` };
 }

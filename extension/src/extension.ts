@@ -32,26 +32,22 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   );
   const state = PersistentState.of(context);
   const tracker = new EditorStateTracker(state, log);
-  let chat: PanelHostController | undefined;
   const documents = new BeforeDocuments();
-  const view = new ChatViewProvider(context.extensionUri, log, {
-    opened: () => void chat?.ensureStarted(),
-    retry: () => void chat?.restart(),
-    conversation: (id) => void chat?.rememberConversation(id),
-    request: (request, withdrawn) =>
-      handleBridgeRequest(request, { documents, log }, withdrawn).catch((error: Error) => {
-        log.warn(`the chat's ${request.kind} request failed: ${error.message}`);
-        // An agent's edit that failed: nothing is written (never left to the server's disk write).
-        return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "failed" as const } : undefined;
-      }),
-  });
-  chat = new PanelHostController({
+  const view = new ChatViewProvider(context.extensionUri, log, (request, withdrawn) =>
+    handleBridgeRequest(request, { documents, log }, withdrawn).catch((error: Error) => {
+      log.warn(`the chat's ${request.kind} request failed: ${error.message}`);
+      // An agent's edit that failed: nothing is written (never left to the server's disk write).
+      return request.kind === "applyEdit" ? { type: "editResult" as const, id: request.id, result: "failed" as const } : undefined;
+    }),
+  );
+  // The view shows what the chat's lifecycle says; the lifecycle hears the view's events.
+  const chat = new PanelHostController({
     context,
     state,
     log,
     runtime: hostRuntime(context.extensionUri),
     stateFile: () => tracker.stateFilePath,
-    show: (status, url) => view.show(status, url),
+    view,
   });
   const editorContextView = createEditorContextView(tracker, log, state);
   const contextStatus = createContextStatus(tracker);
@@ -63,6 +59,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     editorTools,
     contextStatus,
     ...editorContextView.disposables,
+    view.onDidOpen(() => void chat.ensureStarted()),
+    view.onDidAskRetry(() => void chat.restart()),
+    view.onDidMoveConversation((id) => void chat.rememberConversation(id)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     view,
     chat,

@@ -1,12 +1,15 @@
 // Talking to a panel host: starting one (detached, its output to the log
-// file, never a pipe) and its control routes behind the secret.
+// file, never a pipe) and its control routes behind the secret; together,
+// the host client the lifecycle (panel-lifecycle.ts) is given.
 
 import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawnProgram } from "../../acp-wire/src/processes.js";
+import { isAlive, spawnProgram, stopProcessTree } from "../../acp-wire/src/processes.js";
+import { readLastLines } from "../../panel-host/src/host-log.js";
 import { CONTROL, LAUNCH_SPEC_ENV, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
+import type { HostClient, SpawnedHost } from "./panel-lifecycle.js";
 
 export interface HostRuntime {
   /** The program that runs the host's script: VS Code's own executable as Node, or node. */
@@ -31,6 +34,31 @@ export function spawnHost(runtime: HostRuntime, spec: LaunchSpec): ChildProcess 
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The real host client: processes started with `runtime`, control routes over loopback HTTP. */
+export function panelHostClient(runtime: HostRuntime): HostClient {
+  return {
+    spawn: (spec) => watchExit(spawnHost(runtime, spec)),
+    identity: fetchIdentity,
+    attach,
+    requestStop,
+    stopTree: stopProcessTree,
+    isAlive,
+    lastLogLines: readLastLines,
+  };
+}
+
+/** The spawned host's pid and, once it has exited, its status (127: not found, 126: not startable). */
+function watchExit(child: ChildProcess): SpawnedHost {
+  let exitCode: number | null | undefined;
+  child.once("exit", (code) => {
+    exitCode = code;
+  });
+  child.once("error", (error: NodeJS.ErrnoException) => {
+    exitCode = error.code === "ENOENT" ? 127 : 126;
+  });
+  return { pid: child.pid ?? -1, exitCode: () => exitCode };
 }
 
 async function call(port: number, secret: string, route: string, init: RequestInit, timeoutMs: number): Promise<HostIdentity> {

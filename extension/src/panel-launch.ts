@@ -1,14 +1,19 @@
 // What a new panel host will run, decided from the settings: which frontend
 // (frontend-finder.ts), which conductor, and the frontend's command line
-// (frontend-command-line.ts). Errors a user can act on are PanelErrors.
+// (frontend-command-line.ts); and the launch spec the host is started with.
+// Errors a user can act on are PanelErrors.
 
+import * as crypto from "node:crypto";
 import * as os from "node:os";
 import * as path from "node:path";
+import getPort from "get-port";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
+import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { ExtensionSettings } from "./config.js";
 import { conductorRunCommand, frontendArgs, shellOf, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
-import type { HostRuntime } from "./panel-host-client.js";
+import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
+import type { NewLaunch } from "./panel-lifecycle.js";
 
 /** An error shown in the panel as is, with optional detail (log lines). */
 export class PanelError extends Error {
@@ -106,4 +111,35 @@ function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: stri
 export function checkpointEnvironment(config: ExtensionSettings): Record<string, string> {
   if (config.checkpointsEnabled === false) return { [CHECKPOINT_ENV.off]: "off" };
   return config.checkpointsMaxTurns === undefined ? {} : { [CHECKPOINT_ENV.maxTurns]: String(config.checkpointsMaxTurns) };
+}
+
+export interface NewLaunchInputs extends LaunchInputs {
+  /** The state file the host's frontend is to name (undefined: editor context off). */
+  stateFile: string | undefined;
+  /** Where the host's log goes (the workspace's storage). */
+  storageDir: string;
+}
+
+/** A new host's launch spec: a fresh launch id and secret, the port of the setting or a free one, the log file. */
+export async function newLaunch(inputs: NewLaunchInputs): Promise<NewLaunch> {
+  const plan = planLaunch(inputs);
+  const { config, stateFile } = inputs;
+  const port = config.toadPort || (await getPort({ host: "127.0.0.1" }));
+  return {
+    spec: {
+      launchId: crypto.randomUUID(),
+      secret: crypto.randomBytes(32).toString("base64url"),
+      port,
+      frontend: plan.frontend,
+      cwd: plan.cwd,
+      env: { ...inputs.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}), ...checkpointEnvironment(config) },
+      allowedOrigins: [],
+      idleTimeoutMs: Number(process.env.SYMPOSIUM_PANEL_IDLE_MS) || 15 * 60_000,
+      logFile: prepareLogFile(inputs.storageDir),
+    },
+    kind: plan.kind,
+    describe: plan.describe,
+    stateFile,
+    portFromSetting: config.toadPort !== 0,
+  };
 }

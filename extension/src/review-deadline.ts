@@ -1,11 +1,13 @@
-// How long the review of an agent's edit (agent-edits.ts) waits for the user.
-// Without `vscode`, so tests drive it with mock timers. The chat server gives
-// up a little later (webchat/src/workspace-edits.ts, EDIT_ANSWER_MS), so its
-// agent hears "unanswered" from here, and an answer after this one is dropped:
-// the agent was told nothing was written, so nothing may be.
+// The review of an agent's edit (agent-edits.ts) waits for the user for the
+// one review deadline (editor-state/src/agent-writes.ts). Without `vscode`, so
+// tests drive it with mock timers. Whoever waits for the window's answer (the
+// chat server, the editor tools' server) waits a little longer, so its agent
+// hears "unanswered" from here, and an answer after this one is dropped: the
+// agent was told nothing was written, so nothing may be.
 
-/** The user's time to Accept or Reject an agent's edit. */
-export const REVIEW_ANSWER_MS = 10 * 60 * 1000;
+import { REVIEW_ANSWER_MS } from "../../editor-state/src/index.js";
+
+export { REVIEW_ANSWER_MS };
 
 export const UNANSWERED = Symbol("unanswered");
 

@@ -2,7 +2,8 @@
 // VS Code, in code-server + Chromium, driven like a user:
 // the write becomes a workspace edit (the editor shows it, it is saved since
 // the document was clean, Ctrl+Z in the editor undoes it); a file not open is
-// written to disk; with `symposium.chat.agentEdits` "review" the agent waits
+// written to disk; a document with unsaved changes is not written (the one
+// policy, editor-state/src/agent-writes.ts); with `symposium.chat.agentEdits` "review" the agent waits
 // for Accept (applied) or Reject (the agent gets "the user rejected the edit").
 // The agent is test/fixtures/edit-agent.ts.
 
@@ -67,6 +68,26 @@ describe("an agent's writes to documents open in VS Code (built-in chat)", { ski
     await ask("write elsewhere.txt on disk only\\n");
     await waitForText(() => frame.locator("#transcript").innerText(), /wrote elsewhere\.txt/, 30_000);
     assert.equal(fs.readFileSync(path.join(workspace, "elsewhere.txt"), "utf8"), "on disk only\n");
+  });
+
+  it("refuses a write to a document with unsaved changes, as the proxy would: the user's text stays, nothing on disk changes", async () => {
+    // This chat runs no editor-context proxy (`proxies: []`): the refusal is the extension's, the same policy.
+    await openFile(page, NOTES);
+    await page.locator(`${EDITOR} .view-lines`).first().click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("typed, not saved");
+    await waitForText(() => visibleText(page, EDITOR), /typed, not saved/, 10_000);
+    await ask(`write ${NOTES} over the user's work\\n`);
+    await waitForText(
+      () => frame.locator("#transcript").innerText(),
+      /write failed: notes\.txt has unsaved changes in the editor; save or revert it first/,
+      30_000,
+    );
+    assert.equal(fs.readFileSync(notes, "utf8"), "written by the agent\n", "nothing written to disk");
+    assert.match(await visibleText(page, EDITOR), /typed, not saved/, "the user's unsaved text is there");
+    assert.doesNotMatch(await visibleText(page, EDITOR), /over the user's work/);
+    await command(page, "File: Revert File");
+    await waitForText(async () => ((await visibleText(page, EDITOR)).includes("typed, not saved") ? "" : "reverted"), /reverted/, 10_000);
   });
 
   it("review: shows the diff and waits; Accept applies the edit", async () => {

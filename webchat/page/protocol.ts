@@ -200,10 +200,11 @@ export type ServerMessage =
 
 /**
  * What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time, changed in the
- * editor during the review, or failed (nothing written in those four), or not VS Code's (the server writes to disk).
+ * editor during the review, refused for the editor's unsaved changes to it, or failed (nothing written in those
+ * five), or not VS Code's (the server writes to disk).
  */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "failed";
-export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "unsaved" | "failed";
+export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "unsaved", "failed"];
 
 export type PageMessage =
   | { type: "prompt"; text: string; skipContext: boolean }

@@ -23,7 +23,7 @@ import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, Ses
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
-import { editorPath, refusal, type OfferResult } from "./workspace-edits.js";
+import { editorPath, writeRefusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
 import { Elicitations } from "./elicitation.js";
@@ -226,8 +226,8 @@ export class AgentSession {
   private async write(requested: string, content: string): Promise<void> {
     const offered = this.options.offerEdit && editorPath(this.options.files, this.options.projectDir, requested, content);
     const result = offered ? await this.options.offerEdit!(offered, content) : "notOpen";
-    const refused = refusal(result, requested, content.length);
-    if (refused) throw new RequestError(-32603, refused);
+    const refused = writeRefusal(result, requested, content.length, [this.options.projectDir, ...this.options.files.additionalDirectories]);
+    if (refused) throw new RequestError(refused.code, refused.message, refused.data);
     if (result === "notOpen") await this.options.files.write(requested, content);
   }
 

@@ -15,16 +15,18 @@
 
 import * as crypto from "node:crypto";
 import * as path from "node:path";
+import { REVIEW_ANSWER_GRACE_MS, REVIEW_ANSWER_MS, unansweredMessage, unsavedChangesMessage } from "../../editor-state/src/index.js";
+import { unsavedChangesError } from "../../editor-context-proxy/src/index.js";
 import { EDIT_RESULTS, type EditResult } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 
 /**
  * How long a page may take to answer before the write is refused. The
- * extension's review gives the user 10 minutes and then answers "unanswered"
- * itself (extension/src/review-deadline.ts); this later backstop covers a page
- * that never answers at all.
+ * extension's review gives the user the one review deadline and then answers
+ * "unanswered" itself (editor-state/src/agent-writes.ts); this backstop, that
+ * and the answer's way back, covers a page that never answers at all.
  */
-export const EDIT_ANSWER_MS = 11 * 60 * 1000;
+export const EDIT_ANSWER_MS = REVIEW_ANSWER_MS + REVIEW_ANSWER_GRACE_MS;
 
 /** What an offer may end in: a page's answer, or that a page asked left before answering. */
 export type OfferResult = EditResult | "pageLeft";
@@ -102,6 +104,22 @@ export function editorPath(files: Pick<ProjectFiles, "directory">, projectDir: s
   }
 }
 
+/**
+ * The error the agent gets for a write VS Code did not take, or undefined when it was applied or is the
+ * server's to write. A write refused for the editor's unsaved changes gets the very error the
+ * editor-context proxy gives (unsaved-files.ts), the path shown relative to `folders`.
+ */
+export function writeRefusal(
+  result: OfferResult,
+  requested: string,
+  chars: number,
+  folders: string[],
+): { code: number; message: string; data?: unknown } | undefined {
+  if (result === "unsaved") return unsavedChangesError(requested, folders);
+  const message = refusal(result, requested, chars);
+  return message === undefined ? undefined : { code: -32603, message };
+}
+
 /** Why the agent's write of `chars` characters to `requested` was not made, or undefined when it was (applied) or is the server's to write (notOpen). */
 export function refusal(result: OfferResult, requested: string, chars: number): string | undefined {
   switch (result) {
@@ -111,7 +129,9 @@ export function refusal(result: OfferResult, requested: string, chars: number): 
     case "rejected":
       return `the user rejected the edit to ${requested}`;
     case "unanswered":
-      return `the user did not answer the review of the edit to ${requested} in time; nothing was written`;
+      return unansweredMessage(requested);
+    case "unsaved":
+      return unsavedChangesMessage(requested);
     case "pageLeft":
       return `the chat in VS Code closed before it answered for the edit to ${requested}; nothing was written (ask again once the chat is open)`;
     case "changed":

@@ -97,7 +97,7 @@
 
   /** panel-messages.ts: ChatTheme and EditResult. */
   const THEMES = ["light", "dark", "high-contrast"];
-  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
+  const EDIT_RESULTS = ["applied", "rejected", "notOpen", "unanswered", "changed", "unsaved", "failed"];
 
   let seq = Number(document.body.dataset.seq) || 0;
 

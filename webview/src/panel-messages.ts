@@ -29,13 +29,14 @@ export type ToPanel =
 /**
  * What became of an agent's write sent to VS Code: applied, rejected by the user, not answered in
  * the review's time (nothing written), not for VS Code (the server writes to disk), `changed` (the
- * user edited the same lines during the review: nothing written), or `failed` (VS Code could not
+ * user edited the same lines during the review: nothing written), `unsaved` (the editor holds unsaved
+ * changes to the file: refused, nothing written; editor-state/src/agent-writes.ts), or `failed` (VS Code could not
  * apply it, or it was too large to review: nothing written, never left to the disk).
  */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "failed";
+export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "unsaved" | "failed";
 
 /** Every EditResult, for the checks of what a page answers. */
-export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
+export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "unsaved", "failed"];
 
 const CHORDS: ReadonlyArray<readonly [string, string]> = [
   ["shift+p", "workbench.action.showCommands"],

@@ -8,49 +8,10 @@ import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { PanelRecord, type HostRecord } from "../../../extension/src/panel-record.js";
-import { PersistentState } from "../../../extension/src/persistent-state.js";
 import { claimStateFilePath } from "../../../extension/src/state-file-location.js";
 import { parseFromPanel } from "../../../webview/src/panel-messages.js";
+import { memoryState as fixture } from "../../support/persistent-state.js";
 import { tempDir } from "../../support/processes.js";
-
-class MemoryMemento {
-  readonly values = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.values.keys()];
-  }
-  get<T>(key: string, defaultValue?: T): T | undefined {
-    return this.values.has(key) ? (this.values.get(key) as T) : defaultValue;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
-
-class MemorySecrets {
-  readonly values = new Map<string, string>();
-  readonly onDidChange = () => ({ dispose() {} });
-  get(key: string): Promise<string | undefined> {
-    return Promise.resolve(this.values.get(key));
-  }
-  store(key: string, value: string): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.values.delete(key);
-    return Promise.resolve();
-  }
-}
-
-function fixture() {
-  const workspace = new MemoryMemento();
-  const global = new MemoryMemento();
-  const secrets = new MemorySecrets();
-  const state = new PersistentState(workspace, global, secrets);
-  return { workspace, global, secrets, state };
-}
 
 const RECORD: HostRecord = { pid: 4242, port: 41234, launchId: "launch-1", conversation: "c1", stateFile: undefined, logFile: "/tmp/chat-host.log" };
 
