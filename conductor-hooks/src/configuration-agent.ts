@@ -195,7 +195,7 @@ class SetupAgent {
       await this.say(params.sessionId, menu(options, session.firstQuestion && userText(session.firstQuestion)));
       return { stopReason: "end_turn" };
     }
-    if (!recordFirstChoice(this.options.configPath, entry.agent)) {
+    if (!recordFirstChoice(entry.agent, { ...this.options.catalogue, log: this.log })) {
       await this.say(
         params.sessionId,
         `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`,

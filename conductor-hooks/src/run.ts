@@ -163,7 +163,7 @@ async function configFromChoice(
     const names = describeChoiceNames(agentChoices([]));
     throw new UsageError(`${from}: no agent named '${named}'; the names are ${names}, or an id from \`symposium-conductor registry list\``);
   }
-  if (recordFirstChoice(configPath, entry.agent)) options.log(`no configuration at ${configPath}: wrote one for ${entry.agent.name ?? entry.agent.id} (${from})`);
+  if (recordFirstChoice(entry.agent, context)) options.log(`no configuration at ${configPath}: wrote one for ${entry.agent.name ?? entry.agent.id} (${from})`);
   return loadConfig(configPath);
 }
 

@@ -76,6 +76,19 @@ export function readCustomAgents(): unknown[] {
   return Array.isArray(agents) ? agents : [];
 }
 
+/** How the conductor learns of symposium.agents (conductor-hooks/src/catalogue.ts: CUSTOM_AGENTS_ENV, the same name). */
+export const CUSTOM_AGENTS_ENV = "SYMPOSIUM_AGENTS";
+
+/**
+ * symposium.agents for every conductor the extension starts (the chat's, the
+ * quick pick's, the language models'), so each lists the same catalogue.
+ * Always set, "[]" for none: a value inherited from VS Code's own environment
+ * never stands in for the setting.
+ */
+export function customAgentsEnvironment(custom: unknown[] = readCustomAgents()): Record<string, string> {
+  return { [CUSTOM_AGENTS_ENV]: JSON.stringify(custom) };
+}
+
 /** `symposium.enableExperimentalLM`: the agents as VS Code language models (lm-provider.ts); off by default. */
 export function readExperimentalLm(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>("enableExperimentalLM", false) === true;

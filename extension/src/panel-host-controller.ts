@@ -18,7 +18,7 @@ import { readConfig, type SymposiumConfig } from "./config.js";
 import { attach, fetchIdentity, prepareLogFile, requestStop, spawnHost, type HostRuntime } from "./panel-host-client.js";
 import { noticeToadMissing } from "./panel-settings.js";
 import { PanelRecord, type HostRecord } from "./panel-record.js";
-import { checkpointEnvironment, planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
+import { conductorEnvironment, planLaunch, PanelError, type LaunchPlan } from "./panel-launch.js";
 import { chatUrlWith, currentTheme } from "./chat-view.js";
 import type { PersistentState } from "./persistent-state.js";
 import { readLastLines } from "../../panel-host/src/host-log.js";
@@ -248,7 +248,7 @@ export class PanelHostController implements vscode.Disposable {
       port,
       frontend: plan.frontend,
       cwd: plan.cwd,
-      env: { ...this.deps.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}), ...checkpointEnvironment(config) },
+      env: { ...this.deps.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}), ...conductorEnvironment(config) },
       allowedOrigins: [],
       idleTimeoutMs: Number(process.env.SYMPOSIUM_PANEL_IDLE_MS) || 15 * 60_000,
       logFile: prepareLogFile((this.deps.context.storageUri ?? this.deps.context.globalStorageUri).fsPath),

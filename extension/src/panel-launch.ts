@@ -1,12 +1,14 @@
 // What a new panel host will run, decided from the settings: which frontend
 // (frontend-finder.ts), which conductor, and the frontend's command line
-// (frontend-command-line.ts). Errors a user can act on are PanelErrors.
+// (frontend-command-line.ts: the conductor as a program and its arguments for
+// the built-in chat, quoted once into a string for Toad). Errors a user can
+// act on are PanelErrors.
 
 import * as os from "node:os";
 import * as path from "node:path";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
-import type { SymposiumConfig } from "./config.js";
-import { conductorRunCommand, frontendArgs, shellOf, type ConductorInvocation } from "./frontend-command-line.js";
+import { customAgentsEnvironment, type SymposiumConfig } from "./config.js";
+import { builtinChatArgs, shellOf, toadArgs, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import type { HostRuntime } from "./panel-host-client.js";
 
@@ -50,27 +52,27 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   });
   if (frontend.kind === "builtin" && frontend.toadMissing) inputs.noticeToadMissing(frontend.toadMissing);
   const conductor = conductorOf(inputs.config, inputs.runtime, dist);
-  let run: string;
-  try {
-    run = conductorRunCommand(conductor, shellOf(process.platform));
-  } catch (error) {
-    throw new PanelError(`The conductor's path cannot be passed to the shell: ${(error as Error).message}`);
-  }
+  const chatArgs = frontend.kind === "toad" ? toadArguments(conductor) : builtinChatArgs(conductor, project);
   return {
     frontend: {
       program: frontend.program,
-      args: [
-        ...frontend.args,
-        ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined),
-        ...builtinOnlyArgs(frontend.kind, inputs.config, inputs.additionalFolders),
-      ],
+      args: [...frontend.args, ...chatArgs, ...builtinOnlyArgs(frontend.kind, inputs.config, inputs.additionalFolders)],
     },
     // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
     // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
     cwd: frontend.kind === "toad" ? project : os.homedir(),
     kind: frontend.kind,
-    describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${run}`,
+    describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${[conductor.program, ...conductor.args, "run"].join(" ")}`,
   };
+}
+
+/** Toad's `acp "<conductor> run"`: the one place the invocation becomes a string, since Toad runs its agent command with a shell. */
+function toadArguments(conductor: ConductorInvocation): string[] {
+  try {
+    return toadArgs(conductor, shellOf(process.platform));
+  } catch (error) {
+    throw new PanelError(`The conductor's path cannot be passed to Toad's shell: ${(error as Error).message}`);
+  }
 }
 
 /** Flags only the built-in chat knows (Toad would refuse them). */
@@ -100,6 +102,11 @@ function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string
   }
   if (!config.editorContextEnabled) return { program: found, args: [] };
   return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };
+}
+
+/** What every conductor the chat starts inherits from the settings: the checkpoint settings and symposium.agents. */
+export function conductorEnvironment(config: SymposiumConfig, customAgents?: unknown[]): Record<string, string> {
+  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(customAgents) };
 }
 
 /** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */
