@@ -28,7 +28,7 @@ describe("frontend command line", () => {
     assert.equal(quotePosix("it's"), `'it'\\''s'`);
   });
 
-  it("builds Toad's `acp \"<conductor> run\"`, quoted once", () => {
+  it('builds Toad\'s `acp "<conductor> run"`, quoted once', () => {
     const conductor = { program: "/Applications/Visual Studio Code.app/Contents/MacOS/Electron", args: ["/ext/dist/symposium-conductor.mjs"] };
     const run = conductorRunCommand(conductor, "posix");
     assert.equal(run, "'/Applications/Visual Studio Code.app/Contents/MacOS/Electron' /ext/dist/symposium-conductor.mjs run");

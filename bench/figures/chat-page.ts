@@ -28,10 +28,14 @@ export interface ChatServer {
 export async function startChatServer(command: string[], projectDir: string, env: NodeJS.ProcessEnv = {}): Promise<ChatServer> {
   // BENCH_SERVER_NODE_ARGS: Node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=DIR to profile it).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(node, [...nodeArgs, WEBCHAT, "acp", ...agentArgs({ agent: command }), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir], {
-    env: { ...process.env, SYMPOSIUM_CHAT_TOKEN: "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    node,
+    [...nodeArgs, WEBCHAT, "acp", ...agentArgs({ agent: command }), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir],
+    {
+      env: { ...process.env, SYMPOSIUM_CHAT_TOKEN: "", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the chat server did not start:\n${stderr}`)), 10_000);

@@ -37,8 +37,6 @@ const CONDUCTOR_NAME = /^symposium-conductor(\.mjs|\.cjs|\.js|\.exe)?$/i;
 const CONDUCTOR_TIMEOUT_MS = 30_000;
 /** A listing is asked again after this long: the registry may have changed. */
 const LIST_TTL_MS = 5 * 60_000;
-/** A new conversation asks again when the listing is older than this (the config may name another agent now); a burst shares one. */
-const FRESH_FOR_CONVERSATION_MS = 2_000;
 /**
  * Set for the agents the chat runs when it shows the picker: the conductor's
  * errors and its demo agent then point at the picker, not at the config file
@@ -122,7 +120,7 @@ export interface AgentListing {
 
 /** One per chat server: the listing is shared by its pages, one choice is saved at a time. */
 export class AgentCatalog {
-  private listing: { at: number; agents: Promise<AgentListing> } | undefined;
+  private listing: { at: number; agents: Promise<AgentListing>; settled: boolean } | undefined;
   private choosing = false;
 
   constructor(
@@ -132,11 +130,13 @@ export class AgentCatalog {
 
   /**
    * The agents and the configured one, for a conversation starting now: asked
-   * again unless the listing is a moment old. Rejects when the conductor
-   * cannot list them (the caller logs it and shows no picker).
+   * again, since any way of choosing (the first-run menu, "Symposium: Choose
+   * Agent", another window's chat) may have changed the config a moment ago;
+   * conversations starting together share the one being asked. Rejects when
+   * the conductor cannot list them (the caller logs it and shows no picker).
    */
   forNewConversation(): Promise<AgentListing> {
-    if (this.listing && Date.now() - this.listing.at > FRESH_FOR_CONVERSATION_MS) this.listing = undefined;
+    if (this.listing?.settled) this.listing = undefined;
     return this.list();
   }
 
@@ -144,8 +144,12 @@ export class AgentCatalog {
   list(): Promise<AgentListing> {
     if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;
     const agents = this.run(["registry", "list"]).then(parseListing);
-    this.listing = { at: Date.now(), agents };
-    agents.catch(() => (this.listing = undefined)); // a failure is asked again next time
+    const listing = { at: Date.now(), agents, settled: false };
+    this.listing = listing;
+    agents.then(
+      () => (listing.settled = true),
+      () => this.listing === listing && (this.listing = undefined), // a failure is asked again next time
+    );
     return agents;
   }
 
