@@ -9,7 +9,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { runForOutput } from "../../acp-wire/src/run-for-output.js";
-import { customAgentsEnvironment, readCustomAgents } from "./config.js";
+import { readCustomAgents } from "./config.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
 import { hostRuntime, type HostRuntime } from "./panel-host-client.js";
 
 export const EXTENSION_ID = "symposium-dev.symposium-vscode";

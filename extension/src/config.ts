@@ -23,6 +23,8 @@ export interface SymposiumConfig {
   checkpointsEnabled?: boolean;
   /** The most turn records kept per project; undefined: the conductor's default. */
   checkpointsMaxTurns?: number;
+  /** symposium.agents, as they are (the conductor checks them); undefined: none. */
+  customAgents?: unknown[];
 }
 
 /** Every setting, as named after `symposium.`. */
@@ -54,6 +56,7 @@ export function readConfig(): SymposiumConfig {
     chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
     checkpointsEnabled: config.get<boolean>("checkpoints.enabled", true),
     checkpointsMaxTurns: wholeNumberIn(config.get<number>("checkpoints.maxTurns", 100), 1, 10_000),
+    customAgents: readCustomAgents(),
   };
 }
 
@@ -74,19 +77,6 @@ function clampPort(value: number): number {
 export function readCustomAgents(): unknown[] {
   const agents = vscode.workspace.getConfiguration(SECTION).get<unknown>("agents", []);
   return Array.isArray(agents) ? agents : [];
-}
-
-/** How the conductor learns of symposium.agents (conductor-hooks/src/catalogue.ts: CUSTOM_AGENTS_ENV, the same name). */
-export const CUSTOM_AGENTS_ENV = "SYMPOSIUM_AGENTS";
-
-/**
- * symposium.agents for every conductor the extension starts (the chat's, the
- * quick pick's, the language models'), so each lists the same catalogue.
- * Always set, "[]" for none: a value inherited from VS Code's own environment
- * never stands in for the setting.
- */
-export function customAgentsEnvironment(custom: unknown[] = readCustomAgents()): Record<string, string> {
-  return { [CUSTOM_AGENTS_ENV]: JSON.stringify(custom) };
 }
 
 /** `symposium.enableExperimentalLM`: the agents as VS Code language models (lm-provider.ts); off by default. */

@@ -11,7 +11,8 @@ import * as vscode from "vscode";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { LmConversation, estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "../../lm-provider/src/index.js";
 import { bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
-import { customAgentsEnvironment, readExperimentalLm, onSettingChange } from "./config.js";
+import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
 import type { HostRuntime } from "./panel-host-client.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
@@ -170,7 +171,7 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
     return new LmConversation({
       launch: () => {
         const stateFile = this.deps.stateFile();
-        const env: NodeJS.ProcessEnv = { ...process.env, ...runtime.env, ...customAgentsEnvironment() };
+        const env: NodeJS.ProcessEnv = { ...process.env, ...runtime.env, ...customAgentsEnvironment(readCustomAgents()) };
         // Editor context: the conductor's proxy puts the block in front of each prompt, once (docs/lm-provider.md).
         if (stateFile) env[STATE_FILE_ENV] = stateFile;
         else delete env[STATE_FILE_ENV];

@@ -7,7 +7,8 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
-import { customAgentsEnvironment, type SymposiumConfig } from "./config.js";
+import type { SymposiumConfig } from "./config.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
 import { builtinChatArgs, shellOf, toadArgs, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import type { HostRuntime } from "./panel-host-client.js";
@@ -105,8 +106,8 @@ function conductorOf(config: SymposiumConfig, runtime: HostRuntime, dist: string
 }
 
 /** What every conductor the chat starts inherits from the settings: the checkpoint settings and symposium.agents. */
-export function conductorEnvironment(config: SymposiumConfig, customAgents?: unknown[]): Record<string, string> {
-  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(customAgents) };
+export function conductorEnvironment(config: SymposiumConfig): Record<string, string> {
+  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(config.customAgents) };
 }
 
 /** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */
