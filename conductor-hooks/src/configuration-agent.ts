@@ -86,6 +86,9 @@ export function menu({ configPath, entries }: Menu, firstQuestion: string | null
   ].join("\n");
 }
 
+/** The setup agent's title in its initialize answer: the built-in chat knows the first-run menu by it (webchat/src/agent-catalog.ts). */
+export const SETUP_AGENT_TITLE = "Symposium setup";
+
 /** What a user types, in the chat with the setup agent, to undo the choice and see the menu again. */
 export const CHOOSE_AGAIN = "/agent";
 
@@ -172,7 +175,7 @@ class SetupAgent {
     return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {},
-      agentInfo: { name: "symposium-configuration", title: "Symposium setup", version: this.options.version },
+      agentInfo: { name: "symposium-configuration", title: SETUP_AGENT_TITLE, version: this.options.version },
       authMethods: [],
     };
   }

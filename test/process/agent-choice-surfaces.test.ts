@@ -57,11 +57,13 @@ async function quickPickListing(env: NodeJS.ProcessEnv): Promise<Listing> {
   return { ids: agents.map((agent) => agent.id), current: agents.find((agent) => agent.current)?.id };
 }
 
-/** The chat header's list for a new conversation: the `agents` message its page gets. */
+type AgentsMessage = Extract<ServerMessage, { type: "agents" }>;
+const isAgents = (message: ServerMessage): message is AgentsMessage => message.type === "agents";
+
+/** The chat header's list: the last `agents` message its page got, once it has one. */
 async function headerListing(page: ChatPage): Promise<Listing> {
-  const isAgents = (message: ServerMessage): message is Extract<ServerMessage, { type: "agents" }> => message.type === "agents";
   await eventually(() => page.messages.some(isAgents), 30_000, "the agent list in the chat's header");
-  const message = page.messages.find(isAgents)!;
+  const message = page.messages.filter(isAgents).at(-1)!;
   return { ids: message.agents.map((agent: AgentChoice) => agent.id), current: message.current };
 }
 
@@ -109,6 +111,7 @@ describe("one way to choose an agent: the quick pick, the chat's header and the 
     const answer = await first.ask("agent-b", 30_000);
     assert.match(answer, /Saved: Agent B is your agent[\s\S]*Agent B heard: hello\?/);
     assert.equal((await quickPickListing(env)).current, "agent-b", "the quick pick marks the menu's choice");
+    await eventually(() => first.messages.filter(isAgents).at(-1)?.current === "agent-b", 30_000, "the first conversation's header naming the choice");
     const second = await open(server, "second");
     assert.equal((await headerListing(second)).current, "agent-b", "so does the header of the next conversation");
     assert.match(await second.ask("who runs now?", 30_000), /^Agent B heard: who runs now\?/);
