@@ -104,8 +104,9 @@ describe("one way to choose an agent: the quick pick, the chat's header and the 
     assert.deepEqual(await headerListing(first), listed, "the chat's header lists what the quick pick lists");
     const menu = await first.ask("hello?", 30_000);
     assert.match(menu, /Welcome to Symposium!/);
-    const names = new Map(JSON.parse(await quickPick(["registry", "list"], env)).map((agent: { id: string; name: string }) => [agent.name, agent.id]));
-    assert.deepEqual(menuIds(menu, names as Map<string, string>).sort(), [...listed.ids].sort(), "the first-run menu lists the same agents");
+    const agents = JSON.parse(await quickPick(["registry", "list"], env)) as Array<{ id: string; name: string }>;
+    const names = new Map(agents.map((agent) => [agent.name, agent.id]));
+    assert.deepEqual(menuIds(menu, names).sort(), [...listed.ids].sort(), "the first-run menu lists the same agents");
 
     // Chosen in the first-run menu: recorded as the others record a choice, and the agent answers the first question.
     const answer = await first.ask("agent-b", 30_000);
