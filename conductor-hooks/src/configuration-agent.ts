@@ -115,8 +115,8 @@ class SetupAgent {
   private readonly sessions = new Map<string, SetupSession>();
   private lastSession = 0;
   private chosen: Chosen | null = null;
-  /** The catalogue, read once (the registry's part fetched once per process). */
-  private entries: Promise<CatalogEntry[]> | null = null;
+  /** The catalogue, read once from the start (the registry fetched meanwhile): `initialize` never waits, only the first menu may. */
+  private readonly entries: Promise<CatalogEntry[]>;
   /** The config file's text as this agent wrote it: only that is removed when the choice is undone. */
   private savedText: string | null = null;
   /** The chosen agent, started and initialized; null until chosen and after it died. */
@@ -127,6 +127,8 @@ class SetupAgent {
   constructor(private readonly options: ConfigurationAgentOptions) {
     // The conductor already prefixes each line of this process's stderr with "[setup] ".
     this.log = options.log ?? ((message) => void process.stderr.write(`${message}\n`));
+    this.entries = this.readCatalogue();
+    this.entries.catch(() => {}); // said by the menu that needs it
   }
 
   connected(client: AgentContext): void {
@@ -285,15 +287,19 @@ class SetupAgent {
     return `${configPath} was removed again`;
   }
 
-  /** The menu: the catalogue's agents; without the registry's when the registry was refused (said in the log). */
+  /** The menu: the catalogue's agents. */
   private async menu(): Promise<Menu> {
+    return { configPath: this.options.configPath, entries: await this.entries };
+  }
+
+  /** The catalogue; without the registry's agents when the registry was refused (said in the log). */
+  private readCatalogue(): Promise<CatalogEntry[]> {
     const context = { ...this.options.catalogue, log: this.log };
-    this.entries ??= catalog(context).catch((error: unknown) => {
+    return catalog(context).catch((error: unknown) => {
       if (!(error instanceof RegistryError)) throw error;
       this.log(error.message);
       return catalog(context, false);
     });
-    return { configPath: this.options.configPath, entries: await this.entries };
   }
 
   /** The chosen agent's program, arguments and variables: what the file names now, resolved (and installed) as `run` would. */
