@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { quote } from "shell-quote";
+import { agentArgs } from "../../test/support/webchat-server.js";
 import { OUT, REPO, node } from "./common.js";
 
 // The tests' Chromium (CHROMIUM_PATH, else Debian's), launched with the same flags.
@@ -24,14 +24,18 @@ export interface ChatServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `symposium-webchat acp <command> --serve` on a free port; resolves with the URL it prints. */
+/** Starts `symposium-webchat acp --agent-program <command>… --serve` on a free port (no shell, as the extension does); resolves with the URL it prints. */
 export async function startChatServer(command: string[], projectDir: string, env: NodeJS.ProcessEnv = {}): Promise<ChatServerProcess> {
   // BENCH_SERVER_NODE_ARGS: Node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=DIR to profile it).
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(node, [...nodeArgs, WEBCHAT, "acp", quote(command), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir], {
-    env: { ...process.env, SYMPOSIUM_CHAT_TOKEN: "", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    node,
+    [...nodeArgs, WEBCHAT, "acp", ...agentArgs({ agent: command }), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir],
+    {
+      env: { ...process.env, SYMPOSIUM_CHAT_TOKEN: "", ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the chat server did not start:\n${stderr}`)), 10_000);

@@ -1,11 +1,9 @@
-// The agents a new user can choose from (the four Symposium's design names, then the built-in
-// demo agent), how a typed answer or a name given on the command line picks
-// one, and writing the config file for a choice. No ACP SDK here: `run` uses
-// this before any agent starts.
+// The built-in agents (the four Symposium's design names, then the built-in demo agent), how a
+// typed answer or a name picks one of them, and where a user is told to
+// choose another. The catalogue (catalogue.ts) lists them with the rest. No
+// ACP SDK here: `run` uses this before any agent starts.
 
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { joinCommandLine, RUST_BUILTIN_PROXIES } from "./config.js";
+import { joinCommandLine } from "./config.js";
 
 export interface KnownAgent {
   name: string;
@@ -94,31 +92,4 @@ function normalise(name: string): string {
 
 export function describeChoiceNames(choices: readonly KnownAgent[]): string {
   return choices.map((choice) => choice.shortName).join(", ");
-}
-
-/**
- * Writes the config for `choice` (mode 0600, its folder 0700); false when a
- * file appeared at the path meanwhile: that file is never overwritten.
- */
-export function writeConfig(configPath: string, choice: KnownAgent): boolean {
-  fs.mkdirSync(path.dirname(configPath), { recursive: true, mode: 0o700 });
-  const proxies = RUST_BUILTIN_PROXIES.map((name) => `    { "name": ${JSON.stringify(name)}, "enabled": false }`).join(",\n");
-  const text = `{
-  // ${choice.name}. The command line is split into words like a shell would, and run without a shell.
-  "agent": ${JSON.stringify(choice.command)},
-  // Extensions. sparkle, ferris and cargo are built into Symposium's Rust conductor
-  // (symposium-acp-agent); the TypeScript conductor cannot run them, so they start disabled.
-  // An entry with a "command" is started as an ACP proxy by either conductor.
-  "proxies": [
-${proxies}
-  ]
-}
-`;
-  try {
-    fs.writeFileSync(configPath, text, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
 }

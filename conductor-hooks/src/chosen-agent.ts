@@ -30,6 +30,8 @@ export interface Upstream {
 export interface ChosenAgentOptions {
   name: string;
   command: string[];
+  /** Variables for the agent alone (its catalogue entry's), over this process's environment. */
+  env?: Record<string, string>;
   configPath: string;
   demoCommand: string;
   upstream: Upstream;
@@ -62,7 +64,7 @@ export class ChosenAgent {
 
   constructor(private readonly options: ChosenAgentOptions) {
     const [program, ...args] = options.command;
-    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawnProgram(program!, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...options.env } });
     this.exited = new Promise((resolve) => {
       this.child.once("error", (error: NodeJS.ErrnoException) => resolve({ kind: "spawn-error", error }));
       this.child.once("exit", (code, signal) => resolve({ kind: "exit", code, signal }));

@@ -33,8 +33,9 @@ const USAGE = `Usage:
   ${NAME} run [options] [--config FILE]           the chain in ~/.symposium/config.jsonc (or $SYMPOSIUM_CONFIG);
         [--agent-choice NAME]                     with no file, a setup agent that writes one, or the file for
                                                   NAME (or $${AGENT_CHOICE_ENV}): claude, gemini, codex, kiro, demo
-        [--agent-id ID [--agents JSON]]           the config's proxies in front of the catalogue's agent ID
+        [--agent-id ID]                           the config's proxies in front of the catalogue's agent ID
                                                   instead of the config's agent (the language model provider)
+        [--agents JSON]                           more custom agents for the catalogue (default $SYMPOSIUM_AGENTS)
   ${NAME} demo-agent                              the built-in offline agent that shows what it receives
   ${NAME} registry list [--config FILE] [--agents JSON]
                                                   the agents to choose from, as a JSON array on stdout
@@ -74,20 +75,12 @@ export async function main(argv: string[]): Promise<number> {
       const { runConfigurationAgent } = await import("./configuration-agent.js");
       const options = parseChainOptions(rest);
       const configPath = options.configPath ?? defaultConfigPath();
-      const { registryAgents, registryUrl } = await import("./registry.js");
-      // The menu offers the registry's agents too; a refused registry leaves the built-in ones (said on stderr).
-      const registry = registryAgents(registryUrl(loadConfig(configPath), process.env), log).then(
-        (loaded) => loaded.agents,
-        (error: Error) => {
-          log(error.message);
-          return [];
-        },
-      );
+      const { customAgents } = await import("./catalogue.js");
       await runConfigurationAgent({
         configPath,
         demoAgentCommand: selfCommand(configPath, "demo-agent"),
-        registryAgents: registry,
-        selfCommand: (args) => selfCommand(configPath, ...args),
+        // The same catalogue as `registry list`; the menu answers initialize at once and only its first list waits for it.
+        catalogue: registryContext(configPath, loadConfig(configPath), customAgents(options.extraAgents, process.env)),
         version: packageVersion(),
       });
       return 0;
@@ -168,21 +161,22 @@ async function registryCommand(args: string[]): Promise<number> {
   const [action, id, ...extra] = parsed.positionals;
   if (extra.length > 0 || (action === "list") !== (id === undefined)) throw new UsageError(REGISTRY_USAGE);
   const configPath = parsed.values.config ?? defaultConfigPath();
-  const registry = await import("./registry.js");
-  const context = registryContext(configPath, loadConfig(configPath), registry.parseExtraAgents(parsed.values.agents));
+  const [registry, catalogue] = await Promise.all([import("./registry.js"), import("./catalogue.js")]);
+  const context = registryContext(configPath, loadConfig(configPath), catalogue.customAgents(parsed.values.agents, process.env));
   switch (action) {
     case "list": {
-      const entries = await registry.catalog(context);
-      const current = registry.configuredAgentId(context.config, entries);
-      return printLine(JSON.stringify(entries.map(({ agent }) => registry.listed(agent, agent.id === current))));
+      const entries = await catalogue.catalog(context);
+      const current = catalogue.configuredAgentId(context.config, entries);
+      return printLine(JSON.stringify(entries.map(({ agent }) => catalogue.listed(agent, agent.id === current))));
     }
     case "resolve": {
-      const spawn = await registry.resolveAgent(await registry.findAgent(id!, context), context);
+      const spawn = await registry.resolveAgent(await catalogue.findAgent(id!, context), context);
       // Symposium's McpServer shape (its agent registry design): env as a list of { name, value }.
       return printLine(JSON.stringify({ ...spawn, env: Object.entries(spawn.env).map(([name, value]) => ({ name, value })) }));
     }
     case "use": {
-      const agent = await registry.useAgent(id!, context);
+      const { chooseAgent } = await import("./record-choice.js");
+      const agent = await chooseAgent(id!, context);
       log(`${agent.name ?? agent.id} is now the agent in ${configPath}; it starts with the next conversation`);
       return 0;
     }

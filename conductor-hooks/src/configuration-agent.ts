@@ -1,9 +1,11 @@
 // The setup agent: with no config file, `run` starts this instead of an AI
-// agent. It lists the agents; a number or a name writes the config file
-// (never over one that appeared meanwhile), starts that agent in the same
-// session, and answers with it the question the user asked first. From then
-// on it relays the session (chosen-agent.ts): the client goes on as if the
-// agent had been configured from the start.
+// agent. It lists the catalogue's agents (catalogue.ts: the same list as
+// "Symposium: Choose Agent" and the chat's header); a number, a name or an id
+// records the choice as they do (record-choice.ts; never over a file that
+// appeared meanwhile), then starts the agent the file now names, as `run`
+// would, in the same session, and answers with it the question the user asked
+// first. From then on it relays the session (chosen-agent.ts): the client goes
+// on as if the agent had been configured from the start.
 //
 // Every message is handled raw (the SDK's "*" handlers): what is relayed
 // reaches the other side as it was sent, except `sessionId`, which the client
@@ -11,34 +13,40 @@
 
 import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock } from "@agentclientprotocol/sdk";
 import { exitStatus, isObject, onStopSignal, type Logger } from "../../acp-wire/src/index.js";
-import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig, type KnownAgent } from "./agent-choices.js";
+import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, KNOWN_AGENTS } from "./agent-choices.js";
+import { catalog, configuredAgent, findChoice, type CatalogEntry } from "./catalogue.js";
 import { ChosenAgent } from "./chosen-agent.js";
 import * as fs from "node:fs";
-import { loadConfig, splitCommandLine, updateConfigFile } from "./config.js";
-import { pickerDescription, type AgentConfig } from "./registry-format.js";
-import { configuredAgent, resolveAgent, type RegistryContext } from "./registry.js";
+import { loadConfig, splitCommandLine } from "./config.js";
+import { recordFirstChoice } from "./record-choice.js";
+import { pickerDescription } from "./registry-format.js";
+import { RegistryError, resolveAgent, type RegistryContext } from "./registry.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
 
 export interface ConfigurationAgentOptions {
   configPath: string;
   /** Program and arguments that start this package's demo agent. */
   demoAgentCommand: string[];
-  /**
-   * The agent registry's entries (registry.ts), offered after the built-in
-   * agents; a promise while it is fetched, so the setup agent answers
-   * `initialize` at once and only the menu waits for it.
-   */
-  registryAgents?: AgentConfig[] | Promise<AgentConfig[]>;
-  /** Starts this conductor with other arguments (a registry entry's `symposium` distribution). */
-  selfCommand?: (args: string[]) => string[];
+  /** What the catalogue is read with (catalogue.ts): the custom agents, the registry's address, how to start this conductor. */
+  catalogue: RegistryContext;
   version: string;
   log?: Logger;
 }
 
 type Params = Record<string, unknown>;
 
-/** The options with the registry's entries arrived. */
-type MenuOptions = ConfigurationAgentOptions & { registryAgents?: AgentConfig[] };
+/** The agents on the menu, the catalogue's, once read. */
+interface Menu {
+  configPath: string;
+  entries: CatalogEntry[];
+}
+
+/** The agent chosen: its catalogue id and name, and how to log it in when it is a built-in. */
+interface Chosen {
+  id: string;
+  name: string;
+  login?: string;
+}
 
 interface SetupSession {
   /** The client's session/new params, replayed to the chosen agent. */
@@ -49,51 +57,37 @@ interface SetupSession {
   agentSession: { id: string; agent: ChosenAgent } | null;
 }
 
-/** The registry's agents the built-in ones are not already, as menu choices (an empty command: see registryEntry). */
-function registryChoices(options: MenuOptions): KnownAgent[] {
-  // A built-in agent's registry entries (its registryIds) are that same agent: listed once, as the built-in.
-  const taken = new Set(agentChoices(options.demoAgentCommand).flatMap((choice) => [choice.shortName, ...(choice.registryIds ?? [])]));
-  return (options.registryAgents ?? [])
-    .filter((agent) => !taken.has(agent.id))
-    .map((agent) => ({ name: agent.name ?? agent.id, shortName: agent.id, command: "" }));
+/** A menu line for an agent chosen by its id: id, name, version, description. */
+function idLine({ agent }: CatalogEntry): string {
+  const description = pickerDescription(agent);
+  return `- ${agent.id}: ${agent.name ?? agent.id}${agent.version ? ` ${agent.version}` : ""}${description ? ` — ${description}` : ""}`;
 }
 
-/** A number or name picks a built-in agent; a registry agent is picked by its id. */
-function findMenuChoice(typed: string, options: MenuOptions): KnownAgent | null {
-  const wanted = typed.trim();
-  return findAgentChoice(typed, agentChoices(options.demoAgentCommand)) ?? registryChoices(options).find((choice) => choice.shortName === wanted) ?? null;
-}
-
-function registryEntry(options: MenuOptions, choice: KnownAgent): AgentConfig | undefined {
-  if (choice.command !== "") return undefined;
-  return options.registryAgents?.find((agent) => agent.id === choice.shortName);
-}
-
-function registryLine(options: MenuOptions, choice: KnownAgent): string {
-  const entry = registryEntry(options, choice)!;
-  const description = pickerDescription(entry);
-  return `- ${entry.id}: ${choice.name}${entry.version ? ` ${entry.version}` : ""}${description ? ` — ${description}` : ""}`;
-}
-
-export function menu(options: MenuOptions, firstQuestion: string | null = null): string {
-  const list = agentChoices(options.demoAgentCommand);
-  const registry = registryChoices(options);
+export function menu({ configPath, entries }: Menu, firstQuestion: string | null = null): string {
+  const builtins = entries.filter(({ source }) => source === "builtin");
+  const own = entries.filter(({ source }) => source === "config" || source === "custom");
+  const registry = entries.filter(({ source }) => source === "registry");
   const question = firstQuestion ? ` and it will answer what you asked first ("${abbreviate(firstQuestion)}")` : "";
+  const names = describeChoiceNames(agentChoices([]));
   return [
     "Welcome to Symposium!",
-    `No configuration found at ${options.configPath}. Let's set up your AI agent.`,
+    `No configuration found at ${configPath}. Let's set up your AI agent.`,
     "",
     "Which agent would you like to use?",
-    ...list.map((choice, index) => `${index + 1}. ${choice.name}${choice.shortName === "demo" ? " (offline: shows what it receives)" : ""}`),
-    ...(registry.length === 0 ? [] : ["", "Or one from the ACP agent registry, by its id:", ...registry.map((choice) => registryLine(options, choice))]),
+    ...builtins.map(({ agent }, index) => `${index + 1}. ${agent.name ?? agent.id}${agent.id === "demo" ? " (offline: shows what it receives)" : ""}`),
+    ...(own.length === 0 ? [] : ["", "Or one of your own, by its id:", ...own.map(idLine)]),
+    ...(registry.length === 0 ? [] : ["", "Or one from the ACP agent registry, by its id:", ...registry.map(idLine)]),
     "",
-    `Type a number (1-${list.length}) or a name (${describeChoiceNames(list)})${registry.length === 0 ? "" : ", or a registry agent's id"}. Your choice is saved in that file, the agent starts in this session${question}.`,
+    `Type a number (1-${builtins.length}) or a name (${names})${own.length + registry.length === 0 ? "" : ", or another agent's id"}. Your choice is saved in that file, the agent starts in this session${question}.`,
     `Changed your mind, or the agent does not start? Type ${CHOOSE_AGAIN} in this chat to see this menu again.`,
     "",
     `Where nobody can answer this menu (for example \`acpx exec\`, one prompt per session), name the agent instead: ` +
       `${AGENT_CHOICE_ENV}=demo in the environment, or \`symposium-conductor run --agent-choice demo\`.`,
   ].join("\n");
 }
+
+/** The setup agent's title in its initialize answer: the built-in chat knows the first-run menu by it (webchat/src/agent-catalog.ts). */
+export const SETUP_AGENT_TITLE = "Symposium setup";
 
 /** What a user types, in the chat with the setup agent, to undo the choice and see the menu again. */
 export const CHOOSE_AGAIN = "/agent";
@@ -120,7 +114,9 @@ class SetupAgent {
   private initializeParams: unknown = { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} };
   private readonly sessions = new Map<string, SetupSession>();
   private lastSession = 0;
-  private chosen: KnownAgent | null = null;
+  private chosen: Chosen | null = null;
+  /** The catalogue, read once from the start (the registry fetched meanwhile): `initialize` never waits, only the first menu may. */
+  private readonly entries: Promise<CatalogEntry[]>;
   /** The config file's text as this agent wrote it: only that is removed when the choice is undone. */
   private savedText: string | null = null;
   /** The chosen agent, started and initialized; null until chosen and after it died. */
@@ -131,6 +127,8 @@ class SetupAgent {
   constructor(private readonly options: ConfigurationAgentOptions) {
     // The conductor already prefixes each line of this process's stderr with "[setup] ".
     this.log = options.log ?? ((message) => void process.stderr.write(`${message}\n`));
+    this.entries = this.readCatalogue();
+    this.entries.catch(() => {}); // said by the menu that needs it
   }
 
   connected(client: AgentContext): void {
@@ -179,7 +177,7 @@ class SetupAgent {
     return {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {},
-      agentInfo: { name: "symposium-configuration", title: "Symposium setup", version: this.options.version },
+      agentInfo: { name: "symposium-configuration", title: SETUP_AGENT_TITLE, version: this.options.version },
       authMethods: [],
     };
   }
@@ -195,20 +193,21 @@ class SetupAgent {
     if (session === undefined) throw RequestError.invalidParams(undefined, `unknown session '${String(params.sessionId)}'`);
     const prompt = Array.isArray(params.prompt) ? (params.prompt as ContentBlock[]) : [];
     const typed = userText(prompt);
-    const options: MenuOptions = { ...this.options, registryAgents: await this.options.registryAgents };
-    const choice = findMenuChoice(typed, options);
-    if (choice === null) {
+    const options = await this.menu();
+    const entry = findChoice(typed, options.entries);
+    if (entry === null) {
       if (session.firstQuestion === null && typed !== "") session.firstQuestion = prompt;
       await this.say(params.sessionId, menu(options, session.firstQuestion && userText(session.firstQuestion)));
       return { stopReason: "end_turn" };
     }
-    if (!this.saveChoice(choice, options)) {
+    if (!recordFirstChoice(entry.agent, { ...this.options.catalogue, log: this.log })) {
       await this.say(
         params.sessionId,
         `A configuration file appeared at ${this.options.configPath} meanwhile; it was left as it is. Start a new session to use it.`,
       );
       return { stopReason: "end_turn" };
     }
+    const choice = chosenOf(entry);
     this.chosen = choice;
     this.savedText = readText(this.options.configPath);
     this.log(`saved ${choice.name} as the agent in ${this.options.configPath}`);
@@ -237,7 +236,7 @@ class SetupAgent {
    * removed) and the chat says why, then shows the menu again, so the next
    * prompt can choose another. The error itself is the turn's answer.
    */
-  private async notStarted(sessionId: unknown, choice: KnownAgent, error: unknown, options: MenuOptions, session: SetupSession): Promise<void> {
+  private async notStarted(sessionId: unknown, choice: Chosen, error: unknown, options: Menu, session: SetupSession): Promise<void> {
     const file = await this.forgetChoice();
     const details =
       error instanceof RequestError && isObject(error.data) && typeof error.data.details === "string" ? error.data.details : (error as Error).message;
@@ -261,7 +260,7 @@ class SetupAgent {
     const previous = this.chosen;
     const file = await this.forgetChoice();
     if (previous !== null) this.log(`${previous.name} is no longer the agent; ${file}`);
-    const options: MenuOptions = { ...this.options, registryAgents: await this.options.registryAgents };
+    const options = await this.menu();
     const undone = previous === null ? "" : `${previous.name} is no longer your agent: ${file}.\n\n`;
     await this.say(params.sessionId, `${undone}${menu(options, session.firstQuestion && userText(session.firstQuestion))}`);
     return { stopReason: "end_turn" };
@@ -288,29 +287,29 @@ class SetupAgent {
     return `${configPath} was removed again`;
   }
 
-  /** Writes the config for `choice`: a registry entry as the whole AgentConfig; false when a file appeared meanwhile. */
-  private saveChoice(choice: KnownAgent, options: MenuOptions): boolean {
-    const entry = registryEntry(options, choice);
-    if (entry === undefined) return writeConfig(this.options.configPath, choice);
-    if (fs.existsSync(this.options.configPath)) return false;
-    updateConfigFile(this.options.configPath, ["agent"], { ...entry, _source: "registry" });
-    return true;
+  /** The menu: the catalogue's agents. */
+  private async menu(): Promise<Menu> {
+    return { configPath: this.options.configPath, entries: await this.entries };
   }
 
-  /** The chosen agent's command: the file's, resolved (and installed) when it is an AgentConfig. */
-  private async agentCommand(): Promise<string[]> {
+  /** The catalogue; without the registry's agents when the registry was refused (said in the log). */
+  private readCatalogue(): Promise<CatalogEntry[]> {
+    const context = { ...this.options.catalogue, log: this.log };
+    return catalog(context).catch((error: unknown) => {
+      if (!(error instanceof RegistryError)) throw error;
+      this.log(error.message);
+      return catalog(context, false);
+    });
+  }
+
+  /** The chosen agent's program, arguments and variables: what the file names now, resolved (and installed) as `run` would. */
+  private async agentCommand(): Promise<{ command: string[]; env: Record<string, string> }> {
     const config = loadConfig(this.options.configPath);
-    if (config?.agentConfig === undefined) return splitCommandLine(config?.agent || this.chosen!.command, "agent");
-    const context: RegistryContext = {
-      configPath: this.options.configPath,
-      config,
-      extraAgents: [],
-      selfCommand: this.options.selfCommand ?? ((args) => [...this.options.demoAgentCommand.slice(0, -1), ...args]),
-      log: this.log,
-      env: process.env,
-    };
+    if (config === null) throw new Error(`${this.options.configPath} is gone: choose an agent again`);
+    if (config.agentConfig === undefined) return { command: splitCommandLine(config.agent, "agent"), env: {} };
+    const context: RegistryContext = { ...this.options.catalogue, config, log: this.log };
     const spawn = await resolveAgent(await configuredAgent(config.agentConfig, context), context);
-    return [spawn.command, ...spawn.args];
+    return { command: [spawn.command, ...spawn.args], env: spawn.env };
   }
 
   /** The chosen agent, starting it (again, after it died) with the client's initialize. */
@@ -333,11 +332,12 @@ class SetupAgent {
   }
 
   private async startAgent(): Promise<ChosenAgent> {
-    // The file, not the menu's command: a user who fixed "agent" there after a failure gets the fix.
-    const command = await this.agentCommand();
+    // The file, not the menu's entry: a user who fixed "agent" there after a failure gets the fix.
+    const { command, env } = await this.agentCommand();
     const started = new ChosenAgent({
       name: this.chosen!.name,
       command,
+      env,
       configPath: this.options.configPath,
       demoCommand: agentChoices(this.options.demoAgentCommand).at(-1)!.command,
       ...(this.chosen!.login ? { login: this.chosen!.login } : {}),
@@ -411,6 +411,11 @@ export async function runConfigurationAgent(options: ConfigurationAgentOptions):
   onStopSignal((signal) => void stop().then(() => process.exit(exitStatus(null, signal))));
   await serveOnStdio(app);
   await stop();
+}
+
+function chosenOf({ agent }: CatalogEntry): Chosen {
+  const login = KNOWN_AGENTS.find((known) => known.shortName === agent.id)?.login;
+  return { id: agent.id, name: agent.name ?? agent.id, ...(login ? { login } : {}) };
 }
 
 function readText(file: string): string | null {

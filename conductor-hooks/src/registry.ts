@@ -1,8 +1,5 @@
-// The agents a user can choose from, and how one becomes a program to spawn.
-// The catalog is, first match by id winning: the config's own `agents`
-// (custom ones, and registry ones imported there), then the extension's
-// custom agents (`--agents`), the built-ins (agent-choices.ts), then the ACP
-// agent registry. The registry is fetched once per process (a conductor
+// The ACP agent registry, and how a catalogue entry (catalogue.ts) becomes a
+// program to spawn. The registry is fetched once per process (a conductor
 // process is one session) with a short timeout; when it cannot be reached,
 // the snapshot shipped in the package (registry-snapshot.json) stands in. A
 // registry that answers with something malformed is refused, not replaced.
@@ -10,9 +7,8 @@
 import * as path from "node:path";
 import { isObject } from "../../acp-wire/src/index.js";
 import snapshot from "../registry-snapshot.json" with { type: "json" };
-import { agentChoices, DEMO_AGENT_NAME, KNOWN_AGENTS } from "./agent-choices.js";
-import { loadConfig, splitCommandLine, updateConfigFile, type SymposiumConfig } from "./config.js";
-import { AgentFormatError, parseAgentConfig, parseRegistry, pickerDescription, platformKey, type AgentConfig, type Distribution } from "./registry-format.js";
+import { loadConfig, updateConfigFile, type SymposiumConfig } from "./config.js";
+import { AgentFormatError, parseRegistry, platformKey, type AgentConfig } from "./registry-format.js";
 
 export const DEFAULT_REGISTRY_URL = "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json";
 export const REGISTRY_URL_ENV = "SYMPOSIUM_REGISTRY_URL";
@@ -30,11 +26,6 @@ export interface RegistryAgents {
   from: string;
 }
 
-export interface CatalogEntry {
-  agent: AgentConfig;
-  source: "config" | "custom" | "builtin" | "registry";
-}
-
 /** What a resolved agent is started as: Symposium's McpServer-like object (its agent registry design). */
 export interface SpawnSpec {
   name: string;
@@ -46,7 +37,7 @@ export interface SpawnSpec {
 export interface RegistryContext {
   configPath: string;
   config: SymposiumConfig | null;
-  /** Custom agents from the editor's settings (the extension's symposium.agents). */
+  /** Custom agents from the editor's settings (the extension's symposium.agents: catalogue.ts customAgents). */
   extraAgents: AgentConfig[];
   /** How to start this conductor with other arguments (the built-in agents). */
   selfCommand: (args: string[]) => string[];
@@ -130,76 +121,6 @@ function describeCause(error: unknown): string {
   return (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
 }
 
-/** The built-in agents (the menu's four and the demo agent) as AgentConfigs. */
-export function builtinAgents(): AgentConfig[] {
-  return agentChoices(["symposium-conductor", "demo-agent"]).map((choice) => {
-    const distribution: Distribution = choice.name === DEMO_AGENT_NAME ? { symposium: { subcommand: "demo-agent" } } : localDistribution(choice.command);
-    const description = choice.name === DEMO_AGENT_NAME ? "Offline: shows what it receives" : `Built in: ${choice.command}`;
-    return { id: choice.shortName, name: choice.name, description, distribution, _source: "custom" };
-  });
-}
-
-function localDistribution(commandLine: string): Distribution {
-  const [command, ...args] = splitCommandLine(commandLine, "built-in agent");
-  return { local: { command: command!, args } };
-}
-
-/**
- * Every agent that can be chosen, each once: the first source that has an id
- * wins, and a registry entry for a built-in agent (its `registryIds`: the
- * registry's "claude-code-acp" is the built-in "claude") is left out, so one
- * agent has one entry and one name.
- */
-export async function catalog(context: RegistryContext): Promise<CatalogEntry[]> {
-  const builtinIds = new Set(KNOWN_AGENTS.flatMap((agent) => agent.registryIds ?? []));
-  return (await allEntries(context)).filter(({ agent, source }) => source !== "registry" || !builtinIds.has(agent.id));
-}
-
-/** Each id once, the first source that has it winning; a built-in's registry entries included (a config may name one by id). */
-async function allEntries(context: RegistryContext): Promise<CatalogEntry[]> {
-  const registry = await registryAgents(registryUrl(context.config, context.env), context.log, context.registryCache);
-  const all: CatalogEntry[] = [
-    ...(context.config?.agents ?? []).map((agent) => ({ agent, source: "config" as const })),
-    ...context.extraAgents.map((agent) => ({ agent, source: "custom" as const })),
-    ...builtinAgents().map((agent) => ({ agent, source: "builtin" as const })),
-    ...registry.agents.map((agent) => ({ agent: { ...agent, _source: "registry" as const }, source: "registry" as const })),
-  ];
-  const seen = new Set<string>();
-  return all.filter(({ agent }) => !seen.has(agent.id) && seen.add(agent.id));
-}
-
-/**
- * The catalog id of the agent the config names, when it is in `entries`: an
- * agent object's id (a built-in's registry id counts as the built-in), or a
- * command line a built-in agent runs (the menu writes those). Undefined for
- * a command of the user's own.
- */
-export function configuredAgentId(config: SymposiumConfig | null, entries: readonly CatalogEntry[]): string | undefined {
-  if (config === null) return undefined;
-  const has = (id: string | undefined): string | undefined => (id !== undefined && entries.some(({ agent }) => agent.id === id) ? id : undefined);
-  const builtinFor = (id: string): string | undefined => KNOWN_AGENTS.find((agent) => agent.registryIds?.includes(id))?.shortName;
-  if (config.agentConfig !== undefined) {
-    const id = typeof config.agentConfig.id === "string" ? config.agentConfig.id : undefined;
-    return id === undefined ? undefined : (has(id) ?? has(builtinFor(id)));
-  }
-  let words: string[];
-  try {
-    words = splitCommandLine(config.agent, "agent");
-  } catch {
-    return undefined;
-  }
-  if (words.at(-1) === "demo-agent") return has("demo");
-  const line = words.join(" ");
-  return has(KNOWN_AGENTS.find((agent) => splitCommandLine(agent.command, "built-in agent").join(" ") === line)?.shortName);
-}
-
-export async function findAgent(id: string, context: RegistryContext): Promise<AgentConfig> {
-  const entries = await allEntries(context);
-  const found = entries.find((entry) => entry.agent.id === id);
-  if (found === undefined) throw new RegistryError(`no agent with the id '${id}'; \`symposium-conductor registry list\` shows them`);
-  return found.agent;
-}
-
 /** The ready-to-spawn command for `agent`, installing its cargo crate or binary archive first when needed. */
 export async function resolveAgent(agent: AgentConfig, context: RegistryContext): Promise<SpawnSpec> {
   const name = agent.name ?? agent.id;
@@ -240,44 +161,6 @@ function noDistribution(agent: AgentConfig, key: string | null): string {
       ? `it has binaries for ${platforms.join(", ")} only`
       : "it names no distribution this conductor knows (local, npx, pipx, uvx, cargo, binary)";
   return `the agent '${agent.id}' has nothing that runs on this platform (${here}): ${has}. Choose another agent, or add a "local" distribution with the command that starts it.`;
-}
-
-/** `agent` from the config, a string (command line) or an AgentConfig, checked; for an id alone, the catalog's entry. */
-export async function configuredAgent(value: unknown, context: RegistryContext): Promise<AgentConfig> {
-  if (isObject(value) && value.distribution === undefined && typeof value.id === "string") return findAgent(value.id, context);
-  return parseAgentConfig(value, `${context.configPath}: agent`);
-}
-
-/** The `registry list` line for an agent, as Symposium's agent registry design gives it; the description says when its download here is not checksummed; `current` on the one the config names now. */
-export function listed(agent: AgentConfig, current = false): { id: string; name: string; version?: string; description?: string; current?: true } {
-  const description = pickerDescription(agent);
-  return {
-    id: agent.id,
-    name: agent.name ?? agent.id,
-    ...(agent.version === undefined ? {} : { version: agent.version }),
-    ...(description === undefined ? {} : { description }),
-    ...(current ? { current: true as const } : {}),
-  };
-}
-
-/** `--agents`: a JSON list of AgentConfigs (the extension's symposium.agents setting). */
-export function parseExtraAgents(json: string | undefined): AgentConfig[] {
-  if (json === undefined || json.trim() === "") return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    throw new AgentFormatError(`--agents: not JSON (${(error as Error).message})`);
-  }
-  if (!Array.isArray(value)) throw new AgentFormatError("--agents: must be a JSON list of agent objects");
-  return value.map((entry, index) => ({ _source: "custom", ...parseAgentConfig(entry, `--agents[${index}]`) }));
-}
-
-/** Makes the agent `id` the config's "agent" (the whole entry, so it runs offline too); returns it. */
-export async function useAgent(id: string, context: RegistryContext): Promise<AgentConfig> {
-  const agent = await findAgent(id, context);
-  updateConfigFile(context.configPath, ["agent"], agent);
-  return agent;
 }
 
 /**

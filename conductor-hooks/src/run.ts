@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_PROXY_DIALECT, UsageError, describeError, parseCommandLine, parseDialect, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
-import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames, findAgentChoice, writeConfig } from "./agent-choices.js";
+import { AGENT_CHOICE_ENV, agentChoices, describeChoiceNames } from "./agent-choices.js";
 import { ConfigError, RUN_CONFIG_ENV, chainFromConfig, defaultConfigPath, joinCommandLine, loadConfig, type SymposiumConfig } from "./config.js";
 import type { ComponentSpec } from "./connections.js";
 import { runConductor, type ConductorOptions } from "./conductor.js";
@@ -21,8 +21,9 @@ export interface ChainOptions {
   tracePath?: string;
   configPath?: string;
   agentChoice?: string;
-  /** `run --agent-id`: this catalogue agent instead of the config's (with `--agents`: more custom ones). */
+  /** `run --agent-id`: this catalogue agent instead of the config's. */
   agentId?: string;
+  /** `--agents`: the editor's custom agents for the catalogue, as JSON (else $SYMPOSIUM_AGENTS). */
   extraAgents?: string;
   positional: string[];
 }
@@ -84,15 +85,15 @@ async function componentsFromConfig(chain: ChainOptions, options: RunOptions, co
   // A config may name the built-in agents through the launcher: keep it pointing at this conductor.
   refreshLauncher(configPath, log, options.self);
   if (chain.agentId !== undefined) return componentsForAgentId(chain.agentId, chain, options, configPath, selfCommand);
-  const config = loadConfig(configPath) ?? configFromChoice(chain, options, configPath, selfCommand);
+  const config = loadConfig(configPath) ?? (await configFromChoice(chain, options, configPath, selfCommand));
   if (config === null) {
     log(`no configuration at ${configPath}: starting the setup agent`);
     return [{ name: "setup", command: selfCommand("configuration-agent", "--config", configPath) }];
   }
   if (config.agentConfig === undefined) return chainFromConfig(config, configPath);
   // Loaded only for an AgentConfig: a command line in the file needs none of the registry (nor tar, nor yauzl).
-  const { syncFromRegistry, configuredAgent, resolveAgent } = await import("./registry.js");
-  const context = registryContext(configPath, config, options, selfCommand);
+  const [{ syncFromRegistry, resolveAgent }, { configuredAgent }] = await Promise.all([import("./registry.js"), import("./catalogue.js")]);
+  const context = await registryContext(configPath, config, options, selfCommand, chain);
   // The registry check runs beside this session, never before it (a registry that does not answer would hold it up
   // to the fetch timeout): what it updates in the file, the next run starts.
   void syncFromRegistry(config, context, configPath).catch((error: unknown) =>
@@ -112,25 +113,27 @@ async function componentsForAgentId(
   selfCommand: (...args: string[]) => string[],
 ): Promise<ComponentSpec[]> {
   const config = loadConfig(configPath);
-  const registry = await import("./registry.js");
-  const context = registryContext(configPath, config, options, selfCommand, registry.parseExtraAgents(chain.extraAgents));
-  const spawn = await registry.resolveAgent(await registry.findAgent(id, context), context);
+  const [registry, { findAgent }] = await Promise.all([import("./registry.js"), import("./catalogue.js")]);
+  const context = await registryContext(configPath, config, options, selfCommand, chain);
+  const spawn = await registry.resolveAgent(await findAgent(id, context), context);
   options.log(`agent: ${spawn.name} (${shortCommand([spawn.command, ...spawn.args])})`);
   const agent: ComponentSpec = { name: "agent", command: [spawn.command, ...spawn.args], env: spawn.env };
   return config === null ? [agent] : chainFromConfig(config, configPath, agent);
 }
 
-function registryContext(
+/** What the catalogue is read with in this run: the editor's custom agents (--agents, else $SYMPOSIUM_AGENTS) among them. */
+async function registryContext(
   configPath: string,
   config: SymposiumConfig | null,
   options: RunOptions,
   selfCommand: (...args: string[]) => string[],
-  extraAgents: RegistryContext["extraAgents"] = [],
-): RegistryContext {
+  chain: ChainOptions,
+): Promise<RegistryContext> {
+  const { customAgents } = await import("./catalogue.js");
   return {
     configPath,
     config,
-    extraAgents,
+    extraAgents: customAgents(chain.extraAgents, options.env),
     selfCommand: (args) => selfCommand(...args),
     log: options.log,
     env: options.env,
@@ -138,20 +141,29 @@ function registryContext(
   };
 }
 
-/** With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent: its file is written as the menu would. */
-function configFromChoice(
+/**
+ * With no config file, --agent-choice or $SYMPOSIUM_AGENT names the agent (a
+ * built-in's name or number, or any catalogue id): its choice is recorded as
+ * the menu records one. A built-in's name needs no registry.
+ */
+async function configFromChoice(
   chain: ChainOptions,
-  { env, log }: RunOptions,
+  options: RunOptions,
   configPath: string,
   selfCommand: (...args: string[]) => string[],
-): ReturnType<typeof loadConfig> {
-  const named = chain.agentChoice ?? env[AGENT_CHOICE_ENV];
+): Promise<ReturnType<typeof loadConfig>> {
+  const named = chain.agentChoice ?? options.env[AGENT_CHOICE_ENV];
   if (!named) return null;
   const from = chain.agentChoice ? "--agent-choice" : `$${AGENT_CHOICE_ENV}`;
-  const choices = agentChoices(selfCommand("demo-agent"));
-  const choice = findAgentChoice(named, choices);
-  if (choice === null) throw new UsageError(`${from}: no agent named '${named}'; the names are ${describeChoiceNames(choices)}`);
-  if (writeConfig(configPath, choice)) log(`no configuration at ${configPath}: wrote one for ${choice.name} (${from})`);
+  const [{ builtinAgents, catalog, findChoice }, { recordFirstChoice }] = await Promise.all([import("./catalogue.js"), import("./record-choice.js")]);
+  const builtins = builtinAgents().map((agent) => ({ agent, source: "builtin" as const }));
+  const context = await registryContext(configPath, null, options, selfCommand, chain);
+  const entry = findChoice(named, builtins) ?? findChoice(named, await catalog(context));
+  if (entry === null) {
+    const names = describeChoiceNames(agentChoices([]));
+    throw new UsageError(`${from}: no agent named '${named}'; the names are ${names}, or an id from \`symposium-conductor registry list\``);
+  }
+  if (recordFirstChoice(entry.agent, context)) options.log(`no configuration at ${configPath}: wrote one for ${entry.agent.name ?? entry.agent.id} (${from})`);
   return loadConfig(configPath);
 }
 

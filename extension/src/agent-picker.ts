@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { runForOutput } from "../../acp-wire/src/run-for-output.js";
 import { readCustomAgents } from "./config.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
 import { hostRuntime, type HostRuntime } from "./panel-host-client.js";
 
 export const EXTENSION_ID = "symposium-dev.symposium-vscode";
@@ -60,7 +61,7 @@ export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
     );
     if (picked === undefined) return;
     if (picked.current) return void vscode.window.showInformationMessage(`Symposium: ${picked.name} is already the agent of new conversations.`);
-    await runConductor(["registry", "use", picked.id, ...agentsArg(custom)]);
+    await runConductor(["registry", "use", picked.id], custom);
     deps.log.info(`chose the agent ${picked.id} (${picked.name}) for the next conversation`);
     const answer = await vscode.window.showInformationMessage(
       `Symposium: the next conversation runs ${picked.name} (New chat in the chat's header starts one); the conversation open now keeps its agent.`,
@@ -75,21 +76,16 @@ export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
 
 /** The agents to choose from (built-in, registry, config, `symposium.agents`), as the conductor lists them. */
 export async function listAgents(custom: unknown[] = readCustomAgents()): Promise<ListedAgent[]> {
-  return JSON.parse(await runConductor(["registry", "list", ...agentsArg(custom)])) as ListedAgent[];
+  return JSON.parse(await runConductor(["registry", "list"], custom)) as ListedAgent[];
 }
 
-/** The conductor's `--agents` argument for the custom agents of `symposium.agents`. */
-export function agentsArg(custom: unknown[]): string[] {
-  return custom.length === 0 ? [] : ["--agents", JSON.stringify(custom)];
-}
-
-/** Runs this extension's conductor; resolves with its stdout, rejects with the last lines of its stderr. */
-function runConductor(args: string[]): Promise<string> {
+/** Runs this extension's conductor, `custom` its symposium.agents; resolves with its stdout, rejects with the last lines of its stderr. */
+function runConductor(args: string[], custom: unknown[]): Promise<string> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (extension === undefined) return Promise.reject(new Error(`the extension ${EXTENSION_ID} is not installed`));
   const runtime = hostRuntime(extension.extensionUri);
   return runForOutput(runtime.program, [bundledScript(runtime, "symposium-conductor.mjs"), ...args], {
-    env: { ...process.env, ...runtime.env },
+    env: { ...process.env, ...runtime.env, ...customAgentsEnvironment(custom) },
     timeoutMs: 10 * 60_000,
   });
 }

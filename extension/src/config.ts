@@ -23,6 +23,8 @@ export interface ExtensionSettings {
   checkpointsEnabled?: boolean;
   /** The most turn records kept per project; undefined: the conductor's default. */
   checkpointsMaxTurns?: number;
+  /** symposium.agents, as they are (the conductor checks them); undefined: none. */
+  customAgents?: unknown[];
 }
 
 /** Every setting, as named after `symposium.`. */
@@ -54,6 +56,7 @@ export function readConfig(): ExtensionSettings {
     chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
     checkpointsEnabled: config.get<boolean>("checkpoints.enabled", true),
     checkpointsMaxTurns: wholeNumberIn(config.get<number>("checkpoints.maxTurns", 100), 1, 10_000),
+    customAgents: readCustomAgents(),
   };
 }
 

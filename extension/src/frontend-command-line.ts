@@ -1,8 +1,10 @@
 // The frontend's command line. The frontend itself is started without a
-// shell; the `"<conductor> run"` string it is given IS run through a shell
-// (Toad runs its agent command with the platform's shell, and so does the
-// built-in chat: `/bin/sh -c` on POSIX, `cmd.exe /d /s /c` on Windows), so
-// each word of it is quoted for that shell here: a conductor path with
+// shell. The built-in chat is given the conductor as a program and its
+// arguments (`--agent-program`, `--agent-arg`, `--agent-env`) and runs it
+// without a shell: nothing is quoted. Toad takes its agent command only as a
+// string, which it runs with the platform's shell (`/bin/sh -c` on POSIX,
+// `cmd.exe /d /s /c` on Windows), so for Toad, and only there, each word of
+// `"<conductor> run"` is quoted for that shell, once: a conductor path with
 // spaces, quotes or `$` must arrive as one word. The rules for Windows live
 // in acp-wire/src/windows-command-line.ts (docs/platforms.md).
 
@@ -35,7 +37,7 @@ export interface ConductorInvocation {
   env?: Readonly<Record<string, string>>;
 }
 
-/** The `<conductor> run` string the frontend hands to its shell. */
+/** The `<conductor> run` string Toad hands to its shell. */
 export function conductorRunCommand(conductor: ConductorInvocation, shell: ShellKind): string {
   return envPrefix(conductor.env ?? {}, shell) + commandLine([conductor.program, ...conductor.args, "run"], shell);
 }
@@ -55,10 +57,27 @@ function envPrefix(env: Readonly<Record<string, string>>, shell: ShellKind): str
 }
 
 /**
- * Arguments before `--serve --port N --host H` (the host adds those, with its
- * private port). The project, when given, as `--project-dir` (Toad's serve
- * mode drops it: Toad gets the project as its working directory instead).
+ * Toad's arguments before `--serve --port N --host H` (the host adds those,
+ * with its private port): `acp "<conductor> run"`, quoted for `shell`. No
+ * project: Toad's serve mode drops it, and gets it as its working directory.
  */
-export function frontendArgs(runCommand: string, projectDir?: string): string[] {
-  return ["acp", runCommand, ...(projectDir === undefined ? [] : ["--project-dir", projectDir])];
+export function toadArgs(conductor: ConductorInvocation, shell: ShellKind): string[] {
+  return ["acp", conductorRunCommand(conductor, shell)];
+}
+
+/**
+ * The built-in chat's arguments before `--serve --port N --host H`: the
+ * conductor's `run` as a program, its arguments and its own variables, each
+ * one argument as it is (`--name=value`, so a value starting with `-` stays a
+ * value), and the project.
+ */
+export function builtinChatArgs(conductor: ConductorInvocation, projectDir: string): string[] {
+  return [
+    "acp",
+    `--agent-program=${conductor.program}`,
+    ...[...conductor.args, "run"].map((arg) => `--agent-arg=${arg}`),
+    ...Object.entries(conductor.env ?? {}).map(([name, value]) => `--agent-env=${name}=${value}`),
+    "--project-dir",
+    projectDir,
+  ];
 }

@@ -10,8 +10,9 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { LmConversation, estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "../../lm-provider/src/index.js";
-import { agentsArg, bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
+import { bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
 import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
 import type { HostRuntime } from "./panel-host-client.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
@@ -170,14 +171,14 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
     return new LmConversation({
       launch: () => {
         const stateFile = this.deps.stateFile();
-        const env: NodeJS.ProcessEnv = { ...process.env, ...runtime.env };
+        const env: NodeJS.ProcessEnv = { ...process.env, ...runtime.env, ...customAgentsEnvironment(readCustomAgents()) };
         // Editor context: the conductor's proxy puts the block in front of each prompt, once (docs/lm-provider.md).
         if (stateFile) env[STATE_FILE_ENV] = stateFile;
         else delete env[STATE_FILE_ENV];
         const conductor = bundledScript(runtime, "symposium-conductor.mjs");
         return Promise.resolve({
           program: runtime.program,
-          args: [conductor, "run", "--agent-id", model.id, ...agentsArg(readCustomAgents())],
+          args: [conductor, "run", "--agent-id", model.id],
           env,
           cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(),
           name: model.name,

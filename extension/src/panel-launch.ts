@@ -1,7 +1,8 @@
 // What a new panel host will run, decided from the settings: which frontend
 // (frontend-finder.ts), which conductor, and the frontend's command line
-// (frontend-command-line.ts); and the launch spec the host is started with.
-// Errors a user can act on are PanelErrors.
+// (frontend-command-line.ts: the conductor as a program and its arguments for
+// the built-in chat, quoted once into a string for Toad). Errors a user can
+// act on are PanelErrors.
 
 import * as crypto from "node:crypto";
 import * as os from "node:os";
@@ -10,7 +11,8 @@ import getPort from "get-port";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { ExtensionSettings } from "./config.js";
-import { conductorRunCommand, frontendArgs, shellOf, type ConductorInvocation } from "./frontend-command-line.js";
+import { customAgentsEnvironment } from "./custom-agents.js";
+import { builtinChatArgs, shellOf, toadArgs, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
 import type { NewLaunch } from "./panel-lifecycle.js";
@@ -55,27 +57,27 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   });
   if (frontend.kind === "builtin" && frontend.toadMissing) inputs.noticeToadMissing(frontend.toadMissing);
   const conductor = conductorOf(inputs.config, inputs.runtime, dist);
-  let run: string;
-  try {
-    run = conductorRunCommand(conductor, shellOf(process.platform));
-  } catch (error) {
-    throw new PanelError(`The conductor's path cannot be passed to the shell: ${(error as Error).message}`);
-  }
+  const chatArgs = frontend.kind === "toad" ? toadArguments(conductor) : builtinChatArgs(conductor, project);
   return {
     frontend: {
       program: frontend.program,
-      args: [
-        ...frontend.args,
-        ...frontendArgs(run, frontend.kind === "builtin" ? project : undefined),
-        ...builtinOnlyArgs(frontend.kind, inputs.config, inputs.additionalFolders),
-      ],
+      args: [...frontend.args, ...chatArgs, ...builtinOnlyArgs(frontend.kind, inputs.config, inputs.additionalFolders)],
     },
     // Toad's serve mode takes the project only as its working directory; the built-in chat takes --project-dir,
     // so it runs from the home directory and never holds the project folder open (Windows cannot rename that).
     cwd: frontend.kind === "toad" ? project : os.homedir(),
     kind: frontend.kind,
-    describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${run}`,
+    describe: `${frontend.kind === "toad" ? `Toad (${frontend.program})` : "the built-in chat"} running ${[conductor.program, ...conductor.args, "run"].join(" ")}`,
   };
+}
+
+/** Toad's `acp "<conductor> run"`: the one place the invocation becomes a string, since Toad runs its agent command with a shell. */
+function toadArguments(conductor: ConductorInvocation): string[] {
+  try {
+    return toadArgs(conductor, shellOf(process.platform));
+  } catch (error) {
+    throw new PanelError(`The conductor's path cannot be passed to Toad's shell: ${(error as Error).message}`);
+  }
 }
 
 /** Flags only the built-in chat knows (Toad would refuse them). */
@@ -107,6 +109,11 @@ function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: stri
   return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };
 }
 
+/** What every conductor the chat starts inherits from the settings: the checkpoint settings and symposium.agents. */
+export function conductorEnvironment(config: ExtensionSettings): Record<string, string> {
+  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(config.customAgents) };
+}
+
 /** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */
 export function checkpointEnvironment(config: ExtensionSettings): Record<string, string> {
   if (config.checkpointsEnabled === false) return { [CHECKPOINT_ENV.off]: "off" };
@@ -132,7 +139,7 @@ export async function newLaunch(inputs: NewLaunchInputs): Promise<NewLaunch> {
       port,
       frontend: plan.frontend,
       cwd: plan.cwd,
-      env: { ...inputs.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}), ...checkpointEnvironment(config) },
+      env: { ...inputs.runtime.env, ...(stateFile ? { [STATE_FILE_ENV]: stateFile } : {}), ...conductorEnvironment(config) },
       allowedOrigins: [],
       idleTimeoutMs: Number(process.env.SYMPOSIUM_PANEL_IDLE_MS) || 15 * 60_000,
       logFile: prepareLogFile(inputs.storageDir),

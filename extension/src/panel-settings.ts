@@ -24,6 +24,8 @@ const RESTART_SETTINGS: readonly SettingName[] = [
   "chat.maxConversations",
   "checkpoints.enabled",
   "checkpoints.maxTurns",
+  // The chat's conductors list symposium.agents from the environment they were started with.
+  "agents",
 ];
 
 export function offerRestartOnSettingChange(controller: PanelHostController): vscode.Disposable {

@@ -1,5 +1,6 @@
 // "Symposium: Choose Agent" in a real VS Code (code-server) in Chromium, as a
-// user: the chat runs the demo agent; the command palette's Choose Agent lists
+// user: the chat runs the demo agent, its header listing the custom agent of
+// symposium.agents as the quick pick does; the command palette's Choose Agent lists
 // the built-in agents, the shipped registry snapshot's and the custom one from
 // symposium.agents, the configured one marked current; choosing the custom one
 // (the reporting agent) writes the conductor's config, the conversation open
@@ -40,6 +41,8 @@ describe("Symposium: Choose Agent in code-server", { skip, timeout: 600_000 }, (
   it("lists built-in, registry and custom agents, the current one marked; the choice is the next conversation's", async () => {
     await command(page, "Symposium: Open Chat");
     const first = await chatFrame(page, "#input:visible");
+    // The chat's header lists what the quick pick lists: symposium.agents reach the chat's conductor too.
+    await first.locator('#agent-picker option[value="my-recorder"]').waitFor({ state: "attached", timeout: 30_000 });
     await askInChat(first, "who are you?");
     await waitForText(() => chatTranscript(first), /built-in demo agent/);
 

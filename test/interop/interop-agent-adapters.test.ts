@@ -106,7 +106,7 @@ describe("the published agent adapters behind our conductor, logged out", { skip
   async function chatWith(t: TestContext, shortName: Adapter["shortName"], projectDir: string): Promise<{ page: ChatSocket; chat: RunningProcess }> {
     const adapter = ADAPTERS.find((candidate) => candidate.shortName === shortName)!;
     const server = await startChatServer({
-      command: quote([process.execPath, CONDUCTOR_CLI, ...conductorArgs(adapter)]),
+      agent: [process.execPath, CONDUCTOR_CLI, ...conductorArgs(adapter)],
       env: { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
       projectDir,
     });

@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { planLaunch } from "../../extension/src/panel-launch.js";
+import { parseArgs } from "../../webchat/src/args.js";
 import { REPO_DIR, eventually, tempDir } from "../support/processes.js";
 import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 import { startChatServer } from "../support/webchat-server.js";
@@ -36,7 +37,8 @@ function rustAgentHome(projectDir: string): string {
   return home;
 }
 
-function plannedConductorCommand(projectDir: string, editorContextEnabled: boolean): string {
+/** The program and arguments the extension plans for the built-in chat's conductor (no shell, nothing quoted). */
+function plannedConductorCommand(projectDir: string, editorContextEnabled: boolean): string[] {
   const plan = planLaunch({
     config: { toadCommand: "builtin", toadPort: 0, acpAgentPath: rustPeerPath(SYMPOSIUM_AGENT), editorContextEnabled },
     runtime: { program: process.execPath, script: path.join(REPO_DIR, "dist", "symposium-panel-host.mjs"), env: {} },
@@ -44,18 +46,20 @@ function plannedConductorCommand(projectDir: string, editorContextEnabled: boole
     cwd: projectDir,
     noticeToadMissing: () => {},
   });
-  const args = plan.frontend.args;
-  return args[args.indexOf("acp") + 1]!;
+  const { command } = parseArgs(plan.frontend.args.slice(1));
+  assert.equal(command.kind, "program");
+  return command.kind === "program" ? [command.program, ...command.args] : [];
 }
 
 describe(`the panel with symposium.acpAgentPath = ${SYMPOSIUM_AGENT.crate} ${SYMPOSIUM_AGENT.version}`, { skip: skipOutsideCi(missing) }, () => {
   it("puts our proxy in front of it: the chat works and exactly one editor-context block reaches the agent", async (t) => {
     failIfMissing(missing);
     const projectDir = tempDir("symposium-project-");
-    const command = plannedConductorCommand(projectDir, true);
-    assert.match(command, /symposium-editor-context\.mjs -- \S*symposium-acp-agent run$/);
+    const agent = plannedConductorCommand(projectDir, true);
+    assert.deepEqual(agent.slice(-3), ["--", rustPeerPath(SYMPOSIUM_AGENT), "run"]);
+    assert.match(agent[1]!, /symposium-editor-context\.mjs$/);
     const server = await startChatServer({
-      command,
+      agent,
       projectDir,
       env: { HOME: rustAgentHome(projectDir), SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
     });
@@ -76,6 +80,6 @@ describe(`the panel with symposium.acpAgentPath = ${SYMPOSIUM_AGENT.crate} ${SYM
 
   it("runs it as it is when editor context is off", () => {
     failIfMissing(missing);
-    assert.equal(plannedConductorCommand(tempDir("symposium-project-"), false), `${rustPeerPath(SYMPOSIUM_AGENT)} run`);
+    assert.deepEqual(plannedConductorCommand(tempDir("symposium-project-"), false), [rustPeerPath(SYMPOSIUM_AGENT), "run"]);
   });
 });

@@ -273,7 +273,7 @@ async function writeWhileReviewOpen(
   let ready: () => void = () => {};
   const isReady = new Promise<void>((resolve) => (ready = resolve));
   const session = new AgentSession({
-    command: `"${process.execPath}" "${EDIT_AGENT}"`,
+    command: { kind: "program", program: process.execPath, args: [EDIT_AGENT], env: {} },
     projectDir: project,
     env: process.env,
     files: await ProjectFiles.open(project),

@@ -34,10 +34,11 @@ async function chat(proc: RunningProcess, steps: (say: (text: string) => Promise
   assert.equal(await proc.exited, 0, proc.stderr());
 }
 
-/** The config's "agent", or null when there is no file. */
+/** The id of the config's "agent" (the catalogue entry the menu recorded), its command line when it is one, or null when there is no file. */
 function configuredAgent(config: string): string | null {
   if (!fs.existsSync(config)) return null;
-  return parseConfig(fs.readFileSync(config, "utf8"), config).agent;
+  const parsed = parseConfig(fs.readFileSync(config, "utf8"), config);
+  return typeof parsed.agentConfig?.id === "string" ? parsed.agentConfig.id : parsed.agent;
 }
 
 /** A PATH on which `kiro-cli-chat` (the menu's Kiro CLI) is surely missing: only node's folder. */
@@ -104,12 +105,12 @@ describe("first run: an agent that cannot start is undone, and the menu comes ba
         answered.reply,
         /^Saved: Built-in demo agent is your agent[\s\S]*I am Symposium's built-in demo agent[\s\S]*```\nhello, can you help me with my code\?\n```/,
       );
-      assert.match(configuredAgent(config)!, /demo-agent$/);
+      assert.equal(configuredAgent(config), "demo");
 
       const next = await say("and now?");
       assert.match(next.reply, /^I am Symposium's built-in demo agent[\s\S]*```\nand now\?\n```/);
     });
-    assert.match(configuredAgent(config)!, /demo-agent$/, "the working choice stays for the next conversation");
+    assert.equal(configuredAgent(config), "demo", "the working choice stays for the next conversation");
   });
 
   it("an agent that exits at start: its exit code and stderr in the chat, the menu again, then another choice", POSIX_ONLY, async () => {
@@ -130,7 +131,7 @@ describe("first run: an agent that cannot start is undone, and the menu comes ba
 
       const answered = await say("5");
       assert.match(answered.reply, /^Saved: Built-in demo agent[\s\S]*```\nagain\?\n```/, "the question asked at the menu, answered by the new choice");
-      assert.match(configuredAgent(config)!, /demo-agent$/);
+      assert.equal(configuredAgent(config), "demo");
     });
   });
 });
@@ -142,7 +143,7 @@ describe("first run: an agent that starts but is not logged in", () => {
     await chat(run(config, [], env), async (say) => {
       const ready = await say("kiro");
       assert.match(ready.reply, /Kiro CLI is ready: ask away\.$/);
-      assert.equal(configuredAgent(config), "kiro-cli-chat acp");
+      assert.equal(configuredAgent(config), "kiro");
 
       const refused = await say("hello?");
       assert.equal(refused.error?.code, -32000);
@@ -152,7 +153,7 @@ describe("first run: an agent that starts but is not logged in", () => {
           "Or type /agent here to choose another agent. Its login methods: Log in with Kiro.",
       );
       assert.match((refused.error?.data as { details: string }).details, /What to try:\n- run `kiro-cli login`[\s\S]*- or type \/agent here/);
-      assert.equal(configuredAgent(config), "kiro-cli-chat acp", "a login error leaves the choice: logging in fixes it");
+      assert.equal(configuredAgent(config), "kiro", "a login error leaves the choice: logging in fixes it");
 
       const menu = await say("/agent");
       assert.equal(menu.error, undefined);
@@ -168,7 +169,7 @@ describe("first run: an agent that starts but is not logged in", () => {
       assert.match(demo.reply, /Built-in demo agent is ready: ask away\.$/);
       const answer = await say("hello?");
       assert.match(answer.reply, /^I am Symposium's built-in demo agent[\s\S]*```\nhello\?\n```/);
-      assert.match(configuredAgent(config)!, /demo-agent$/);
+      assert.equal(configuredAgent(config), "demo");
     });
   });
 

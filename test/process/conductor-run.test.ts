@@ -29,8 +29,11 @@ describe("run with no config: the chosen agent answers the first question, in th
     assert.match(choiceTurn!.reply, /1\. text:\n```\nhello, can you help me with my code\?\n```/, "the kept question, not the choice, reached the agent");
     assert.match(nextTurn!.reply, /^I am Symposium's built-in demo agent[\s\S]*1\. text:\n```\nand now\?\n```/);
     for (const turn of turns) assert.deepEqual([...turn.sessionIds], [sessionId], "the client sees one session throughout");
-    // Through the launcher beside the config, which survives an extension update (test/process/platform-demo-launcher.test.ts).
-    assert.equal(parseConfig(fs.readFileSync(config, "utf8"), config).agent, agentChoices([launcherPath(config), "demo-agent"]).at(-1)!.command);
+    // Recorded as every way of choosing records it (record-choice.ts): the catalogue's entry, through the launcher beside the
+    // config, which survives an extension update (test/process/platform-demo-launcher.test.ts).
+    assert.deepEqual(parseConfig(fs.readFileSync(config, "utf8"), config).agentConfig?.distribution, {
+      local: { command: launcherPath(config), args: ["demo-agent"] },
+    });
     if (POSIX) {
       assert.equal(fs.statSync(config).mode & 0o777, 0o600);
       assert.equal(fs.statSync(path.dirname(config)).mode & 0o777, 0o700);
@@ -143,7 +146,7 @@ describe("choosing without the menu: --agent-choice and SYMPOSIUM_AGENT", () => 
       env: { HOME: cwd, SYMPOSIUM_CONFIG: config, SYMPOSIUM_EDITOR_STATE_FILE: "", SYMPOSIUM_AGENT: "demo" },
     });
     assert.match(acpxReply(stdout), /^I am Symposium's built-in demo agent[\s\S]*```\nhello, can you help me with my code\?\n```/);
-    assert.match(parseConfig(fs.readFileSync(config, "utf8"), config).agent, /demo-agent$/);
+    assert.equal(parseConfig(fs.readFileSync(config, "utf8"), config).agentConfig?.id, "demo", "recorded as the menu records a choice");
     if (POSIX) assert.equal(fs.statSync(config).mode & 0o777, 0o600);
   });
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { joinCommandLine, parseConfig, splitCommandLine } from "../../conductor-hooks/src/config.js";
+import { parseConfig } from "../../conductor-hooks/src/config.js";
 import { launcherPath, launcherText } from "../../conductor-hooks/src/launcher.js";
 import { converse, node, POSIX, QUESTION } from "../support/conductor-run.js";
 import { CONDUCTOR_CLI, startNode, startProcess, tempDir } from "../support/processes.js";
@@ -25,12 +25,11 @@ describe("platform: the demo agent's saved command", { skip }, () => {
     const first = await converse(runFrom(CONDUCTOR_CLI, config, { SYMPOSIUM_AGENT: "demo" }), [QUESTION]);
     assert.match(first.turns[0]!.reply, /I am Symposium's built-in demo agent/);
     const launcher = launcherPath(config);
-    const agent = parseConfig(fs.readFileSync(config, "utf8"), config).agent;
-    assert.equal(agent, joinCommandLine([launcher, "demo-agent"]));
-    assert.ok(!agent.includes(CONDUCTOR_CLI), "no versioned or clone path in the config");
+    const agent = parseConfig(fs.readFileSync(config, "utf8"), config).agentConfig;
+    assert.deepEqual(agent?.distribution, { local: { command: launcher, args: ["demo-agent"] } });
+    assert.ok(!JSON.stringify(agent).includes(CONDUCTOR_CLI), "no versioned or clone path in the config");
     assert.equal(fs.statSync(launcher).mode & 0o777, 0o755);
-    const [program, ...args] = splitCommandLine(agent, "agent");
-    const { turns } = await converse(startProcess(program!, args), ["hi"]);
+    const { turns } = await converse(startProcess(launcher, ["demo-agent"]), ["hi"]);
     assert.match(turns[0]!.reply, /I am Symposium's built-in demo agent[\s\S]*hi/);
   });
 

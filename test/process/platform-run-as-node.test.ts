@@ -19,6 +19,7 @@ import { joinCommandLine } from "../../conductor-hooks/src/config.js";
 import { conductorRunCommand } from "../../extension/src/frontend-command-line.js";
 import { spawnHost } from "../../extension/src/panel-host-client.js";
 import { planLaunch } from "../../extension/src/panel-launch.js";
+import { parseArgs } from "../../webchat/src/args.js";
 import { FAKE_TOAD, startTestHost } from "../support/panel-host.js";
 import { CONDUCTOR_CLI, PROXY_CLI, eventually, startNode, tempDir } from "../support/processes.js";
 
@@ -148,7 +149,13 @@ describe("platform: ELECTRON_RUN_AS_NODE", { skip: POSIX_ONLY }, () => {
     const builtin = planLaunch(inputs);
     assert.equal(builtin.cwd, os.homedir());
     assert.deepEqual(builtin.frontend.args.slice(-2), ["--project-dir", project]);
-    assert.match(builtin.frontend.args[2]!, /^ELECTRON_RUN_AS_NODE=1 .*symposium-conductor\.mjs run$/, "the variable rides in the conductor's command line");
+    // The conductor as a program and its arguments, the variable for it alone: nothing for a shell to read.
+    assert.deepEqual(parseArgs(builtin.frontend.args.slice(1)).command, {
+      kind: "program",
+      program: process.execPath,
+      args: [path.join("/ext", "dist", "symposium-conductor.mjs"), "run"],
+      env: { [RUN_AS_NODE]: "1" },
+    });
     // A multi-root workspace: its other folders as --add-dir; Toad has no such option.
     const second = tempDir("symposium-second-");
     assert.deepEqual(planLaunch({ ...inputs, additionalFolders: [second] }).frontend.args.slice(-4), ["--project-dir", project, "--add-dir", second]);

@@ -37,7 +37,7 @@ describe("stderr tail", () => {
     let info: SessionInfo | undefined;
     const logged: string[] = [];
     const session = new AgentSession({
-      command: quote([process.execPath, agent]),
+      command: { kind: "shell", line: quote([process.execPath, agent]) },
       projectDir: dir,
       env: process.env,
       files: await ProjectFiles.open(dir),

@@ -61,7 +61,7 @@ describe("webchat: an agent that does not start", { skip }, () => {
   async function serve(agentId: string): Promise<ChatServer> {
     const { dir, config, env } = home(agentId);
     return suite.serve({
-      command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
+      agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
       extraArgs: ["--state-dir", path.join(dir, "state")],
       env,
     });

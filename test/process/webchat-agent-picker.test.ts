@@ -14,7 +14,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { quote } from "shell-quote";
 import { chromiumSkipReason } from "../harness/code-server.js";
 import { chatSuite, loadChat, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "../support/processes.js";
@@ -22,7 +21,9 @@ import { recordingTarball, startRegistryServer } from "../support/registry-serve
 import { CHAT_AGENT_COMMAND, type ChatServer } from "../support/webchat-server.js";
 import { platformKey } from "../../conductor-hooks/src/registry-format.js";
 import { ourConductor } from "../../webchat/src/agent-catalog.js";
-import { conductorRunCommand } from "../../extension/src/frontend-command-line.js";
+import type { AgentCommand } from "../../webchat/src/agent-command.js";
+import { parseArgs } from "../../webchat/src/args.js";
+import { builtinChatArgs } from "../../extension/src/frontend-command-line.js";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 20_000 };
@@ -62,7 +63,7 @@ describe("webchat agent picker", { skip }, () => {
   async function serveConductor(): Promise<{ server: ChatServer; config: string }> {
     const { dir, config, env } = home();
     const server = await suite.serve({
-      command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
+      agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
       extraArgs: ["--state-dir", path.join(dir, "state")],
       env,
     });
@@ -187,7 +188,7 @@ describe("webchat agent picker", { skip }, () => {
       const slow = { id: "slow-agent", name: "Slow agent", version: "1.0.0", distribution: { binary } };
       fs.writeFileSync(config, JSON.stringify({ agent: { id: "slow-agent" }, agents: [slow] }));
       const server = await suite.serve({
-        command: quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]),
+        agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
         extraArgs: ["--state-dir", path.join(dir, "state")],
         env: { ...env, SYMPOSIUM_DOWNLOAD_STALL_MS: "3000" },
       });
@@ -216,32 +217,33 @@ describe("webchat agent picker", { skip }, () => {
 
 describe("the agent picker finds our conductor in the agent command", () => {
   const conductor = { program: "/opt/VS Code/code", args: ["/ext's dir/dist/symposium-conductor.mjs"], env: { ELECTRON_RUN_AS_NODE: "1" } };
+  const program = (words: string[], env: Record<string, string> = {}): AgentCommand => ({ kind: "program", program: words[0]!, args: words.slice(1), env });
 
-  it("reads back the command line the extension writes, for sh and for cmd.exe", () => {
-    assert.deepEqual(ourConductor(conductorRunCommand(conductor, "posix"), "linux"), { ...conductor, configArgs: [] });
+  it("takes the conductor from the program and arguments the extension gives the chat, none of them split again", () => {
+    assert.deepEqual(ourConductor(parseArgs(builtinChatArgs(conductor, "/p"), "/").command), { ...conductor, configArgs: [] });
     const windows = {
       program: "C:\\Program Files\\Microsoft VS Code\\Code.exe",
       args: ["C:\\Users\\me\\.vscode\\ext (1)\\dist\\symposium-conductor.mjs"],
       env: { ELECTRON_RUN_AS_NODE: "1" },
     };
-    assert.deepEqual(ourConductor(conductorRunCommand(windows, "cmd"), "win32"), { ...windows, configArgs: [] });
-    assert.deepEqual(ourConductor(`node /x/symposium-conductor.mjs run --config '/tmp/my config.jsonc'`, "linux")?.configArgs, [
+    assert.deepEqual(ourConductor(parseArgs(builtinChatArgs(windows, "C:\\p"), "/").command), { ...windows, configArgs: [] });
+    assert.deepEqual(ourConductor(program(["node", "/x/symposium-conductor.mjs", "run", "--config", "/tmp/my config.jsonc"]))?.configArgs, [
       "--config",
       "/tmp/my config.jsonc",
     ]);
-    assert.deepEqual(ourConductor("symposium-conductor run", "linux"), { program: "symposium-conductor", args: [], env: {}, configArgs: [] });
+    assert.deepEqual(ourConductor(program(["symposium-conductor", "run"])), { program: "symposium-conductor", args: [], env: {}, configArgs: [] });
   });
 
-  it("anything else is not ours: another conductor, a wrapper in front of ours, another subcommand, shell syntax", () => {
-    for (const command of [
-      "symposium-acp-agent run",
-      "node /d/symposium-editor-context.mjs -- node /d/symposium-conductor.mjs run",
-      "node /d/symposium-conductor.mjs agent my-agent",
-      "node /d/symposium-conductor.mjs run && rm -rf ~",
-      "node $DIR/symposium-conductor.mjs run",
-      "npx -y @zed-industries/claude-code-acp",
+  it("anything else is not ours: another conductor, a wrapper in front of ours, another subcommand, a command line for the shell", () => {
+    for (const words of [
+      ["symposium-acp-agent", "run"],
+      ["node", "/d/symposium-editor-context.mjs", "--", "node", "/d/symposium-conductor.mjs", "run"],
+      ["node", "/d/symposium-conductor.mjs", "agent", "my-agent"],
+      ["npx", "-y", "@zed-industries/claude-code-acp"],
     ]) {
-      assert.equal(ourConductor(command, "linux"), undefined, command);
+      assert.equal(ourConductor(program(words)), undefined, words.join(" "));
     }
+    // A line for the shell is the user's own, run as it is (Toad's contract): never split to look inside.
+    assert.equal(ourConductor({ kind: "shell", line: "symposium-conductor run" }), undefined);
   });
 });

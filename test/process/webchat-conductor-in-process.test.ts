@@ -28,7 +28,8 @@ function configFor(agent: string): string {
   return config;
 }
 
-const conductorRun = (config: string): string => quote([node, CONDUCTOR_CLI, "run", "--config", config]);
+/** Our conductor's run as the extension gives it: a program and its arguments. */
+const conductorRun = (config: string): string[] => [node, CONDUCTOR_CLI, "run", "--config", config];
 
 /** The parent of `pid`, from the process table (`ps`: Linux and macOS; Windows has no parent link worth asking). */
 function parentOf(pid: number): number {
@@ -42,8 +43,8 @@ function conductorProcesses(): string[] {
     .filter((line) => line.includes(CONDUCTOR_CLI) && !line.includes(" registry "));
 }
 
-async function withServer(command: string, env: NodeJS.ProcessEnv, body: (server: ChatServer) => Promise<void>): Promise<void> {
-  const server = await startChatServer({ command, env });
+async function withServer(agent: string[], env: NodeJS.ProcessEnv, body: (server: ChatServer) => Promise<void>): Promise<void> {
+  const server = await startChatServer({ agent, env });
   try {
     await body(server);
   } finally {
@@ -121,7 +122,7 @@ describe("the built-in chat runs our conductor in its own process", { skip: !POS
 
   it("any other command is a process: a wrapper in front of our conductor (symposium.acpAgentPath) is spawned", async () => {
     const config = configFor(quote([node, CHAT_AGENT]));
-    const wrapped = quote([node, PROXY_CLI, "--", node, CONDUCTOR_CLI, "run", "--config", config]);
+    const wrapped = [node, PROXY_CLI, "--", node, CONDUCTOR_CLI, "run", "--config", config];
     await withServer(wrapped, {}, async (server) => {
       const page = new ChatPage(server);
       await page.ready();

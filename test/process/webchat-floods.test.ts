@@ -119,18 +119,20 @@ describe("chat server under floods", () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
 
-  async function floodServer(extraArgs: string[] = [], command = FLOOD_COMMAND): Promise<{ server: ChatServer; progress: string }> {
+  /** `agent`: the flood agent's command line for the shell, or a program and its arguments (our conductor). */
+  async function floodServer(extraArgs: string[] = [], agent: string | string[] = FLOOD_COMMAND): Promise<{ server: ChatServer; progress: string }> {
     const progress = path.join(tempDir("flood-progress-"), "sent");
-    const server = await startChatServer({ command, env: { FLOOD_PROGRESS: progress }, extraArgs });
+    const how = typeof agent === "string" ? { command: agent } : { agent };
+    const server = await startChatServer({ ...how, env: { FLOOD_PROGRESS: progress }, extraArgs });
     servers.push(server);
     return { server, progress };
   }
 
   /** Our conductor's `run` in front of the flood agent: the chat runs it in its own process. */
-  function conductorInProcess(): string {
+  function conductorInProcess(): string[] {
     const config = path.join(tempDir("flood-config-"), "config.jsonc");
     fs.writeFileSync(config, JSON.stringify({ agent: FLOOD_COMMAND }));
-    return quote([process.execPath, CONDUCTOR_CLI, "run", "--config", config]);
+    return [process.execPath, CONDUCTOR_CLI, "run", "--config", config];
   }
 
   for (const [through, command] of [

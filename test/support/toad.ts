@@ -2,6 +2,7 @@
 // skip when it is absent (a failure under CI), and a panel host running it
 // with our conductor and a recording agent behind it.
 
+import { toadArgs } from "../../extension/src/frontend-command-line.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -45,7 +46,7 @@ export interface ToadHost extends TestHost {
  * `toad acp "<conductor> run"`, the conductor configured with the recording
  * agent or `agent` (a fixture that records to $TOAD_AGENT_RECORD too).
  */
-export async function startToadHost(kind: "real" | "fake" = "real", agent = RECORDING_AGENT): Promise<ToadHost> {
+export async function startToadHost(kind: "real" | "fake" = "real", agent = RECORDING_AGENT, conductor = CONDUCTOR_CLI): Promise<ToadHost> {
   const dir = tempDir("symposium-toad-");
   const workspace = path.join(dir, "project");
   fs.mkdirSync(workspace);
@@ -53,9 +54,10 @@ export async function startToadHost(kind: "real" | "fake" = "real", agent = RECO
   const config = path.join(dir, "config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: `${process.execPath} ${agent}`, proxies: [] }));
   const stateFile = path.join(dir, "editor-state.json");
-  const run = `'${process.execPath}' '${CONDUCTOR_CLI}' run`;
+  // `acp "<conductor> run"`, quoted once for Toad's shell, as the extension does it (extension/src/frontend-command-line.ts).
+  const args = toadArgs({ program: process.execPath, args: [conductor] }, "posix");
   const host = await startTestHost({
-    frontend: kind === "real" ? { program: TOAD_LAUNCHER, args: ["acp", run] } : { program: process.execPath, args: [FAKE_TOAD, "acp", run] },
+    frontend: kind === "real" ? { program: TOAD_LAUNCHER, args } : { program: process.execPath, args: [FAKE_TOAD, ...args] },
     cwd: workspace,
     env: { SYMPOSIUM_CONFIG: config, SYMPOSIUM_EDITOR_STATE_FILE: stateFile, TOAD_AGENT_RECORD: record, SYMPOSIUM_AGENT: "" },
   });

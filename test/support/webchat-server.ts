@@ -25,7 +25,10 @@ export interface ChatServer {
 }
 
 export interface ChatServerOptions {
+  /** The agent as a command line for the shell (Toad's way); default: the chat-agent fixture. */
   command?: string;
+  /** The agent as a program and its arguments, run without a shell (the extension's way; our conductor is recognised only so). */
+  agent?: readonly string[];
   env?: NodeJS.ProcessEnv;
   projectDir?: string;
   extraArgs?: string[];
@@ -36,7 +39,7 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
   const pidsDir = tempDir("webchat-pids-");
   const running = startNode(
     WEBCHAT_CLI,
-    ["acp", options.command ?? CHAT_AGENT_COMMAND, "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir, ...(options.extraArgs ?? [])],
+    ["acp", ...agentArgs(options), "--serve", "--port", "0", "--host", "127.0.0.1", "--project-dir", projectDir, ...(options.extraArgs ?? [])],
     { CHAT_AGENT_PIDS: pidsDir, SYMPOSIUM_CHAT_TOKEN: "", ...options.env },
   );
   await eventually(() => /^http:\/\/\S+$/m.test(running.stderr()) || running.child.exitCode !== null, 10_000, "the server's URL on stderr");
@@ -56,6 +59,13 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       await running.exited;
     },
   };
+}
+
+/** `--agent-program=P --agent-arg=A…` for `agent`, else the command line. */
+export function agentArgs(options: Pick<ChatServerOptions, "command" | "agent">): string[] {
+  if (options.agent === undefined) return [options.command ?? CHAT_AGENT_COMMAND];
+  const [program, ...args] = options.agent;
+  return [`--agent-program=${program}`, ...args.map((arg) => `--agent-arg=${arg}`)];
 }
 
 /** Waits until none of `pids` is alive; fails after `timeoutMs`. */

@@ -1,29 +1,31 @@
 // The agent picker's server half (docs/webchat.md: choosing the agent). When
-// the agent command is this project's conductor (`<conductor> run`, as the
-// extension passes it), the chat asks that same conductor, without a shell,
-// for the agents to choose from (`registry list`) and saves a choice with
-// `registry use <id>`: the conductor owns the config's format, the registry
-// and the file. The next conversation's `<conductor> run` then starts the
-// chosen agent. `registry list` marks the agent the config names (`current`):
-// each conversation keeps the one it started with, so the header names the
-// agent it runs even when that agent failed to say its name. Any other agent
-// command: no picker.
+// the agent command is this project's conductor, given as a program and its
+// arguments (`<runtime> …/symposium-conductor.mjs run`, as the extension
+// passes it: never a command line to split again), the chat asks that same
+// conductor, without a shell, for the agents to choose from (`registry list`:
+// its one catalogue, the same the quick pick and the first-run menu show) and
+// saves a choice with `registry use <id>`: the conductor owns the config's
+// format, the registry and the file. The next conversation's `run` then
+// starts the chosen agent. `registry list` marks the agent the config names
+// (`current`): each conversation keeps the one it started with, so the header
+// names the agent it runs even when that agent failed to say its name. Any
+// other agent command, and any command line for the shell: no picker.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse as parseShellWords, quote } from "shell-quote";
+import { quote } from "shell-quote";
 import { runForOutput } from "../../acp-wire/src/index.js";
 import { samePath } from "../../acp-wire/src/run-as-node.js";
-import { splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AgentChoice, ServerMessage } from "../page/protocol.js";
+import type { AgentCommand } from "./agent-command.js";
 
 /** How to run the conductor the chat runs, with other subcommands. */
 export interface ConductorInvocation {
   program: string;
   /** Before the subcommand: the script, when a runtime runs it. */
   args: string[];
-  /** Set in the command line for the conductor alone (ELECTRON_RUN_AS_NODE). */
+  /** Set for the conductor alone (ELECTRON_RUN_AS_NODE). */
   env: Record<string, string>;
   /** `--config FILE` when `run` was given one. */
   configArgs: string[];
@@ -31,31 +33,31 @@ export interface ConductorInvocation {
 
 /** The conductor's own name, as a script or a binary. */
 const CONDUCTOR_NAME = /^symposium-conductor(\.mjs|\.cjs|\.js|\.exe)?$/i;
-const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
 /** How long one `registry list` or `registry use` may take (the registry fetch has 5 s of it). */
 const CONDUCTOR_TIMEOUT_MS = 30_000;
 /** A listing is asked again after this long: the registry may have changed. */
 const LIST_TTL_MS = 5 * 60_000;
-/** A new conversation asks again when the listing is older than this (the config may name another agent now); a burst shares one. */
-const FRESH_FOR_CONVERSATION_MS = 2_000;
 /**
  * Set for the agents the chat runs when it shows the picker: the conductor's
  * errors and its demo agent then point at the picker, not at the config file
  * (conductor-hooks/src/agent-choices.ts: AGENT_PICKER_ENV, the same name).
  */
 export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
+/** The first-run menu's title as it says it in `initialize` (conductor-hooks/src/configuration-agent.ts: SETUP_AGENT_TITLE, the same text). */
+export const SETUP_AGENT_TITLE = "Symposium setup";
 /** What the page is sent at most: the catalog is the conductor's answer, bounded all the same. */
 const MAX_AGENTS = 500;
 const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;
 
 /**
- * The conductor in `command`, when it is ours: `[NAME=value…] <conductor> run [--config FILE] …`,
- * the conductor a program (`symposium-conductor`) or a runtime and its script
- * (`node …/symposium-conductor.mjs`). Anything else (another conductor, a
- * wrapper in front of ours, shell syntax): undefined.
+ * The conductor in `command`, when it is ours: a program `<conductor> run
+ * [--config FILE] …`, the conductor a program (`symposium-conductor`) or a
+ * runtime and its script (`node …/symposium-conductor.mjs`). Anything else
+ * (another conductor, a wrapper in front of ours, a command line for the
+ * shell): undefined.
  */
-export function ourConductor(command: string, platform: NodeJS.Platform = process.platform): ConductorInvocation | undefined {
-  return conductorWords(command, platform)?.conductor;
+export function ourConductor(command: AgentCommand): ConductorInvocation | undefined {
+  return conductorRun(command)?.conductor;
 }
 
 /** Our conductor's `run` in a command, and what follows `run`. */
@@ -64,14 +66,13 @@ export interface ConductorRun {
   runArgs: string[];
 }
 
-function conductorWords(command: string, platform: NodeJS.Platform): ConductorRun | undefined {
-  const split = platform === "win32" ? cmdWords(command) : posixWords(command);
-  if (!split) return undefined;
-  const { env, words } = split;
+function conductorRun(command: AgentCommand): ConductorRun | undefined {
+  if (command.kind !== "program") return undefined;
+  const words = [command.program, ...command.args];
   const at = words.findIndex((word) => CONDUCTOR_NAME.test(path.win32.basename(word)));
   if (at < 0 || at > 1 || words[at + 1] !== "run") return undefined;
   const runArgs = words.slice(at + 2);
-  return { conductor: { program: words[0]!, args: words.slice(1, at + 1), env, configArgs: configArgs(runArgs) }, runArgs };
+  return { conductor: { program: words[0]!, args: words.slice(1, at + 1), env: { ...command.env }, configArgs: configArgs(runArgs) }, runArgs };
 }
 
 /**
@@ -80,8 +81,8 @@ function conductorWords(command: string, platform: NodeJS.Platform): ConductorRu
  * server's own (the same build: `dist/`). A conductor elsewhere may be another
  * version, and a conductor program (no script) another build: those run as processes.
  */
-export function ourConductorRun(command: string, serverScript: string | undefined = process.argv[1]): ConductorRun | undefined {
-  const run = conductorWords(command, process.platform);
+export function ourConductorRun(command: AgentCommand, serverScript: string | undefined = process.argv[1]): ConductorRun | undefined {
+  const run = conductorRun(command);
   const script = run?.conductor.args.length === 1 ? run.conductor.args[0]! : undefined;
   if (!run || script === undefined || serverScript === undefined || !/\.m?js$/i.test(script)) return undefined;
   return sameFolder(script, serverScript) ? run : undefined;
@@ -104,41 +105,6 @@ function configArgs(runArgs: string[]): string[] {
   return [];
 }
 
-/** sh words; leading `NAME=value` words are the conductor's variables. Operators, globs or `$` expansions: not ours. */
-function posixWords(command: string): { env: Record<string, string>; words: string[] } | undefined {
-  let expanded = false;
-  const entries = parseShellWords(command, () => {
-    expanded = true;
-    return "";
-  });
-  if (expanded || entries.some((entry) => typeof entry !== "string")) return undefined;
-  const words = entries as string[];
-  const env: Record<string, string> = {};
-  while (words.length > 0 && ENV_ASSIGNMENT.test(words[0]!)) {
-    const [, name, value] = ENV_ASSIGNMENT.exec(words.shift()!)!;
-    env[name!] = value!;
-  }
-  return { env, words };
-}
-
-/**
- * cmd.exe, as the extension writes it (extension/src/frontend-command-line.ts):
- * `set "NAME=value"&& ` prefixes, the program in plain quotes, every argument's
- * cmd metacharacters escaped with `^`.
- */
-function cmdWords(command: string): { env: Record<string, string>; words: string[] } | undefined {
-  const env: Record<string, string> = {};
-  let rest = command;
-  for (let set = /^set "([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"&& /.exec(rest); set; set = /^set "([A-Za-z_][A-Za-z0-9_]*)=([^"]*)"&& /.exec(rest)) {
-    env[set[1]!] = set[2]!;
-    rest = rest.slice(set[0].length);
-  }
-  const program = /^"([^"]+)"\s*/.exec(rest) ?? /^([^\s"^]+)\s*/.exec(rest);
-  if (!program) return undefined;
-  const args = rest.slice(program[0].length).replace(/\^(.)/g, "$1");
-  return { env, words: [program[1]!, ...splitWindowsCommandLine(args)] };
-}
-
 export interface AgentCatalogOptions {
   /** The agents' environment (SYMPOSIUM_CONFIG reaches the conductor through it). */
   env: NodeJS.ProcessEnv;
@@ -156,7 +122,7 @@ export interface AgentListing {
 
 /** One per chat server: the listing is shared by its pages, one choice is saved at a time. */
 export class AgentCatalog {
-  private listing: { at: number; agents: Promise<AgentListing> } | undefined;
+  private listing: { at: number; agents: Promise<AgentListing>; settled: boolean } | undefined;
   private choosing = false;
 
   constructor(
@@ -166,11 +132,13 @@ export class AgentCatalog {
 
   /**
    * The agents and the configured one, for a conversation starting now: asked
-   * again unless the listing is a moment old. Rejects when the conductor
-   * cannot list them (the caller logs it and shows no picker).
+   * again, since any way of choosing (the first-run menu, "Symposium: Choose
+   * Agent", another window's chat) may have changed the config a moment ago;
+   * conversations starting together share the one being asked. Rejects when
+   * the conductor cannot list them (the caller logs it and shows no picker).
    */
   forNewConversation(): Promise<AgentListing> {
-    if (this.listing && Date.now() - this.listing.at > FRESH_FOR_CONVERSATION_MS) this.listing = undefined;
+    if (this.listing?.settled) this.listing = undefined;
     return this.list();
   }
 
@@ -178,8 +146,12 @@ export class AgentCatalog {
   list(): Promise<AgentListing> {
     if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;
     const agents = this.run(["registry", "list"]).then(parseListing);
-    this.listing = { at: Date.now(), agents };
-    agents.catch(() => (this.listing = undefined)); // a failure is asked again next time
+    const listing = { at: Date.now(), agents, settled: false };
+    this.listing = listing;
+    agents.then(
+      () => (listing.settled = true),
+      () => this.listing === listing && (this.listing = undefined), // a failure is asked again next time
+    );
     return agents;
   }
 

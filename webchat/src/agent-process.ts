@@ -1,20 +1,21 @@
-// What a conversation talks ACP to: the agent command's process (the user's
-// command line through the shell, cwd = the project, as Toad runs it), or,
-// when that command is this project's own `<runtime> …/symposium-conductor.mjs
-// run …`, the same conductor run inside this server (conductor-hooks'
-// in-process.ts): no Node start, no bundle load and no process of ~50 MB per
-// conversation; the agent and any proxies are still processes. Any other
-// command (Toad's, another conductor from symposium.acpAgentPath, a wrapper)
-// runs as a process.
+// What a conversation talks ACP to: the agent command's process (a command
+// line through the shell, cwd = the project, as Toad runs it; or a program
+// and its arguments, without a shell), or, when that program is this
+// project's own `<runtime> …/symposium-conductor.mjs run …`, the same
+// conductor run inside this server (conductor-hooks' in-process.ts): no Node
+// start, no bundle load and no process of ~50 MB per conversation; the agent
+// and any proxies are still processes. Any other command (another conductor
+// from symposium.acpAgentPath, a wrapper) runs as a process.
 
 import * as path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { STOP_SEQUENCE, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
+import { STOP_SEQUENCE, spawnProgram, spawnShellCommand, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { RUN_AS_NODE } from "../../acp-wire/src/run-as-node.js";
 import type { InProcessRun } from "../../conductor-hooks/src/in-process.js";
 import type { LauncherTarget } from "../../conductor-hooks/src/launcher.js";
 import { ourConductorRun, type ConductorRun } from "./agent-catalog.js";
+import { commandText, type AgentCommand } from "./agent-command.js";
 
 export interface AgentProcess {
   readonly stdin: Writable;
@@ -29,7 +30,7 @@ export interface AgentProcess {
 }
 
 export interface AgentProcessOptions {
-  command: string;
+  command: AgentCommand;
   cwd: string;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -45,12 +46,12 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   return run ? startInProcess(options, run) : startProcess(options);
 }
 
-function inProcessRun(command: string): ConductorRun | undefined {
+function inProcessRun(command: AgentCommand): ConductorRun | undefined {
   return process.env[IN_PROCESS_ENV] === "0" ? undefined : ourConductorRun(command);
 }
 
 /** When `command` runs in process, loads the conductor ahead of the first conversation (the server, once it listens). */
-export function preloadConductorFor(command: string): boolean {
+export function preloadConductorFor(command: AgentCommand): boolean {
   const run = inProcessRun(command);
   if (!run) return false;
   loadConductor(run.conductor.args[0]!).catch(() => {}); // a failure is reported by the conversation that needs it
@@ -74,8 +75,12 @@ function loadConductor(script: string): Promise<InProcessModule> {
 }
 
 function startProcess({ command, cwd, env, log }: AgentProcessOptions): AgentProcess {
-  const child = spawnShellCommand(command, { stdio: ["pipe", "pipe", "pipe"], cwd, env });
-  log(`started the agent (pid ${child.pid ?? "?"}): ${command}`);
+  const stdio = ["pipe", "pipe", "pipe"] as const;
+  const child =
+    command.kind === "shell"
+      ? spawnShellCommand(command.line, { stdio: [...stdio], cwd, env })
+      : spawnProgram(command.program, command.args, { stdio: [...stdio], cwd, env: { ...env, ...command.env } });
+  log(`started the agent (pid ${child.pid ?? "?"}): ${commandText(command)}`);
   child.stdin!.on("error", () => {}); // EPIPE after the agent exits: reported by "exit".
   return {
     stdin: child.stdin!,
@@ -110,7 +115,7 @@ function startInProcess({ command, cwd, env, log }: AgentProcessOptions, { condu
     run = runInProcess({ args: runArgs, env: { ...env, ...variables }, cwd, self, input: stdin, output: stdout, stderr, signal: stop.signal });
     return run;
   });
-  log(`started the conductor in this process: ${command}`);
+  log(`started the conductor in this process: ${commandText(command)}`);
   return {
     stdin,
     stdout,

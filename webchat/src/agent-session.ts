@@ -23,6 +23,7 @@ import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, Ses
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
+import { commandText, type AgentCommand } from "./agent-command.js";
 import { editorPath, writeRefusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
@@ -38,7 +39,7 @@ const STDERR_TAIL_LINES = 12;
 const CONDUCTOR_INSTALLING = /^\[symposium-conductor\] installing (\S+ \S+) (?:from|with) /;
 
 export interface AgentSessionOptions {
-  command: string;
+  command: AgentCommand;
   projectDir: string;
   env: NodeJS.ProcessEnv;
   files: ProjectFiles;
@@ -104,7 +105,7 @@ export class AgentSession {
     });
     this.child.ended.then(
       ({ code, signal }) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }),
-      (error: Error) => this.end(describeSpawnError(options.command, error)),
+      (error: Error) => this.end(describeSpawnError(commandText(options.command), error)),
     );
     this.terminals = new Terminals({
       files: options.files,
@@ -303,7 +304,7 @@ export class AgentSession {
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
       this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
-      this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
+      this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, commandText(this.options.command)));
     } catch (error) {
       return this.failedToStart("The agent did not start", error);
     }

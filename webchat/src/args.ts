@@ -1,18 +1,22 @@
 // Toad's command line, same words, same defaults:
 //   acp COMMAND [PATH] [-t/--title T] [-d/--project-dir D] [-p/--port N] [-H/--host H] [-s/--serve]
-// plus one of our own, --max-conversations N (Toad has no such limit).
+// plus options of our own: --max-conversations N (Toad has no such limit),
+// --add-dir, --state-dir, and the agent as a program instead of COMMAND
+// (--agent-program P [--agent-arg A]… [--agent-env NAME=VALUE]…: run without
+// a shell; agent-command.ts).
 // Unlike Toad in serve mode, PATH is honoured (Toad loses it there); the
 // project directory is --project-dir, else PATH, else the working directory.
 
 import * as path from "node:path";
 import { UsageError, parseCommandLine } from "../../acp-wire/src/index.js";
+import type { AgentCommand } from "./agent-command.js";
 
 /** Each conversation is an agent process (often a conductor, an agent and its tools): a handful is what a person uses. */
 export const DEFAULT_MAX_CONVERSATIONS = 16;
 const MAX_CONVERSATIONS_CEILING = 1_000;
 
 export interface ChatArgs {
-  command: string;
+  command: AgentCommand;
   projectDir: string;
   title: string;
   host: string;
@@ -29,9 +33,11 @@ export interface ChatArgs {
 }
 
 export const USAGE = `Usage: symposium-webchat acp COMMAND [PATH] [options]
+       symposium-webchat acp --agent-program P [--agent-arg A]... [--agent-env NAME=VALUE]... [PATH] [options]
 
 Serves a web chat; each conversation runs COMMAND (an ACP agent command line, run through
-the shell) in the project directory. Prints the URL to open, with its secret, on stderr.
+the shell), or the program P with the arguments A (without a shell; NAME=VALUE set for it
+alone), in the project directory. Prints the URL to open, with its secret, on stderr.
 
 Options:
   -s, --serve              serve the web page (the only interface; accepted for Toad compatibility)
@@ -67,13 +73,14 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
       "max-conversations": { type: "string" },
       "state-dir": { type: "string" },
       "add-dir": { type: "string", multiple: true },
+      "agent-program": { type: "string" },
+      "agent-arg": { type: "string", multiple: true },
+      "agent-env": { type: "string", multiple: true },
     },
   });
-  const [subcommand, command, projectPath, ...extra] = positionals;
+  const [subcommand, ...rest] = positionals;
   if (subcommand !== "acp") throw new UsageError(subcommand === undefined ? "missing the acp subcommand" : `unknown subcommand '${subcommand}' (only 'acp')`);
-  if (command === undefined || command.trim() === "")
-    throw new UsageError('the agent command is empty: give the command line that starts an ACP agent, e.g. acp "symposium-conductor run"');
-  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")} (quote the agent command as one argument)`);
+  const { command, projectPath } = agentCommandOf(values, rest);
   const port = Number(values.port ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port}'`);
   const stateDir = values["state-dir"];
@@ -91,6 +98,32 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArg
   };
 }
 
+/** COMMAND (for the shell), or --agent-program and its arguments (no shell); then PATH, and nothing more. */
+function agentCommandOf(
+  values: { "agent-program"?: string; "agent-arg"?: string[]; "agent-env"?: string[] },
+  positionals: string[],
+): { command: AgentCommand; projectPath: string | undefined } {
+  const program = values["agent-program"];
+  if (program === undefined) {
+    if (values["agent-arg"] !== undefined || values["agent-env"] !== undefined) throw new UsageError("--agent-arg and --agent-env go with --agent-program");
+    const [line, projectPath, ...extra] = positionals;
+    if (line === undefined || line.trim() === "")
+      throw new UsageError('the agent command is empty: give the command line that starts an ACP agent, e.g. acp "symposium-conductor run"');
+    if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")} (quote the agent command as one argument)`);
+    return { command: { kind: "shell", line }, projectPath };
+  }
+  const [projectPath, ...extra] = positionals;
+  if (program.trim() === "") throw new UsageError("--agent-program is empty: give the program that starts an ACP agent");
+  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")} (with --agent-program, the agent's arguments are --agent-arg)`);
+  const env: Record<string, string> = {};
+  for (const assignment of values["agent-env"] ?? []) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(assignment);
+    if (!match) throw new UsageError(`--agent-env takes NAME=VALUE, not '${assignment}'`);
+    env[match[1]!] = match[2]!;
+  }
+  return { command: { kind: "program", program, args: values["agent-arg"] ?? [], env }, projectPath };
+}
+
 function maxConversationsOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CONVERSATIONS;
   const count = Number(value);
@@ -102,7 +135,7 @@ function maxConversationsOf(value: string | undefined): number {
 
 function defaults(cwd: string): ChatArgs {
   return {
-    command: "",
+    command: { kind: "shell", line: "" },
     projectDir: cwd,
     title: "Symposium",
     host: "localhost",

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // symposium-webchat: the built-in ACP web chat, with Toad's command line
 // (docs/webchat.md). `acp "<command>" --serve` serves the page; each
-// conversation runs <command> through the shell in the project directory.
+// conversation runs <command> through the shell in the project directory
+// (or, with --agent-program, that program without a shell: args.ts).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -14,6 +15,7 @@ import { ProjectFiles } from "./project-files.js";
 import { ChatServer } from "./server.js";
 import { warmUpAcp } from "./warm-up.js";
 import { preloadConductorFor } from "./agent-process.js";
+import { commandText } from "./agent-command.js";
 
 const NAME = "symposium-webchat";
 const log = stderrLogger(NAME);
@@ -91,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const urlHost = args.host === "0.0.0.0" || args.host === "::" ? "127.0.0.1" : args.host.includes(":") ? `[${args.host}]` : args.host;
   process.stderr.write(`http://${urlHost}:${server.port}/?token=${encodeURIComponent(token)}\n`);
-  log(`serving ${args.projectDir}; each conversation runs: ${args.command}`);
+  log(`serving ${args.projectDir}; each conversation runs: ${commandText(args.command)}`);
   warmUpAcp().catch((error: unknown) => log(`warming up the ACP client failed (harmless): ${describeError(error)}`));
   if (preloadConductorFor(args.command)) log("the conductor runs in this process for each conversation (its agent and proxies are processes)");
 

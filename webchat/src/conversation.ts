@@ -17,7 +17,7 @@ import type { WebSocket } from "ws";
 import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
-import type { AgentCatalog, AgentListing } from "./agent-catalog.js";
+import { SETUP_AGENT_TITLE, type AgentCatalog, type AgentListing } from "./agent-catalog.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
@@ -68,7 +68,7 @@ export class Conversation {
   private readonly kept: KeptConversation;
   private restoring = false;
   /** The agents to choose from, and the one this conversation runs (the config's at its start); undefined: no picker. */
-  private readonly agentListing: Promise<AgentListing> | undefined;
+  private agentListing: Promise<AgentListing> | undefined;
   /** The attached pages that said they are in VS Code's panel (`inEditor`): only they are offered agents' writes. */
   private readonly editorLinks = new Set<PageLink>();
   /** Agents' writes offered to VS Code through those pages (workspace-edits.ts). */
@@ -327,6 +327,23 @@ export class Conversation {
     this.kept.title = agentTitle(event) ?? this.kept.title; // the agent's own title wins (session_info_update)
     if (event.kind === "turnEnd" && !this.restoring) this.keep();
     if (!this.restoring) this.followTurn(event);
+    if (event.kind === "turnEnd" && !this.restoring) void this.followFirstRunChoice();
+  }
+
+  /**
+   * A conversation that started with no agent configured talks to the
+   * first-run menu: once a turn there recorded a choice, the header names the
+   * chosen agent, as after a choice made in the header itself.
+   */
+  private async followFirstRunChoice(): Promise<void> {
+    const agents = this.options.agents;
+    if (!agents || !this.agentListing || this.session.info.agentName !== SETUP_AGENT_TITLE) return;
+    if ((await this.agentListing.catch(() => undefined))?.current !== undefined) return;
+    const now = agents.forNewConversation();
+    const listing = await now.catch(() => undefined);
+    if (listing?.current === undefined) return;
+    this.agentListing = now;
+    this.broadcast({ type: "agents", agents: listing.agents, current: listing.current });
   }
 
   /** After a turn: "N files changed" with Review and Undo turn, once its checkpoint record says which. */

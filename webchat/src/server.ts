@@ -14,6 +14,7 @@ import type { Logger } from "../../acp-wire/src/index.js";
 import { createLoopbackGuard, errorLine, refusalLine, refuseUpgrade, requestTarget, targetForLog, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { CONVERSATION_ID_PATTERN, MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
 import { AGENT_PICKER_ENV, AgentCatalog, ourConductor } from "./agent-catalog.js";
+import type { AgentCommand } from "./agent-command.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
 import { HistoryStore, isHistoryId } from "./history.js";
@@ -21,7 +22,7 @@ import { pageHtml } from "./page-html.js";
 import type { ProjectFiles } from "./project-files.js";
 
 export interface ChatServerOptions {
-  command: string;
+  command: AgentCommand;
   projectDir: string;
   files: ProjectFiles;
   title: string;
