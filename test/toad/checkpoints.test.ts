@@ -1,0 +1,84 @@
+// A turn made through the real Toad's page is recorded: the panel host runs
+// Toad, Toad our conductor, the conductor an agent that writes the disk itself
+// (test/fixtures/disk-agent.ts). The user types the agent's steps into Toad's
+// terminal in Chromium; then `symposium-conductor checkpoints list` shows the
+// turn, and the store VS Code's commands open (extension/src/agent-turns.ts:
+// the folder `checkpointsDirectory` names from the extension's environment)
+// holds the same record, its before side what Review shows on the left.
+
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { after, before, describe, it } from "node:test";
+import type { Browser } from "playwright-core";
+import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory } from "../../checkpoints/src/index.js";
+import { launchBrowser } from "../harness/code-server.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually } from "../support/processes.js";
+import { realToadSkip, startToadHost, type ToadHost } from "../support/toad.js";
+import { typeInto, waitForScreenText, watchTerminalOutput } from "../support/toad-page.js";
+
+const skip = realToadSkip();
+const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
+
+describe("a turn through the real Toad's page, recorded", { skip, timeout: 300_000 }, () => {
+  let host: ToadHost;
+  let browser: Browser;
+
+  before(async () => {
+    host = await startToadHost("real", DISK_AGENT);
+    fs.writeFileSync(path.join(host.workspace, "notes.txt"), "written by the user\n");
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (host?.child.exitCode === null) host.child.kill("SIGTERM");
+    await host?.exited;
+  });
+
+  it("records the agent's own disk writes; the CLI lists the turn and VS Code's store reads the same record", async () => {
+    // Wide enough for the steps on one line of Toad's prompt (the page is checked to show what was typed).
+    const page = await browser.newPage({ viewport: { width: 1800, height: 700 } });
+    try {
+      await page.addInitScript(watchTerminalOutput);
+      await page.goto(`${host.gate}/?token=${host.spec.secret}`);
+      await page.waitForSelector("body.-first-byte", { timeout: 30_000 });
+      const steps = [
+        { op: "edit", path: "notes.txt", find: "user", replace: "Toad" },
+        { op: "write", path: "src/t.rs", content: "fn t() {}" },
+      ];
+      await typeInto(page, JSON.stringify(steps), { paste: true });
+      await waitForScreenText(page, "done 2 steps", 60_000);
+    } finally {
+      await page.close();
+    }
+    // The conductor's environment, as the panel host gives it: its config file, so its store beside it.
+    const env = { ...process.env, SYMPOSIUM_CONFIG: configOf(host) };
+    const directory = checkpointsDirectory(env);
+    const store = (await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory, log: () => {} }))!;
+    await eventually(
+      () => store.list(host.workspace).records.some((record) => record.state === "done"),
+      30_000,
+      "the turn's record, finished once Toad had its answer",
+    );
+    const turn = store.list(host.workspace).records.find((record) => record.state === "done")!;
+    assert.deepEqual(
+      turn.roots.map((root) => [root.dir, root.files.map((file) => `${file.status} ${file.path}`).sort()]),
+      [[fs.realpathSync(host.workspace), ["added src/t.rs", "modified notes.txt"]]],
+    );
+    assert.match(turn.prompt, /"op":"edit"/);
+    assert.equal((await store.fileAt(host.workspace, turn.id, turn.roots[0]!.dir, "notes.txt", "before"))?.toString(), "written by the user\n");
+
+    const { stdout } = await promisify(execFile)(process.execPath, [CONDUCTOR_CLI, "checkpoints", "list"], { cwd: host.workspace, env });
+    assert.match(stdout, new RegExp(`^${turn.id}  done     2 files changed`, "m"));
+    const diff = await promisify(execFile)(process.execPath, [CONDUCTOR_CLI, "checkpoints", "diff", turn.id], { cwd: host.workspace, env });
+    assert.match(diff.stdout, /-written by the user\n\+written by the Toad/);
+  });
+});
+
+/** The config file startToadHost wrote (the conductor's SYMPOSIUM_CONFIG): beside the project folder. */
+function configOf(host: ToadHost): string {
+  return path.join(path.dirname(host.workspace), "config.jsonc");
+}
