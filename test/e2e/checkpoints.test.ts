@@ -121,14 +121,17 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
   });
 
   it("the chat's Undo turn and Rewind to here ask in VS Code's modal first; Cancel changes nothing", async () => {
+    const notes = frame.locator(".turn-changes");
+    const before = await notes.count();
     await agentRuns([{ op: "write", path: "rewind/a.txt", content: "a, first turn\n" }]);
     await agentRuns([
       { op: "write", path: "rewind/a.txt", content: "a, second turn\n" },
       { op: "write", path: "rewind/b.txt", content: "b, second turn\n" },
     ]);
     await agentRuns([{ op: "write", path: "rewind/c.txt", content: "c, third turn\n" }]);
-    const notes = frame.locator(".turn-changes");
-    const count = await notes.count();
+    // Each note comes once its turn's record is finished, a moment after the answer.
+    const count = before + 3;
+    await waitForText(async () => String(await notes.count()), new RegExp(`^${count}$`), 30_000);
     const dialog = page.locator(".monaco-dialog-box");
     // Undo turn on the newest turn, then Cancel: nothing moves.
     await notes
