@@ -7,7 +7,7 @@
 // holds the same record, its before side what Review shows on the left.
 
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory } from "../../checkpoints/src/index.js";
 import { launchBrowser } from "../harness/code-server.js";
-import { CONDUCTOR_CLI, OUT_DIR, eventually } from "../support/processes.js";
+import { CONDUCTOR_CLI, OUT_DIR, eventually, tempDir } from "../support/processes.js";
 import { realToadSkip, startToadHost, treeCommands, type ToadHost } from "../support/toad.js";
 import { typeInto, waitForScreenText, watchTerminalOutput } from "../support/toad-page.js";
 
@@ -29,6 +29,9 @@ describe("a turn through the real Toad's page, recorded", { skip, timeout: 300_0
   before(async () => {
     // A loaded machine may take over the 1 s budget for the first (cold) snapshot, which would skip the turn.
     process.env.SYMPOSIUM_CHECKPOINTS_BUDGET_MS = "60000";
+    // The tests' Toad runs in the bubblewrap root scripts/install-toad.sh makes, which has no git (a user's Toad
+    // finds the system's): this machine's git goes on its PATH, copied to /tmp, which the root shares.
+    process.env.PATH = `${gitInTmp()}${path.delimiter}${process.env.PATH ?? ""}`;
     host = await startToadHost("real", DISK_AGENT);
     fs.writeFileSync(path.join(host.workspace, "notes.txt"), "written by the user\n");
     browser = await launchBrowser();
@@ -40,11 +43,7 @@ describe("a turn through the real Toad's page, recorded", { skip, timeout: 300_0
     await host?.exited;
   });
 
-  // To do: the tests' Toad runs in the bubblewrap root scripts/install-toad.sh makes, which has no `git`, so
-  // the conductor Toad starts there logs "checkpoints are off: no `git` on PATH" and records nothing. Runs
-  // through once that root has git (Toad outside the sandbox, as users run it, finds the system's).
-  const todo = "the tests' sandboxed Toad has no git on PATH (scripts/install-toad.sh's root)";
-  it("records the agent's own disk writes; the CLI lists the turn and VS Code's store reads the same record", { todo }, async () => {
+  it("records the agent's own disk writes; the CLI lists the turn and VS Code's store reads the same record", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
     try {
       await page.addInitScript(watchTerminalOutput);
@@ -89,4 +88,14 @@ describe("a turn through the real Toad's page, recorded", { skip, timeout: 300_0
 /** The config file startToadHost wrote (the conductor's SYMPOSIUM_CONFIG): beside the project folder. */
 function configOf(host: ToadHost): string {
   return path.join(path.dirname(host.workspace), "config.jsonc");
+}
+
+/** A folder under /tmp holding a copy of this machine's `git` (its own commands are built in; it needs no other file of git's). */
+function gitInTmp(): string {
+  const found = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim();
+  const git = [path.join(found, "git"), "/usr/bin/git"].find((candidate) => fs.existsSync(candidate))!;
+  const folder = tempDir("symposium-toad-git-");
+  fs.copyFileSync(git, path.join(folder, "git"));
+  fs.chmodSync(path.join(folder, "git"), 0o755);
+  return folder;
 }
