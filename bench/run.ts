@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
-import { c1, c2 } from "./figures/checkpoints.js";
+import { c1, c2, c3 } from "./figures/checkpoints.js";
 import { streamFigure } from "./figures/chat-stream.js";
 import { REPO, type Figure } from "./figures/common.js";
 import { p13, p14, p15 } from "./figures/editor-tools.js";
@@ -37,6 +37,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P12"], () => streamFigure(dir)],
   [["C1"], () => c1(dir)],
   [["C2"], () => c2(dir)],
+  [["C3"], c3],
   [["P13"], () => p13(dir)],
   [["P14"], () => p14(dir)],
   [["P15"], () => p15(dir)],

@@ -72,6 +72,9 @@ export async function restorePaths(
       // Checked again now: the deletions before may have removed a symlink the turn put among its parents.
       const unsafe = unsafeParent(root, relative);
       if (unsafe !== null) throw new Error(unsafe);
+      // And the file itself: a save that landed while the old contents were read from the store wins.
+      const since = changedSince(currentEntry(root, relative), afterEntries.get(relative) ?? null);
+      if (since !== null) throw new Error(since);
       if (entry === null) removeFile(root, relative);
       else if (entry.mode === GITLINK) throw new Error("a nested repository is not restored (its own git keeps its history)");
       else writeEntry(root, relative, entry, contents.get(entry.object)!);

@@ -21,6 +21,8 @@ export interface SkippedFile {
 export interface Snapshot {
   tree: string;
   skipped: SkippedFile[];
+  /** Set when the shadow repository was damaged and this snapshot started a fresh one: what was done. */
+  repaired?: string;
 }
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
@@ -184,6 +186,36 @@ export class ShadowRepo {
   }
 
   private async snapshotNow(timeoutMs: number): Promise<Snapshot> {
+    try {
+      return await this.snapshotInto(timeoutMs);
+    } catch (error) {
+      // A repository git no longer recognises (its HEAD or objects gone or garbled): set aside whole, never
+      // deleted (its objects may still be read by hand), and a fresh one started, so later turns are recorded.
+      if (!isDamagedRepository(error)) throw error;
+      const aside = this.setAside();
+      const snapshot = await this.snapshotInto(timeoutMs);
+      return {
+        ...snapshot,
+        repaired: `the checkpoint store of ${this.options.workTree} was damaged; set aside as ${aside} and started afresh (earlier turns of this folder can no longer be undone)`,
+      };
+    }
+  }
+
+  /** Moves the damaged repository and the indexes that describe it out of the way; returns where it went. */
+  private setAside(): string {
+    const aside = `${this.gitDir}.damaged-${new Date().toISOString().replace(/[:.]/g, "")}-${process.pid}`;
+    try {
+      fs.renameSync(this.gitDir, aside);
+    } catch (error) {
+      // Another conversation's process set it aside first.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    fs.rmSync(this.ownIndex, { force: true });
+    fs.rmSync(path.join(this.options.home, SHARED_INDEX), { force: true });
+    return aside;
+  }
+
+  private async snapshotInto(timeoutMs: number): Promise<Snapshot> {
     await this.ensureRepository(timeoutMs);
     this.seedIndex();
     try {
@@ -340,6 +372,16 @@ export class ShadowRepo {
   private call(timeoutMs: number): GitCall {
     return { gitDir: this.gitDir, workTree: this.options.workTree, indexFile: this.ownIndex, timeoutMs };
   }
+}
+
+/** Whether git failed because the shadow repository itself is unusable (not a time limit, not a file of the project). */
+export function isDamagedRepository(error: unknown): boolean {
+  return (
+    error instanceof GitError &&
+    /not a git repository|bad object|not a tree object|unable to read tree|missing object|is not in the checkpoint store|object file .* is empty|loose object .* is corrupt/i.test(
+      error.message,
+    )
+  );
 }
 
 /** A .gitignore line matching exactly `file` (from the work tree's top). */

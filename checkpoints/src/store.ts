@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Logger } from "../../acp-wire/src/index.js";
 import { gitVersion } from "./git.js";
 import { restorePaths, type RestoreOutcome } from "./restore.js";
-import { ShadowRepo, type Snapshot } from "./shadow-repo.js";
+import { ShadowRepo, isDamagedRepository, type Snapshot } from "./shadow-repo.js";
 import {
   PROMPT_CHARS,
   RECORD_VERSION,
@@ -189,6 +189,10 @@ export class CheckpointStore {
   /** The unified diff of one turn: its before and after trees, per directory. */
   async diff(dir: string, turnId: string): Promise<string> {
     const turn = this.turn(dir, turnId);
+    return this.fromSnapshots(turn, () => this.diffOf(turn));
+  }
+
+  private async diffOf(turn: TurnRecord): Promise<string> {
     const parts: string[] = [];
     for (const root of turn.roots) {
       if (root.before === null || root.after === null) continue;
@@ -206,6 +210,10 @@ export class CheckpointStore {
   async restore(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport> {
     const turn = this.turn(dir, turnId);
     if (turn.state !== "done") throw new CheckpointError(`turn ${turn.id} cannot be undone: ${describeState(turn)}`);
+    return this.fromSnapshots(turn, () => this.restoreTurn(turn, keep));
+  }
+
+  private async restoreTurn(turn: TurnRecord, keep: (file: string) => string | null): Promise<RestoreReport> {
     const report: RestoreReport = { turn, restored: [], conflicts: [], skipped: [] };
     for (const root of turn.roots) {
       if (root.before === null || root.after === null) continue;
@@ -239,14 +247,36 @@ export class CheckpointStore {
    * did not exist then (or was over the size cap). For VS Code's review, whose left side reads this.
    */
   async fileAt(dir: string, turnId: string, rootDir: string, relative: string, side: "before" | "after"): Promise<Buffer | null> {
+    return (await this.filesAt(dir, turnId, rootDir, [relative], side)).get(relative) ?? null;
+  }
+
+  /** `fileAt` for many files of one directory at once: two git calls whatever their number (a review of 50 files). */
+  async filesAt(dir: string, turnId: string, rootDir: string, relatives: readonly string[], side: "before" | "after"): Promise<Map<string, Buffer | null>> {
     const turn = this.turn(dir, turnId);
     const root = turn.roots.find((candidate) => candidate.dir === rootDir);
     const tree = side === "before" ? root?.before : root?.after;
-    if (!root || !tree || !isRelativePath(relative)) return null;
+    const wanted = relatives.filter(isRelativePath);
+    const found = new Map<string, Buffer | null>(relatives.map((relative) => [relative, null]));
+    if (!root || !tree || wanted.length === 0) return found;
     const repo = this.repo(root.dir);
-    const entry = (await repo.entries(tree, [relative], this.settings.hardLimitMs)).get(relative);
-    if (entry === undefined || entry.mode === "160000") return null;
-    return (await repo.blobs([entry.object], this.settings.hardLimitMs)).get(entry.object) ?? null;
+    return this.fromSnapshots(turn, async () => {
+      const entries = [...(await repo.entries(tree, wanted, this.settings.hardLimitMs))].filter(([, entry]) => entry.mode !== "160000");
+      const blobs = await repo.blobs([...new Set(entries.map(([, entry]) => entry.object))], this.settings.hardLimitMs);
+      for (const [relative, entry] of entries) found.set(relative, blobs.get(entry.object) ?? null);
+      return found;
+    });
+  }
+
+  /** Runs `read` on a turn's snapshots; their trees gone from the store (damaged, set aside, deleted) is said plainly. */
+  private async fromSnapshots<T>(turn: TurnRecord, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isDamagedRepository(error)) throw error;
+      throw new CheckpointError(
+        `turn ${turn.id} cannot be read: its snapshots are no longer in the checkpoint store (damaged or deleted since; git said: ${(error as Error).message.trim()})`,
+      );
+    }
   }
 
   /** Settles once no snapshot is running or queued (a late one behind a skipped turn included): for benchmarks and tests. */
@@ -364,6 +394,11 @@ export class CheckpointStore {
       record.notes.push(`not recorded: ${outcome.error.message}`);
       this.settings.log(`turn ${record.id} not recorded: ${outcome.error.message}`);
     } else {
+      for (const snapshot of outcome.value!) {
+        if (snapshot.repaired === undefined) continue;
+        record.notes.push(snapshot.repaired);
+        this.settings.log(`turn ${record.id}: ${snapshot.repaired}`);
+      }
       record.roots = roots.map(({ dir }, index) => ({
         dir,
         before: outcome.value![index]!.tree,

@@ -46,13 +46,24 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
       directory: checkpointsDirectory(process.env),
       log: (line) => log.warn(line),
     }));
+  // The before sides of the review being opened, read in one go (two git calls, not two per file).
+  const prefetched = new Map<string, string>();
   const provider: vscode.TextDocumentContentProvider = {
     provideTextDocumentContent: async (uri) => {
       const query = JSON.parse(uri.query) as CheckpointQuery;
       if (query.side === "none") return "";
+      const ready = prefetched.get(uri.toString());
+      if (ready !== undefined) return ready;
       const bytes = await (await opened())?.fileAt(query.project, query.turn, query.root, uri.path.slice(1), "before");
       return bytes?.toString("utf8") ?? "";
     },
+  };
+  const review = async (project: string, turn: TurnRecord) => {
+    const checkpoints = await opened();
+    prefetched.clear();
+    if (checkpoints)
+      await prefetchBefore(checkpoints, project, turn, prefetched).catch((error: Error) => log.warn(`review of turn ${turn.id}: ${error.message}`));
+    await openReview(project, turn);
   };
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
@@ -64,7 +75,7 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
     vscode.commands.registerCommand(TURN_COMMANDS.undo, async (named?: unknown) => {
       const checkpoints = await opened();
       const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
-      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log);
+      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log, review);
     }),
     vscode.commands.registerCommand(TURN_COMMANDS.rewindTurn, async (named?: unknown) => {
       const checkpoints = await opened();
@@ -154,29 +165,44 @@ function filesOf(turn: TurnRecord): Array<{ root: string; relative: string; befo
   );
 }
 
+/** The document of one side of a reviewed file: its content from the turn's before-state, or empty ("none"). */
+function sideUri(project: string, turn: TurnRecord, root: string, relative: string, which: CheckpointQuery["side"]): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: CHECKPOINT_SCHEME,
+    path: `/${relative}`,
+    query: JSON.stringify({ project, turn: turn.id, root, side: which } satisfies CheckpointQuery),
+  });
+}
+
+/** Reads every before side of the turn's review into `into` (by document URI), per directory in one batch. */
+async function prefetchBefore(store: CheckpointStore, project: string, turn: TurnRecord, into: Map<string, string>): Promise<void> {
+  const byRoot = new Map<string, string[]>();
+  for (const file of filesOf(turn)) if (file.before !== null) byRoot.set(file.root, [...(byRoot.get(file.root) ?? []), file.before]);
+  for (const [root, relatives] of byRoot) {
+    const contents = await store.filesAt(project, turn.id, root, relatives, "before");
+    for (const [relative, bytes] of contents) into.set(sideUri(project, turn, root, relative, "before").toString(), bytes?.toString("utf8") ?? "");
+  }
+}
+
 /** VS Code's multi-file diff: each file as it was before the turn ↔ as it is now. */
-async function review(project: string, turn: TurnRecord): Promise<void> {
-  const side = (root: string, relative: string, which: CheckpointQuery["side"]) =>
-    vscode.Uri.from({
-      scheme: CHECKPOINT_SCHEME,
-      path: `/${relative}`,
-      query: JSON.stringify({ project, turn: turn.id, root, side: which } satisfies CheckpointQuery),
-    });
-  const resources = await Promise.all(
-    filesOf(turn).map(async (file) => {
-      const now = vscode.Uri.file(path.join(file.root, file.relative));
-      const exists = await vscode.workspace.fs.stat(now).then(
-        () => true,
-        () => false,
-      );
-      const before = file.before === null ? side(file.root, file.relative, "none") : side(file.root, file.before, "before");
-      return [now, before, exists ? now : side(file.root, file.relative, "none")];
-    }),
-  );
+async function openReview(project: string, turn: TurnRecord): Promise<void> {
+  const resources = filesOf(turn).map((file) => {
+    const now = vscode.Uri.file(path.join(file.root, file.relative));
+    // The records are on this machine's disk, and so are the files they name.
+    const exists = fs.existsSync(now.fsPath);
+    const before = file.before === null ? sideUri(project, turn, file.root, file.relative, "none") : sideUri(project, turn, file.root, file.before, "before");
+    return [now, before, exists ? now : sideUri(project, turn, file.root, file.relative, "none")];
+  });
   await vscode.commands.executeCommand("vscode.changes", `Agent changes: ${turn.prompt || turn.id}`, resources);
 }
 
-async function undo(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
+async function undo(
+  store: CheckpointStore,
+  project: string,
+  turn: TurnRecord,
+  log: vscode.LogOutputChannel,
+  review: (project: string, turn: TurnRecord) => Promise<void>,
+): Promise<void> {
   const files = [...new Set(filesOf(turn).map((file) => file.relative))];
   const answer = await vscode.window.showWarningMessage(
     `Undo the agent's turn "${turn.prompt || turn.id}"?`,

@@ -1,23 +1,33 @@
-// Turn checkpoints in VS Code, in code-server + Chromium, driven
-// like a user: the built-in chat runs an agent that writes the disk itself
+// Turn checkpoints in VS Code, in code-server + Chromium, driven like a user:
+// the built-in chat runs an agent that writes the disk itself
 // (test/fixtures/disk-agent.ts); `Symposium: Review Agent Changes` opens VS
-// Code's multi-file diff of that turn (before ↔ now); `Symposium: Undo Agent
-// Turn` asks, naming the files, and puts them back, leaving a file with
-// unsaved edits alone; a file the agent changes on disk under unsaved edits
-// gets a notification with Compare at once.
+// Code's multi-file diff of that turn (before ↔ now), where each change block
+// is kept or reverted on its own (VS Code's Revert in the diff's gutter);
+// `Symposium: Undo Agent Turn` asks, naming the files, and puts them back,
+// leaving a file with unsaved edits alone; the chat's Undo turn and Rewind to
+// here ask in VS Code's modal first; a file the agent changes on disk under
+// unsaved edits gets a notification with Compare at once.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
 import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
-const shots = tempDir("symposium-checkpoints-shots-");
+const shots = process.env.SYMPOSIUM_SCREENSHOTS ?? tempDir("symposium-checkpoints-shots-");
+
+/** Forty numbered lines; `changed` lines rewritten as the agent does. */
+function story(changed: number[] = []): string {
+  return (
+    Array.from({ length: 40 }, (_, index) => (changed.includes(index + 1) ? `line ${index + 1}, rewritten by the agent` : `line ${index + 1}`)).join("\n") +
+    "\n"
+  );
+}
 
 describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 }, () => {
   let server: CodeServer;
@@ -49,6 +59,7 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     ({ workspace, server, browser, page } = await openDemoWindow({}, { "files.autoSave": "off" }));
     fs.writeFileSync(path.join(workspace, "notes.txt"), "first line\n");
     fs.writeFileSync(path.join(workspace, "plan.md"), "# plan\n");
+    fs.writeFileSync(path.join(workspace, "story.txt"), story());
     fs.writeFileSync(
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(DISK_AGENT)}`, proxies: [] }),
@@ -78,6 +89,67 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     assert.match(text, /first line\n[\s\S]*first line, edited by the agent/, "before the turn beside now");
     assert.match(text, /# plan/, "a deleted file's before side");
     await command(page, "View: Close All Editors");
+  });
+
+  it("reverts one change block from the review's gutter (VS Code's Revert) and keeps the others", async () => {
+    await agentRuns([{ op: "write", path: "story.txt", content: story([3, 36]) }]);
+    await command(page, "Symposium: Review Agent Changes");
+    await pickNewestTurn();
+    const diff = page.locator(".part.editor .monaco-diff-editor").first();
+    await diff.waitFor({ timeout: 20_000 });
+    const first = diff.locator(".editor.modified .view-line", { hasText: "line 3, rewritten by the agent" });
+    await first.waitFor({ timeout: 20_000 });
+    await waitForText(() => visibleText(page, ".part.editor"), /line 36, rewritten by the agent/, 20_000);
+    // The block's toolbar shows in the gutter beside the line the pointer is on; its Revert puts the block back.
+    await first.hover();
+    const revert = await gutterActionBeside(diff, first, "Revert");
+    await revert.hover();
+    await page.screenshot({ path: path.join(shots, "review-revert-block.png") });
+    await revert.click();
+    await waitForText(() => visibleText(page, ".part.editor .editor.modified"), /^(?![\s\S]*line 3, rewritten)[\s\S]*line 36, rewritten by the agent/, 10_000);
+    // The revert is an edit of the file's editor, as VS Code's always is: saved like any other.
+    await page.keyboard.press("Control+S");
+    await waitForText(async () => fs.readFileSync(path.join(workspace, "story.txt"), "utf8"), /^line 1\nline 2\nline 3\n/, 10_000);
+    assert.equal(fs.readFileSync(path.join(workspace, "story.txt"), "utf8"), story([36]), "the first block put back, the second kept");
+    await command(page, "View: Close All Editors");
+  });
+
+  it("the chat's Undo turn and Rewind to here ask in VS Code's modal first; Cancel changes nothing", async () => {
+    const notes = frame.locator(".turn-changes");
+    const before = await notes.count();
+    await agentRuns([{ op: "write", path: "rewind/a.txt", content: "a, first turn\n" }]);
+    await agentRuns([
+      { op: "write", path: "rewind/a.txt", content: "a, second turn\n" },
+      { op: "write", path: "rewind/b.txt", content: "b, second turn\n" },
+    ]);
+    await agentRuns([{ op: "write", path: "rewind/c.txt", content: "c, third turn\n" }]);
+    // Each note comes once its turn's record is finished, a moment after the answer.
+    const count = before + 3;
+    await waitForText(async () => String(await notes.count()), new RegExp(`^${count}$`), 30_000);
+    const dialog = page.locator(".monaco-dialog-box");
+    // Undo turn on the newest turn, then Cancel: nothing moves.
+    await notes
+      .nth(count - 1)
+      .locator(".turn-undo")
+      .click();
+    await dialog.waitFor({ timeout: 10_000 });
+    assert.match(await dialog.innerText(), /rewind\/c\.txt/);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    assert.equal(fs.readFileSync(path.join(workspace, "rewind/c.txt"), "utf8"), "c, third turn\n");
+    // Rewind to just after the first of the three: the two later turns undone, newest first.
+    await notes
+      .nth(count - 3)
+      .locator(".turn-rewind")
+      .click();
+    await dialog.waitFor({ timeout: 10_000 });
+    assert.match(await dialog.innerText(), /Rewind the conversation to just after/);
+    await page.screenshot({ path: path.join(shots, "rewind-confirm.png") });
+    await dialog.getByRole("button", { name: "Rewind" }).click();
+    await page.locator(".notifications-toasts .notification-toast", { hasText: /Rewound: 2 turns undone/ }).waitFor({ timeout: 20_000 });
+    assert.equal(fs.readFileSync(path.join(workspace, "rewind/a.txt"), "utf8"), "a, first turn\n");
+    assert.equal(fs.existsSync(path.join(workspace, "rewind/b.txt")), false);
+    assert.equal(fs.existsSync(path.join(workspace, "rewind/c.txt")), false);
   });
 
   it("Undo Agent Turn names the files, puts them back, and leaves a file with unsaved edits alone", async () => {
@@ -124,3 +196,16 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     assert.match(await visibleText(page, ".part.editor"), /unsaved words/);
   });
 });
+
+/** The action titled `title` in the diff's gutter toolbar of the change block that holds `line` (its item spans the block's lines). */
+async function gutterActionBeside(diff: Locator, line: Locator, title: string): Promise<Locator> {
+  const lineBox = await line.boundingBox();
+  assert.ok(lineBox, "the changed line is on screen");
+  const items = diff.locator(".gutterItem");
+  for (let index = 0; index < (await items.count()); index++) {
+    const box = await items.nth(index).boundingBox();
+    if (box && box.y <= lineBox.y + lineBox.height / 2 && lineBox.y + lineBox.height / 2 <= box.y + box.height)
+      return items.nth(index).getByRole("button", { name: new RegExp(`^${title}`) });
+  }
+  throw new Error(`no gutter toolbar beside the line at y=${lineBox.y}: ${await diff.locator(".gutter").innerHTML()}`);
+}

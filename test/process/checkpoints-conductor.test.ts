@@ -19,12 +19,13 @@ const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
 const scratch = scratchDirs();
 
 /** A conductor in front of the disk agent, with its config (and so its checkpoint store) in a folder of its own. */
-function setup() {
+function setup(extraEnv: NodeJS.ProcessEnv = {}) {
   const home = scratch("ckpt-conductor-");
   const env = {
     SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"),
     SYMPOSIUM_CONFIG: path.join(home, "config.jsonc"),
     SYMPOSIUM_CHECKPOINTS_DIR: path.join(home, "checkpoints"),
+    ...extraEnv,
   };
   const start = () => startNode(CONDUCTOR_CLI, ["agent", `${process.execPath} ${DISK_AGENT}`], env);
   const cli = async (args: string[], cwd: string) => {
@@ -151,5 +152,35 @@ describe("checkpoints through the conductor", () => {
     const hung = turns.find((turn) => turn.notes.some((note) => note.includes("no answer")));
     assert.ok(hung, "the unanswered turn says so");
     assert.deepEqual(hung.roots[0]!.files, [{ path: "a.txt", status: "modified" }]);
+  });
+
+  it("answers every prompt of a project too big for the snapshot budget, each turn skipped with a note and a log line, the files untouched", async () => {
+    // A budget of 1 ms stands for a project of 100,000 files (bench C2 measures the real one).
+    const { start, records, cli } = setup({ SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "1" });
+    const project = scratch("ckpt-big-");
+    for (let i = 0; i < 500; i++) fs.writeFileSync(path.join(project, `f${i}.txt`), `file ${i}\n`);
+    const conductor = start();
+    after(() => conductor.child.kill());
+    await testClient(streamTo(conductor.child)).run(async (agent) => {
+      const sessionId = await session(agent, project);
+      for (const content of ["one\n", "two\n"]) {
+        const answer = await prompt(agent, sessionId, [{ op: "write", path: "f0.txt", content }]);
+        assert.equal(answer.stopReason, "end_turn");
+      }
+    });
+    await stop(conductor);
+    assert.equal(fs.readFileSync(path.join(project, "f0.txt"), "utf8"), "two\n");
+    const turns = await records(project);
+    assert.deepEqual(
+      turns.map((turn) => turn.state),
+      ["skipped", "skipped"],
+    );
+    for (const turn of turns) assert.match(turn.notes.join(), /not recorded: the snapshot took longer than the 1 ms budget/);
+    assert.match(conductor.stderr(), /not recorded: .* took longer than 1 ms to snapshot/);
+    const listed = await cli(["list"], project);
+    assert.match(listed.stdout, /skipped/);
+    const refused = await cli(["restore", turns[0]!.id], project);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /cannot be undone: not recorded: the snapshot took longer/);
   });
 });

@@ -210,6 +210,62 @@ describe("checkpoint store", () => {
     await store.close();
   });
 
+  it("sets a damaged shadow repository aside and records again; an older turn says plainly it cannot be read", async () => {
+    const project = scratch("ckpt-corrupt-");
+    write(project, "a.txt", "a0\n");
+    const options = settings();
+    const store = await storeWith(options);
+    const first = await turn(store, [project], () => write(project, "a.txt", "a1\n"));
+    const [key] = fs.readdirSync(path.join(options.directory, "projects"));
+    const home = path.join(options.directory, "projects", key!);
+    // Garbled: git no longer takes it for a repository.
+    fs.writeFileSync(path.join(home, "git", "HEAD"), "not a ref\n");
+    const second = await turn(store, [project], () => write(project, "a.txt", "a2\n"));
+    const record = store.list(project).records.at(-1)!;
+    assert.equal(record.id, second);
+    assert.equal(record.state, "done", JSON.stringify(record.notes));
+    assert.deepEqual(record.roots[0]!.files, [{ path: "a.txt", status: "modified" }]);
+    assert.match(record.notes.join(), /was damaged; set aside as .*git\.damaged-.* and started afresh/);
+    assert.match(options.logged.join("\n"), /was damaged; set aside/);
+    assert.ok(
+      fs.readdirSync(home).some((name) => name.startsWith("git.damaged-")),
+      "the damaged repository kept aside, not deleted",
+    );
+    await assert.rejects(store.restore(project, first), /cannot be read: its snapshots are no longer in the checkpoint store/);
+    await assert.rejects(store.diff(project, first), /cannot be read/);
+    assert.equal(read(project, "a.txt"), "a2\n", "nothing written by the failed undo");
+    await store.restore(project, second);
+    assert.equal(read(project, "a.txt"), "a1\n");
+    // Its objects gone too (a store half-deleted by hand): the same.
+    fs.rmSync(path.join(home, "git", "objects"), { recursive: true });
+    const third = await turn(store, [project], () => write(project, "a.txt", "a3\n"));
+    assert.equal(store.list(project).records.at(-1)?.state, "done");
+    await store.restore(project, third);
+    assert.equal(read(project, "a.txt"), "a1\n");
+    await store.close();
+  });
+
+  it("an undo racing the user's save leaves the saved file alone (checked again just before each write)", async () => {
+    const project = scratch("ckpt-race-");
+    write(project, "a.txt", "a0\n");
+    write(project, "b.txt", "b0\n");
+    const store = await storeWith(settings());
+    const id = await turn(store, [project], () => {
+      write(project, "a.txt", "a1\n");
+      write(project, "b.txt", "b1\n");
+    });
+    // The user's save of b.txt lands after the undo looked at it, while it reads the old contents from the store.
+    const report = await store.restore(project, id, (file) => {
+      if (file === path.join(project, "b.txt")) write(project, "b.txt", "typed and saved during the undo\n");
+      return null;
+    });
+    assert.deepEqual(report.restored, ["a.txt"]);
+    assert.deepEqual(report.conflicts, [{ path: "b.txt", reason: "changed since the turn" }]);
+    assert.equal(read(project, "b.txt"), "typed and saved during the undo\n");
+    assert.equal(read(project, "a.txt"), "a0\n");
+    await store.close();
+  });
+
   it("keeps the newest records only, skips a snapshot over budget, and finishes an unanswered turn on close", async () => {
     const project = scratch("ckpt-bounds-");
     write(project, "a.txt", "0");
