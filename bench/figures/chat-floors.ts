@@ -4,8 +4,11 @@
 //   clears its input, answered at once by a Node echo server that does nothing else.
 // Chromium schedules rendering first after an input event, so even that bare
 // echo waits for a frame: no page can show a first token sooner.
+// And a tap between the page and the server, to split the agent → page leg:
+// when the chunk's frame left the server, against its arrival in the page.
 
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { WebSocket, WebSocketServer } from "ws";
@@ -82,5 +85,52 @@ export async function browserFloor(browser: Browser): Promise<{ echo(text: strin
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+/** When a frame carrying an agent's chunk (its `bench/sentAt`, the agent's wall clock) left the server, in wall-clock ms. */
+export interface TappedChunk {
+  sentAt: number;
+  leftServerAt: number;
+}
+
+/**
+ * A TCP relay in front of the chat server: the page loads the chat through it, and each frame from the server
+ * that carries a chunk's `bench/sentAt` is noted as it passes. Host and Origin are rewritten to the server's port
+ * (its loopback guard checks them); the relay adds one loopback hop each way.
+ */
+export async function frameTap(serverUrl: string): Promise<{ url: string; chunks: TappedChunk[]; stop(): Promise<void> }> {
+  const target = new URL(serverUrl);
+  const chunks: TappedChunk[] = [];
+  const sockets = new Set<net.Socket>();
+  let own = "";
+  const relay = net.createServer((page) => {
+    const server = net.connect(Number(target.port), target.hostname);
+    sockets.add(page).add(server);
+    page.setNoDelay(true);
+    server.setNoDelay(true);
+    page.on("data", (data: Buffer) => server.write(Buffer.from(data.toString("latin1").replaceAll(own, target.host), "latin1")));
+    server.on("data", (data: Buffer) => {
+      const leftServerAt = performance.timeOrigin + performance.now();
+      for (const match of data.toString("latin1").matchAll(/"bench\/sentAt":([0-9.]+)/g)) chunks.push({ sentAt: Number(match[1]), leftServerAt });
+      page.write(data);
+    });
+    for (const [socket, other] of [
+      [page, server],
+      [server, page],
+    ] as const) {
+      socket.on("error", () => other.destroy());
+      socket.on("close", () => (sockets.delete(socket), other.destroy()));
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, target.hostname, resolve));
+  own = `${target.hostname}:${(relay.address() as AddressInfo).port}`;
+  const url = new URL(serverUrl);
+  url.host = own;
+  return {
+    url: url.toString(),
+    chunks,
+    // The browser may keep its connections for later pages: they end here.
+    stop: () => new Promise((resolve) => (relay.close(() => resolve()), sockets.forEach((socket) => socket.destroy()))),
   };
 }

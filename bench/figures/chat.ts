@@ -12,7 +12,7 @@ import { client, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { browserFloor, socketClient } from "./chat-floors.js";
+import { browserFloor, frameTap, socketClient, type TappedChunk } from "./chat-floors.js";
 import { CHAT_AGENT, CONDUCTOR_CLI, descendants, launchBrowser, openChat, pageProbe, startChatServer, typePrompt, type PageProbe } from "./chat-page.js";
 import { RUNS, freshStateFile, median, node, percentile, residentKb, type Figure } from "./common.js";
 
@@ -22,6 +22,8 @@ interface Sample {
   ms: number;
   /** Page → agent, agent → page, page's render: wall clocks of both processes. */
   legs: [number, number, number];
+  /** The agent's chunk: its `bench/sentAt`, and when its websocket message reached the page (wall clock). */
+  chunk: { sentAt: number; arrivedAt: number };
 }
 
 async function pageFirstToken(page: Page, text: string): Promise<Sample> {
@@ -33,6 +35,7 @@ async function pageFirstToken(page: Page, text: string): Promise<Sample> {
     return {
       ms: probe.shownAt - probe.sentAt,
       legs: [chunk.receivedAt! - probe.sentAt, chunk.arrivedAt - chunk.sentAt, probe.shownAt - chunk.arrivedAt] as [number, number, number],
+      chunk: { sentAt: chunk.sentAt, arrivedAt: chunk.arrivedAt },
     };
   });
   await page.waitForSelector("body[data-state=ready]", { timeout: 10_000 });
@@ -73,6 +76,8 @@ async function directClient() {
 
 interface Round {
   chat: Sample[];
+  /** The chat's chunks as the tap saw them leave the server. */
+  tapped: TappedChunk[];
   direct: number[];
   /** The same server and chain, a websocket client in Node (no browser). */
   socket: number[];
@@ -94,11 +99,13 @@ async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrows
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const serverIdleKb = residentKb(server.child.pid);
-    const [page, direct] = await Promise.all([openChat(browser, server.url, pageProbe), directClient()]);
+    const tap = await frameTap(server.url);
+    const [page, direct] = await Promise.all([openChat(browser, tap.url, pageProbe), directClient()]);
     const floor = await browserFloor(browser);
     let socket: Awaited<ReturnType<typeof socketClient>> | undefined;
     const result: Round = {
       chat: [],
+      tapped: tap.chunks,
       direct: [],
       socket: [],
       floor: [],
@@ -114,6 +121,7 @@ async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrows
       if (i > 0) result.socket.push(await socket.firstToken(`hello ${i}`));
     }
     await Promise.all([page.close(), direct.stop(), floor.stop(), socket?.stop()]);
+    await tap.stop();
     return result;
   } finally {
     await server.stop();
@@ -169,6 +177,14 @@ export async function chatFigures(dir: string): Promise<Figure[]> {
   const chat = rounds.flatMap((r) => r.chat.map((sample) => sample.ms));
   const leg = (i: number) => median(rounds.flatMap((r) => r.chat.map((sample) => sample.legs[i]!))).toFixed(1);
   const direct = rounds.flatMap((r) => r.direct);
+  // The agent → page leg split where its frame left the server (the tap): the chain back, then the browser.
+  const split = rounds.flatMap((r) =>
+    r.chat.flatMap(({ chunk }) => {
+      const tapped = r.tapped.find((each) => each.sentAt === chunk.sentAt);
+      return tapped ? [{ chain: tapped.leftServerAt - chunk.sentAt, browser: chunk.arrivedAt - tapped.leftServerAt }] : [];
+    }),
+  );
+  const splitLeg = (pick: (s: (typeof split)[number]) => number) => (split.length > 0 ? median(split.map(pick)).toFixed(1) : "?");
   const added = median(chat) - median(direct);
   const socket = rounds.flatMap((r) => r.socket);
   const floor = rounds.flatMap((r) => r.floor);
@@ -184,7 +200,7 @@ export async function chatFigures(dir: string): Promise<Figure[]> {
       value: `+${added.toFixed(1)} ms over direct (p50)`,
       goal: "p50 ≤ +5 ms over direct",
       met: added <= 5,
-      detail: `page p50 ${median(chat).toFixed(1)} ms, p90 ${percentile(chat, 90).toFixed(1)} ms (Enter keydown → the chunk in the DOM, timed in the page; legs, p50: page → agent ${leg(0)} ms, agent → page ${leg(1)} ms, page's render ${leg(2)} ms); SDK client over stdio p50 ${median(direct).toFixed(2)} ms; ${chat.length} prompts each, interleaved, ${RUNS} sessions. Where it goes: the same server and chain seen by a websocket client in Node, p50 ${median(socket).toFixed(2)} ms (+${(median(socket) - median(direct)).toFixed(1)} ms over direct); the browser's floor, a bare page that sends on Enter and clears its input, answered at once by a Node echo server: p50 ${median(floor).toFixed(1)} ms, p90 ${percentile(floor, 90).toFixed(1)} ms`,
+      detail: `page p50 ${median(chat).toFixed(1)} ms, p90 ${percentile(chat, 90).toFixed(1)} ms (Enter keydown → the chunk in the DOM, timed in the page; legs, p50: page → agent ${leg(0)} ms, agent → page ${leg(1)} ms (the agent → its frame leaving the server ${splitLeg((s) => s.chain)} ms, leaving the server → the page's message event ${splitLeg((s) => s.browser)} ms), page's render ${leg(2)} ms); SDK client over stdio p50 ${median(direct).toFixed(2)} ms; ${chat.length} prompts each, interleaved, ${RUNS} sessions. Where it goes: the same server and chain seen by a websocket client in Node, p50 ${median(socket).toFixed(2)} ms (+${(median(socket) - median(direct)).toFixed(1)} ms over direct); the browser's floor, a bare page that sends on Enter and clears its input, answered at once by a Node echo server: p50 ${median(floor).toFixed(1)} ms, p90 ${percentile(floor, 90).toFixed(1)} ms`,
     },
     {
       id: "P11",
