@@ -12,6 +12,7 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { ActionRequest } from "./chat-bridge.js";
+import { ChatAttention } from "./chat-attention.js";
 import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
@@ -51,13 +52,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private seq = 0;
   private agent: { name: string; state: string } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Notifications and the view's badge while the chat is out of view (chat-attention.ts). */
+  private readonly attention: ChatAttention;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     private readonly events: ChatViewEvents,
   ) {
-    this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })));
+    this.attention = new ChatAttention({
+      log,
+      seen: () => vscode.window.state.focused && [...this.surfaces].some((surface) => surface.visible),
+      agentName: () => this.agent?.name || undefined,
+      open: () => this.reveal(),
+    });
+    this.disposables.push(
+      vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })),
+      this.attention,
+    );
   }
 
   /** Whether the view is on screen now. */
@@ -82,11 +94,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
     this.events.opened();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
+    this.attention.setView(view);
     view.onDidDispose(() => {
       this.view = undefined;
+      this.attention.setView(undefined);
     });
     view.onDidChangeVisibility(() => {
       if (!view.visible) return;
+      this.attention.check();
       this.events.opened();
       this.post(surface, { type: "focus" });
     });
@@ -105,9 +120,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "symposium.svg");
     this.editors.add(panel);
     panel.onDidDispose(() => this.editors.delete(panel));
+    panel.onDidChangeViewState(() => this.attention.check());
     this.addSurface(panel.webview, () => panel.visible, panel.onDidDispose);
     this.updateTitle();
     this.events.opened();
+  }
+
+  /** Shows the chat: the editor tab when the chat lives only there, else the view. */
+  private async reveal(): Promise<void> {
+    const editor = [...this.editors][0];
+    if (editor && !this.view) return editor.reveal(undefined, false);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
@@ -165,6 +188,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const request = message.request;
       if (request.kind === "agent") this.setAgent(request.name, request.state);
       else if (request.kind === "withdrawEdit") surface.open.get(request.id)?.abort();
+      else if (request.kind === "attention") this.attention.report(request.reason, request.key);
       else this.handle(request, surface);
     } else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
   }

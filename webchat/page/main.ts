@@ -8,6 +8,7 @@ import { h, warmUpMarkdown } from "./dom.js";
 import {
   CONVERSATION_MESSAGE,
   FOCUS_MESSAGE,
+  MAX_PAGE_MESSAGE_BYTES,
   QUERY,
   THEME_MESSAGE,
   THEMES,
@@ -22,13 +23,15 @@ import {
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
-import { applyEdit, inEditor, reportAgent, startBridge, withdrawEdits } from "./bridge.js";
+import { applyEdit, inEditor, reportAgent, startBridge, toPanel, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
 import { ElicitationCards } from "./elicitation-card.js";
 import { UsageMeter } from "./usage-meter.js";
 import { MessageQueue } from "./message-queue.js";
+import { attentionRequest } from "./attention.js";
+import { ImageAttachments } from "./image-attachments.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -81,6 +84,7 @@ const history = new HistoryPanel(
   () => session.historyId,
 );
 const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) });
+const attachments = new ImageAttachments((message) => composer.showNotice(message));
 restoreDraft();
 window.addEventListener("pagehide", () => keepDraft(params.get(QUERY.conversation))); // a reload keeps the text too
 const agentPicker = new AgentPicker((agent) => {
@@ -112,6 +116,7 @@ app.append(
     composer.menu,
     composer.notice,
     h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton)),
+    attachments.element,
     queue.element,
   ),
 );
@@ -218,6 +223,7 @@ function onMessage(message: ServerMessage): void {
       return;
     case "event":
       queue.onEvent(message.event);
+      tellPanel(attentionRequest(message.event, queue.size, params.get(QUERY.conversation) ?? session.historyId ?? ""));
       return void (elicitations.add(message.event) || view.add(message.event));
     case "session":
       return updateSession(message.session);
@@ -252,6 +258,7 @@ function updateSession(next: SessionInfo): void {
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
   usageMeter.show(next.usage);
+  attachments.accepts = next.imagePrompts === true;
   queue.onState(next.state);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showEnded(next.ended);
@@ -389,13 +396,25 @@ function switchConversation(historyId: string | undefined): void {
 function sendPrompt(text: string): string | null {
   const refused = notSendable();
   if (refused !== null) return refused;
-  if (session.state === "prompting") return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
+  const images = attachments.images();
+  if (session.state === "prompting") {
+    if (images.length > 0) return "Not queued: images go with a message sent once the agent is ready; your text and images stay here.";
+    return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
+  }
+  if (promptBytes(text, images) > MAX_PAGE_MESSAGE_BYTES)
+    return "Not sent: the text and the images together are over the chat's 4 MB message limit; remove an image or shorten the text.";
   const skipContext = chip !== null && !chipToggle.checked;
-  view.addPending(text, skipContext);
-  send({ type: "prompt", text, skipContext });
+  view.addPending(text, skipContext, images.length);
+  send({ type: "prompt", text, skipContext, ...(images.length > 0 ? { images } : {}) });
+  attachments.clear();
   chipToggle.checked = true; // the skip is for one prompt only
   chipRow.classList.remove("skipped");
   return null;
+}
+
+/** The prompt message's size as the server counts it (UTF-8 bytes of its JSON), near enough: base64 is ASCII. */
+function promptBytes(text: string, images: Array<{ data: string }>): number {
+  return new TextEncoder().encode(JSON.stringify(text)).length + images.reduce((sum, image) => sum + image.data.length + 64, 0) + 1024;
 }
 
 /** Keeps the composer's text for the page that shows conversation `id` next (null: an unnamed one). */
@@ -423,6 +442,11 @@ function restoreDraft(): void {
 /** Tells the server this page is in VS Code's panel: it offers agents' writes here (webchat/src/workspace-edits.ts). */
 function announceEditor(): void {
   if (inEditor()) send({ type: "inEditor" });
+}
+
+/** The agent is done or waits (attention.ts): VS Code notifies while the chat is out of view (nothing outside VS Code). */
+function tellPanel(message: Record<string, unknown> | null): void {
+  if (message) toPanel(message);
 }
 
 function send(message: PageMessage): void {

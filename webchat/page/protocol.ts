@@ -5,7 +5,8 @@
 
 /** What the server keeps per conversation and replays to a page that attaches. */
 export type TranscriptEvent =
-  | { kind: "user"; text: string; contextSkipped: boolean }
+  /** `images`: how many images went with the text (their bytes go to the agent only, never into the transcript). */
+  | { kind: "user"; text: string; contextSkipped: boolean; images?: number }
   /** An ACP `session/update` notification's `update`, as the agent sent it. */
   | { kind: "update"; update: AgentUpdate }
   | { kind: "permission"; id: string; title: string; toolKind?: string; options: PermissionOption[] }
@@ -152,6 +153,8 @@ export interface SessionInfo {
   historyId?: string;
   /** Set while the session cannot start until the user signs in (the sign-in card in the transcript says how). */
   waitingFor?: "signIn";
+  /** The agent takes images in prompts (promptCapabilities.image): the composer attaches pasted and dropped ones. */
+  imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
   usage?: UsageInfo;
   /** Why the conversation ended, with the agent's last stderr lines. */
@@ -206,7 +209,8 @@ export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "ch
 export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "failed"];
 
 export type PageMessage =
-  | { type: "prompt"; text: string; skipContext: boolean }
+  /** `images`: pasted or dropped ones (image-check.ts), only when the session says the agent takes them. */
+  | { type: "prompt"; text: string; skipContext: boolean; images?: Array<{ mimeType: string; data: string }> }
   | { type: "cancel" }
   | { type: "permission"; id: string; optionId: string }
   | { type: "setMode"; modeId: string }

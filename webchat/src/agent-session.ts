@@ -29,6 +29,7 @@ import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.j
 import { Elicitations } from "./elicitation.js";
 import { usageInfo } from "./usage.js";
 import { closeAgentSession } from "./agent-sessions.js";
+import { promptImages } from "./prompt-images.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -130,7 +131,7 @@ export class AgentSession {
     return this.terminals.snapshots();
   }
 
-  async prompt(text: string, skipContext: boolean): Promise<void> {
+  async prompt(text: string, skipContext: boolean, images?: unknown): Promise<void> {
     if (this.info.state !== "ready" || this.sessionId === undefined) {
       this.options.onEvent({
         kind: "notice",
@@ -138,13 +139,20 @@ export class AgentSession {
       });
       return;
     }
-    this.options.onEvent({ kind: "user", text, contextSkipped: skipContext });
+    const imageBlocks = promptImages(images, this.info.imagePrompts === true);
+    if ("refused" in imageBlocks) return this.options.onEvent({ kind: "error", message: `The message was not sent: ${imageBlocks.refused}.` });
+    const shownImages = imageBlocks.blocks.length > 0 ? { images: imageBlocks.blocks.length } : {};
+    this.options.onEvent({ kind: "user", text, contextSkipped: skipContext, ...shownImages });
     this.setState("prompting");
     try {
       const response = await this.connection.agent.request("session/prompt", {
         sessionId: this.sessionId,
         // Mentions (`@src/main.rs:2-3`) follow the text; the editor-context block is put first downstream.
-        prompt: [{ type: "text", text }, ...(await mentionBlocks(text, this.options.projectDir, this.options.files, this.embeddedContext))],
+        prompt: [
+          { type: "text", text },
+          ...imageBlocks.blocks,
+          ...(await mentionBlocks(text, this.options.projectDir, this.options.files, this.embeddedContext)),
+        ],
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
@@ -301,6 +309,7 @@ export class AgentSession {
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+      this.info.imagePrompts = init.agentCapabilities?.promptCapabilities?.image === true;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
       this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));

@@ -25,9 +25,18 @@ export const CLIENT_CAPABILITIES = {
 
 /**
  * The agent capabilities the chat acts on (agent-session.ts): a reopened
- * conversation is loaded or resumed, and mentions travel as `resource` blocks.
+ * conversation is loaded or resumed, mentions travel as `resource` blocks,
+ * pasted and dropped images as `image` blocks, the session is closed at the
+ * end, and a multi-root workspace's other folders reach the agent.
  */
-export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resume", "promptCapabilities.embeddedContext"] as const;
+export const AGENT_CAPABILITIES_USED = [
+  "loadSession",
+  "sessionCapabilities.resume",
+  "promptCapabilities.embeddedContext",
+  "promptCapabilities.image",
+  "sessionCapabilities.close",
+  "sessionCapabilities.additionalDirectories",
+] as const;
 
 /**
  * What the real adapters offer that the chat does not use yet (issue 35: to
@@ -35,7 +44,6 @@ export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resu
  * surprise (test/webchat-client-capabilities.test.ts).
  */
 export const AGENT_CAPABILITIES_NOT_USED = [
-  "promptCapabilities.image",
   "promptCapabilities.audio",
   "mcpCapabilities.http",
   "mcpCapabilities.sse",
@@ -43,9 +51,7 @@ export const AGENT_CAPABILITIES_NOT_USED = [
   "auth.logout",
   "providers",
   "sessionCapabilities.list",
-  "sessionCapabilities.close",
   "sessionCapabilities.delete",
   "sessionCapabilities.fork",
-  "sessionCapabilities.additionalDirectories",
   "sessionCapabilities.systemPrompt",
 ] as const;

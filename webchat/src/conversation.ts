@@ -247,7 +247,8 @@ export class Conversation {
     if (typeof message !== "object" || message === null) return this.options.log("ignored a page message that is not a JSON object");
     switch (message.type) {
       case "prompt":
-        if (typeof message.text === "string" && message.text.trim() !== "") void this.session.prompt(message.text, message.skipContext === true);
+        if (typeof message.text === "string" && message.text.trim() !== "")
+          void this.session.prompt(message.text, message.skipContext === true, message.images);
         return;
       case "cancel":
         return this.session.cancel();
