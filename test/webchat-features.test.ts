@@ -86,6 +86,9 @@ describe("webchat features (issue 22)", { skip }, () => {
       `FEATURE_LOGIN=1 ${agentCommand("--auth")} --login`,
       "/opt/agent/bin/agent /login --console",
     ]);
+    // The older env_var method (Codex's): the variable to set, and no button that could only fail.
+    assert.match(await page.locator(".signin-row.env-method").innerText(), /Use FEATURE_API_KEY[\s\S]*Set FEATURE_API_KEY in the environment/);
+    assert.equal(await page.locator("[data-method-id=api-key]").count(), 0);
     assert.equal(await page.locator("#transcript .error").count(), 0, "an auth_required error is a sign-in, not an error");
     await screenshots(page, "signin");
     await page.click(".signin-method[data-method-id=browser]");

@@ -70,6 +70,11 @@ export interface AuthMethodInfo {
   name: string;
   description?: string;
   command?: string;
+  /**
+   * The variables an older `type: "env_var"` method (gone from the spec; Codex still lists them) needs
+   * in the agent's environment: the card says to set them, with no button (the chat sets no secret).
+   */
+  envVars?: string[];
 }
 
 /** An ACP session config option: a select (the model picker shows category "model") or a boolean (a toggle). */

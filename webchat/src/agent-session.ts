@@ -560,8 +560,17 @@ export function authMethodInfo(method: AuthMethod, agentCommand: string): AuthMe
   } else if ("type" in method && method.type === "terminal") {
     const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)}`);
     info.command = [...env, agentCommand, ...(method.args ?? []).map(shellWord)].join(" ");
+  } else if ((method as { type?: unknown }).type === "env_var") {
+    info.envVars = envVarNames((method as { vars?: unknown }).vars);
   }
   return info;
+}
+
+/** The names an `env_var` method lists (`vars: [{name}]`), only ones a shell can set, at most 8. */
+function envVarNames(vars: unknown): string[] {
+  if (!Array.isArray(vars)) return [];
+  const names = vars.map((each: { name?: unknown } | null) => each?.name).filter((name): name is string => typeof name === "string");
+  return names.filter((name) => /^[A-Za-z_][A-Za-z0-9_]{0,99}$/.test(name)).slice(0, 8);
 }
 
 /** A word as a POSIX shell reads it back (for display: the user copies it into a terminal). */
