@@ -32,6 +32,7 @@ import { UsageMeter } from "./usage-meter.js";
 import { MessageQueue } from "./message-queue.js";
 import { attentionRequest } from "./attention.js";
 import { ImageAttachments } from "./image-attachments.js";
+import { AgentSessionList } from "./agent-session-list.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -79,9 +80,21 @@ const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ 
 const usageMeter = new UsageMeter();
 const queue = new MessageQueue((text) => sendPrompt(text) === null);
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
+const agentSessions = new AgentSessionList(
+  { list: (cursor) => send({ type: "listAgentSessions", ...(cursor ? { cursor } : {}) }), open: reopenAgentSession },
+  () => session.agentSessionId,
+);
 const history = new HistoryPanel(
-  { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
+  {
+    list: () => {
+      send({ type: "listHistory" });
+      agentSessions.start(session.agentSessions === true);
+    },
+    open: reopen,
+    remove: (id) => send({ type: "deleteHistory", id }),
+  },
   () => session.historyId,
+  agentSessions.element,
 );
 const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) });
 const attachments = new ImageAttachments((message) => composer.showNotice(message));
@@ -183,6 +196,8 @@ function wsQuery(): string {
   if (conversation) query.set(QUERY.conversation, conversation);
   const reopening = params.get(QUERY.reopen);
   if (reopening) query.set(QUERY.reopen, reopening);
+  const reopeningAgent = params.get(QUERY.reopenAgent);
+  if (reopeningAgent) query.set(QUERY.reopenAgent, reopeningAgent);
   return query.toString();
 }
 
@@ -231,6 +246,8 @@ function onMessage(message: ServerMessage): void {
       return updateChip(message.chip);
     case "history":
       return history.show(message.entries);
+    case "agentSessions":
+      return agentSessions.show(message);
     case "files":
       return composer.setFiles(message.files);
     case "agents":
@@ -375,11 +392,18 @@ function reopen(historyId: string): void {
   switchConversation(historyId);
 }
 
-/** Leaves this conversation for a new one (reopening `historyId`, if given); an unnamed one ends with its page, as in Toad. */
-function switchConversation(historyId: string | undefined): void {
+/** Continues one of the agent's own sessions (History's `session/list` part) in a new conversation. */
+function reopenAgentSession(agentSessionId: string): void {
+  switchConversation(undefined, agentSessionId);
+}
+
+/** Leaves this conversation for a new one (reopening `historyId` or the agent's session, if given); an unnamed one ends with its page, as in Toad. */
+function switchConversation(historyId: string | undefined, agentSessionId?: string): void {
   leaving = true;
   if (historyId === undefined) params.delete(QUERY.reopen);
   else params.set(QUERY.reopen, historyId);
+  if (agentSessionId === undefined) params.delete(QUERY.reopenAgent);
+  else params.set(QUERY.reopenAgent, agentSessionId);
   if (!named) {
     keepDraft(null);
     return location.replace(`?${params.toString()}`);

@@ -107,6 +107,14 @@ export interface AgentChoice {
 }
 
 /** A kept conversation of this workspace (docs/webchat.md: history). */
+/** One of the agent's own sessions (`session/list`), as History shows it. */
+export interface AgentSessionEntry {
+  sessionId: string;
+  title?: string;
+  /** ms since the epoch */
+  updatedAt?: number;
+}
+
 export interface HistoryEntry {
   id: string;
   title: string;
@@ -158,6 +166,10 @@ export interface SessionInfo {
   historyId?: string;
   /** Set while the session cannot start until the user signs in (the sign-in card in the transcript says how). */
   waitingFor?: "signIn";
+  /** The agent lists its sessions (`session/list`), and can reopen them (load or resume): History shows them. */
+  agentSessions?: boolean;
+  /** The agent's id of this conversation's session (History marks it "this one"). */
+  agentSessionId?: string;
   /** The agent takes images in prompts (promptCapabilities.image): the composer attaches pasted and dropped ones. */
   imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
@@ -194,6 +206,8 @@ export type ServerMessage =
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
   | { type: "history"; entries: HistoryEntry[] }
+  /** A page of the agent's own sessions (`listAgentSessions`); `cursor` names the next; `leftOut`: entries of the agent's page not shown; `error`: the agent refused. */
+  | { type: "agentSessions"; sessions: AgentSessionEntry[]; cursor?: string; leftOut: number; error?: string }
   /** The answer to `listFiles`: the project's files (relative, `/`-separated), at most a few thousand. */
   | { type: "files"; files: string[]; truncated: boolean }
   /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. `current`: the one this conversation runs, when it is in the list. */
@@ -223,6 +237,8 @@ export type PageMessage =
   /** A string for a select, true or false for a boolean option. */
   | { type: "setConfigOption"; configId: string; value: string | boolean }
   | { type: "listHistory" }
+  /** The agent's own sessions (when SessionInfo.agentSessions says it lists them): the first page, or the one `cursor` names. */
+  | { type: "listAgentSessions"; cursor?: string }
   /** The project's files, for `@` in the composer. */
   | { type: "listFiles" }
   | { type: "deleteHistory"; id: string }
@@ -237,7 +253,15 @@ export type PageMessage =
   | { type: "elicitation"; id: string; action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
-export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen", newAgent: "new-agent" } as const;
+export const QUERY = {
+  token: "token",
+  conversation: "conversation",
+  theme: "theme",
+  reopen: "reopen",
+  /** One of the agent's own sessions to reopen (from `session/list`). */
+  reopenAgent: "reopen-agent",
+  newAgent: "new-agent",
+} as const;
 /**
  * The largest websocket message the server takes from a page (UTF-8 bytes of
  * the JSON): the server closes a socket that sends more (close code 1009), so

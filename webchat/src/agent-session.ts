@@ -30,6 +30,7 @@ import { Elicitations } from "./elicitation.js";
 import { usageInfo } from "./usage.js";
 import { closeAgentSession } from "./agent-sessions.js";
 import { promptImages } from "./prompt-images.js";
+import { agentSessionPage, type AgentSessionPage } from "./agent-session-list.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -163,6 +164,13 @@ export class AgentSession {
     } finally {
       if (this.state() === "prompting") this.setState("ready");
     }
+  }
+
+  /** One page of the agent's own sessions in the project (`session/list`), bounded (agent-session-list.ts). */
+  async listSessions(cursor: string | undefined): Promise<AgentSessionPage> {
+    if (this.info.agentSessions !== true) return { sessions: [], leftOut: 0 };
+    const response = await this.connection.agent.request("session/list", { cwd: this.options.projectDir, ...(cursor ? { cursor } : {}) });
+    return agentSessionPage(response);
   }
 
   /** Ends the running turn: pending permission requests are cancelled, then session/cancel. */
@@ -311,6 +319,8 @@ export class AgentSession {
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.info.imagePrompts = init.agentCapabilities?.promptCapabilities?.image === true;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
+      const reopens = init.agentCapabilities?.loadSession === true || init.agentCapabilities?.sessionCapabilities?.resume != null;
+      this.info.agentSessions = init.agentCapabilities?.sessionCapabilities?.list != null && reopens;
       this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, this.options.command));
     } catch (error) {
@@ -351,6 +361,7 @@ export class AgentSession {
         session = how === "load" ? await this.connection.agent.request("session/load", params) : await this.connection.agent.request("session/resume", params);
       }
       this.options.onSessionId?.(this.sessionId);
+      this.info.agentSessionId = this.sessionId;
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
       this.info.configOptions = configOptionInfos(session.configOptions);

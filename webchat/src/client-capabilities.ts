@@ -27,7 +27,8 @@ export const CLIENT_CAPABILITIES = {
  * The agent capabilities the chat acts on (agent-session.ts): a reopened
  * conversation is loaded or resumed, mentions travel as `resource` blocks,
  * pasted and dropped images as `image` blocks, the session is closed at the
- * end, and a multi-root workspace's other folders reach the agent.
+ * end, a multi-root workspace's other folders reach the agent, and the agent's
+ * own sessions are listed in History.
  */
 export const AGENT_CAPABILITIES_USED = [
   "loadSession",
@@ -36,6 +37,7 @@ export const AGENT_CAPABILITIES_USED = [
   "promptCapabilities.image",
   "sessionCapabilities.close",
   "sessionCapabilities.additionalDirectories",
+  "sessionCapabilities.list",
 ] as const;
 
 /**
@@ -50,7 +52,6 @@ export const AGENT_CAPABILITIES_NOT_USED = [
   "mcpCapabilities.acp",
   "auth.logout",
   "providers",
-  "sessionCapabilities.list",
   "sessionCapabilities.delete",
   "sessionCapabilities.fork",
   "sessionCapabilities.systemPrompt",
