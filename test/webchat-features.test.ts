@@ -173,6 +173,12 @@ describe("webchat features (issue 22)", { skip }, () => {
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>(".config-toggle[data-config-id=thinking] input")!.checked, undefined, TIMEOUT);
     await page.locator("#transcript .error").evaluate((element) => element.remove()); // the pictures show the toolbar, not the refusal
     await screenshots(page, "toggles");
+    // A model_config select (the model's own setting) is a picker too.
+    const effort = page.locator("select.config-option[data-category=model_config]");
+    assert.equal(await effort.inputValue(), "low");
+    await effort.selectOption("high");
+    await ask(page, "two");
+    await answered(page, /model deep thinking true effort high received two/);
     // In a narrow side bar the toolbar wraps: every control stays in sight.
     await page.setViewportSize({ width: 360, height: 400 });
     const outside = await page.evaluate(() =>
