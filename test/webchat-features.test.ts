@@ -100,6 +100,23 @@ describe("webchat features (issue 22)", { skip }, () => {
     await page.close();
   });
 
+  it("sign out: an agent that offers logout gets Sign out in the header; after it, the next prompt asks to sign in again", async () => {
+    const page = await openChat(await serve(["--auth", "--logout"]));
+    await ask(page, "first");
+    await page.click(".signin-method[data-method-id=browser]");
+    await page.click(".signin-resend");
+    await answered(page, /received first/);
+    await page.click("#sign-out");
+    await page.locator(".notice", { hasText: "Signed out of the agent" }).waitFor(TIMEOUT);
+    await ask(page, "second");
+    await page.locator(".signin").nth(1).waitFor(TIMEOUT);
+    await page.close();
+    // An agent without logout: no Sign out.
+    const plain = await openChat(await serve(["--auth"]));
+    assert.equal(await plain.locator("#sign-out").isHidden(), true);
+    await plain.close();
+  });
+
   it("sign-in: an agent that wants it before session/new gets the card, and the session starts once signed in", async () => {
     const server = await serve(["--auth-session"]);
     const page = await suite.browser.newPage();

@@ -57,6 +57,7 @@ const status = h("span", { id: "status", role: "status" }, "Connecting…");
 const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
 const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
 const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation" }, "New chat");
+const signOutButton = h("button", { id: "sign-out", title: "Sign out of the agent (it forgets its sign-in)", hidden: "" }, "Sign out");
 const sendButton = h("button", { id: "send", class: "primary", title: "Send (Enter)" }, "Send");
 const transcriptElement = h("main", { id: "transcript", "aria-live": "polite" });
 const banner = h("div", { id: "banner", role: "alert", hidden: "" });
@@ -117,6 +118,7 @@ app.append(
     modeSelect,
     pickers.element,
     history.button,
+    signOutButton,
     newChatButton,
   ),
   banner,
@@ -140,6 +142,7 @@ cancelButton.addEventListener("click", () => {
   send({ type: "cancel" });
 });
 newChatButton.addEventListener("click", newChat);
+signOutButton.addEventListener("click", () => send({ type: "logout" }));
 modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
 chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
 
@@ -276,6 +279,7 @@ function updateSession(next: SessionInfo): void {
   pickers.update(next.configOptions);
   usageMeter.show(next.usage);
   attachments.accepts = next.imagePrompts === true;
+  signOutButton.hidden = next.canLogout !== true || next.state === "ended";
   queue.onState(next.state);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showEnded(next.ended);

@@ -170,6 +170,8 @@ export interface SessionInfo {
   agentSessions?: boolean;
   /** The agent's id of this conversation's session (History marks it "this one"). */
   agentSessionId?: string;
+  /** The agent can sign out (agentCapabilities.auth.logout): the header offers Sign out. */
+  canLogout?: boolean;
   /** The agent takes images in prompts (promptCapabilities.image): the composer attaches pasted and dropped ones. */
   imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
@@ -237,6 +239,8 @@ export type PageMessage =
   /** A string for a select, true or false for a boolean option. */
   | { type: "setConfigOption"; configId: string; value: string | boolean }
   | { type: "listHistory" }
+  /** Sign out of the agent (`logout`, when SessionInfo.canLogout). */
+  | { type: "logout" }
   /** The agent's own sessions (when SessionInfo.agentSessions says it lists them): the first page, or the one `cursor` names. */
   | { type: "listAgentSessions"; cursor?: string }
   /** The project's files, for `@` in the composer. */

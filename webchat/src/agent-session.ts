@@ -218,6 +218,17 @@ export class AgentSession {
     }
   }
 
+  /** `logout`: the agent forgets its sign-in; what it answers is said in the conversation (the next prompt may ask to sign in again). */
+  async logout(): Promise<void> {
+    if (this.info.canLogout !== true) return this.options.log("ignored a sign-out: the agent does not offer logout");
+    try {
+      await this.connection.agent.request("logout", {});
+      this.options.onEvent({ kind: "notice", message: "Signed out of the agent: it asks you to sign in again when it needs to." });
+    } catch (error) {
+      this.options.onEvent({ kind: "error", message: `The agent did not sign out: ${(error as Error).message}` });
+    }
+  }
+
   /** session/set_config_option with a value the agent offered (a boolean option takes true or false); its answer replaces the options. */
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const option = this.info.configOptions?.find((each) => each.id === configId);
@@ -318,6 +329,7 @@ export class AgentSession {
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
       this.info.imagePrompts = init.agentCapabilities?.promptCapabilities?.image === true;
+      this.info.canLogout = init.agentCapabilities?.auth?.logout != null;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
       const reopens = init.agentCapabilities?.loadSession === true || init.agentCapabilities?.sessionCapabilities?.resume != null;
       this.info.agentSessions = init.agentCapabilities?.sessionCapabilities?.list != null && reopens;

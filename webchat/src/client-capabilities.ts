@@ -28,7 +28,7 @@ export const CLIENT_CAPABILITIES = {
  * conversation is loaded or resumed, mentions travel as `resource` blocks,
  * pasted and dropped images as `image` blocks, the session is closed at the
  * end, a multi-root workspace's other folders reach the agent, and the agent's
- * own sessions are listed in History.
+ * own sessions are listed in History, and the header offers Sign out.
  */
 export const AGENT_CAPABILITIES_USED = [
   "loadSession",
@@ -38,6 +38,7 @@ export const AGENT_CAPABILITIES_USED = [
   "sessionCapabilities.close",
   "sessionCapabilities.additionalDirectories",
   "sessionCapabilities.list",
+  "auth.logout",
 ] as const;
 
 /**
@@ -50,7 +51,6 @@ export const AGENT_CAPABILITIES_NOT_USED = [
   "mcpCapabilities.http",
   "mcpCapabilities.sse",
   "mcpCapabilities.acp",
-  "auth.logout",
   "providers",
   "sessionCapabilities.delete",
   "sessionCapabilities.fork",

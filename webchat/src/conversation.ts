@@ -266,6 +266,8 @@ export class Conversation {
         return;
       case "listHistory":
         return this.sendHistory(link);
+      case "logout":
+        return void this.session.logout();
       case "listAgentSessions":
         return void this.sendAgentSessions(link, typeof message.cursor === "string" ? message.cursor : undefined);
       case "listFiles":
