@@ -19,10 +19,13 @@ import { chatFrame, chooseColorTheme, command, demoWindowSuite, editSettings, ex
 const skip = e2eSkipReason();
 const ATTENTION_AGENT = path.join(OUT_DIR, "test", "fixtures", "attention-agent.js");
 
-/** The count on the Symposium tab of the bottom panel ("" when it has none). */
+/** The chat's tab in the bottom panel, as named when it was last the open one ("Symposium"; VS Code may name it after its one view). */
+let chatTab = "Symposium";
+
+/** The count on the chat's tab of the bottom panel ("" when it has none). */
 function badge(page: Page): Promise<string> {
   return page
-    .locator(".part.panel .composite-bar .action-item", { has: page.locator("[aria-label^='Symposium']") })
+    .locator(".part.panel .composite-bar .action-item", { has: page.locator(`[aria-label^=${JSON.stringify(chatTab)}]`) })
     .locator(".badge:not([style*='display: none']) .badge-content")
     .innerText({ timeout: 1000 })
     .catch(() => "");
@@ -49,6 +52,12 @@ describe("notifications while the chat is out of view", { skip, timeout: 600_000
     await input.fill(text);
     await input.press("Enter");
     await frame.locator("#status", { hasText: /Answering/ }).waitFor({ timeout: 15_000 });
+    const shownTab = await demo.page
+      .locator(".part.panel .composite-bar .action-item.checked a")
+      .first()
+      .getAttribute("aria-label", { timeout: 5_000 })
+      .catch(() => null);
+    chatTab = (shownTab ?? chatTab).split(" (")[0]!;
     await command(demo.page, "View: Toggle Output");
     await demo.page.locator(".part.panel .composite-bar .action-item.checked", { hasText: /Output/ }).waitFor({ timeout: 15_000 });
     fs.writeFileSync(path.join(demo.workspace, go), "");
