@@ -42,8 +42,8 @@ export interface BridgeDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** The requests that act on VS Code (the agent's name and state, and withdrawn edits, are chat-view.ts's own). */
-export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" } | { kind: "withdrawEdit" }>;
+/** The requests that act on VS Code (the agent's name and state, withdrawn edits and attention are chat-view.ts's own). */
+export type ActionRequest = Exclude<BridgeRequest, { kind: "agent" } | { kind: "withdrawEdit" } | { kind: "attention" }>;
 
 /**
  * Returns the answer to send back to the page that asked, for requests that have one (`applyEdit`).

@@ -13,6 +13,7 @@ import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { ActionRequest } from "./chat-bridge.js";
 import { CONVERSATION_ID, chatUrlWith } from "./panel-lifecycle.js";
+import { ChatAttention } from "./chat-attention.js";
 import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
@@ -54,13 +55,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The chat page moved to another conversation (its id). */
   readonly onDidMoveConversation = this.conversationMovedTo.event;
   private readonly disposables: vscode.Disposable[] = [this.opened, this.retried, this.conversationMovedTo];
+  /** Notifications and the view's badge while the chat is out of view (chat-attention.ts). */
+  private readonly attention: ChatAttention;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     private readonly request: BridgeHandler,
   ) {
-    this.disposables.push(vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })));
+    this.attention = new ChatAttention({
+      log,
+      seen: () => vscode.window.state.focused && [...this.surfaces].some((surface) => surface.visible),
+      agentName: () => this.agent?.name || undefined,
+      open: () => this.reveal(),
+    });
+    this.disposables.push(
+      vscode.window.onDidChangeActiveColorTheme(() => this.postAll({ type: "theme", theme: currentTheme() })),
+      this.attention,
+    );
   }
 
   /** Whether the view is on screen now. */
@@ -85,11 +97,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
     this.opened.fire();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
+    this.attention.setView(view);
     view.onDidDispose(() => {
       this.view = undefined;
+      this.attention.setView(undefined);
     });
     view.onDidChangeVisibility(() => {
       if (!view.visible) return;
+      this.attention.check();
       this.opened.fire();
       this.post(surface, { type: "focus" });
     });
@@ -108,9 +123,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "symposium.svg");
     this.editors.add(panel);
     panel.onDidDispose(() => this.editors.delete(panel));
+    panel.onDidChangeViewState(() => this.attention.check());
     this.addSurface(panel.webview, () => panel.visible, panel.onDidDispose);
     this.updateTitle();
     this.opened.fire();
+  }
+
+  /** Shows the chat: the editor tab when the chat lives only there, else the view. */
+  private async reveal(): Promise<void> {
+    const editor = [...this.editors][0];
+    if (editor && !this.view) return editor.reveal(undefined, false);
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
@@ -168,6 +191,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       const request = message.request;
       if (request.kind === "agent") this.setAgent(request.name, request.state);
       else if (request.kind === "withdrawEdit") surface.open.get(request.id)?.abort();
+      else if (request.kind === "attention") this.attention.report(request.reason, request.key);
       else this.handle(request, surface);
     } else this.log.warn(`the panel page sent a message this extension does not take (dropped): ${JSON.stringify(data)?.slice(0, 200)}`);
   }

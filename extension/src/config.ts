@@ -19,6 +19,8 @@ export interface ExtensionSettings {
   chatMaxConversations?: number;
   /** An agent's write to a document open in VS Code (agent-edits.ts): applied at once, or reviewed in a diff first. */
   chatAgentEdits?: "apply" | "review";
+  /** Notify (a notification and the view's badge) when the agent is done or waits while the chat is out of view. */
+  chatNotifications?: boolean;
   /** Turn checkpoints (docs/checkpoints.md): recorded by the conductor, or off. */
   checkpointsEnabled?: boolean;
   /** The most turn records kept per project; undefined: the conductor's default. */
@@ -36,6 +38,7 @@ export type SettingName =
   | "editorTools.enabled"
   | "chat.maxConversations"
   | "chat.agentEdits"
+  | "chat.notifications"
   | "enableExperimentalLM"
   | "agents"
   | "checkpoints.enabled"
@@ -54,6 +57,7 @@ export function readConfig(): ExtensionSettings {
     editorToolsEnabled: config.get<boolean>("editorTools.enabled", true),
     chatMaxConversations: wholeNumberIn(config.get<number>("chat.maxConversations", 16), 1, 1000),
     chatAgentEdits: config.get<string>("chat.agentEdits", "apply") === "review" ? "review" : "apply",
+    chatNotifications: config.get<boolean>("chat.notifications", true) !== false,
     checkpointsEnabled: config.get<boolean>("checkpoints.enabled", true),
     checkpointsMaxTurns: wholeNumberIn(config.get<number>("checkpoints.maxTurns", 100), 1, 10_000),
     customAgents: readCustomAgents(),

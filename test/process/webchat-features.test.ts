@@ -83,6 +83,9 @@ describe("webchat features", { skip }, () => {
       `FEATURE_LOGIN=1 ${agentCommand("--auth")} --login`,
       "/opt/agent/bin/agent /login --console",
     ]);
+    // The older env_var method (Codex's): the variable to set, and no button that could only fail.
+    assert.match(await page.locator(".signin-row.env-method").innerText(), /Use FEATURE_API_KEY[\s\S]*Set FEATURE_API_KEY in the environment/);
+    assert.equal(await page.locator("[data-method-id=api-key]").count(), 0);
     assert.equal(await page.locator("#transcript .error").count(), 0, "an auth_required error is a sign-in, not an error");
     await screenshots(page, "signin");
     await page.click(".signin-method[data-method-id=browser]");
@@ -92,6 +95,23 @@ describe("webchat features", { skip }, () => {
     await answered(page, /received hello after sign-in/);
     assert.equal(await page.locator(".message.user").count(), 2, "the failed prompt and the one sent again");
     await page.close();
+  });
+
+  it("sign out: an agent that offers logout gets Sign out in the header; after it, the next prompt asks to sign in again", async () => {
+    const page = await openChat(await serve(["--auth", "--logout"]));
+    await ask(page, "first");
+    await page.click(".signin-method[data-method-id=browser]");
+    await page.click(".signin-resend");
+    await answered(page, /received first/);
+    await page.click("#sign-out");
+    await page.locator(".notice", { hasText: "Signed out of the agent" }).waitFor(TIMEOUT);
+    await ask(page, "second");
+    await page.locator(".signin").nth(1).waitFor(TIMEOUT);
+    await page.close();
+    // An agent without logout: no Sign out.
+    const plain = await openChat(await serve(["--auth"]));
+    assert.equal(await plain.locator("#sign-out").isHidden(), true);
+    await plain.close();
   });
 
   it("sign-in: an agent that wants it before session/new gets the card, and the session starts once signed in", async () => {
@@ -167,6 +187,12 @@ describe("webchat features", { skip }, () => {
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>(".config-toggle[data-config-id=thinking] input")!.checked, undefined, TIMEOUT);
     await page.locator("#transcript .error").evaluate((element) => element.remove()); // the pictures show the toolbar, not the refusal
     await screenshots(page, "toggles");
+    // A model_config select (the model's own setting) is a picker too.
+    const effort = page.locator("select.config-option[data-category=model_config]");
+    assert.equal(await effort.inputValue(), "low");
+    await effort.selectOption("high");
+    await ask(page, "two");
+    await answered(page, /model deep thinking true effort high received two/);
     // In a narrow side bar the toolbar wraps: every control stays in sight.
     await page.setViewportSize({ width: 360, height: 400 });
     const outside = await page.evaluate(() =>

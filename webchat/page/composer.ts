@@ -94,7 +94,7 @@ export class Composer {
   }
 
   /** An "error" is the text's own fault (too large, a file outside the project); "info" says why it waits (the agent is not ready). */
-  private showNotice(message: string | null, kind: "error" | "info" = "error"): void {
+  showNotice(message: string | null, kind: "error" | "info" = "error"): void {
     this.notice.textContent = message ?? "";
     this.notice.hidden = message === null;
     this.notice.className = kind;

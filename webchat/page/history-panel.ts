@@ -22,6 +22,8 @@ export class HistoryPanel {
   constructor(
     private readonly actions: HistoryActions,
     private current: () => string | undefined,
+    /** Shown under ours and kept across our list's refreshes (agent-session-list.ts). */
+    private readonly extra?: HTMLElement,
   ) {
     this.button.addEventListener("click", () => this.toggle());
   }
@@ -45,6 +47,7 @@ export class HistoryPanel {
       rows.length > 0
         ? h("ul", { class: "history-list" }, ...rows)
         : h("div", { class: "meta" }, "No conversation kept yet: each one is kept after its first answer."),
+      ...(this.extra ? [this.extra] : []),
     );
   }
 

@@ -8,6 +8,7 @@ import { h, warmUpMarkdown } from "./dom.js";
 import {
   CONVERSATION_MESSAGE,
   FOCUS_MESSAGE,
+  MAX_PAGE_MESSAGE_BYTES,
   QUERY,
   THEME_MESSAGE,
   THEMES,
@@ -22,13 +23,16 @@ import {
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
-import { applyEdit, inEditor, reportAgent, startBridge, withdrawEdits } from "./bridge.js";
+import { applyEdit, inEditor, reportAgent, startBridge, toPanel, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
 import { ElicitationCards } from "./elicitation-card.js";
 import { UsageMeter } from "./usage-meter.js";
 import { MessageQueue } from "./message-queue.js";
+import { attentionRequest } from "./attention.js";
+import { ImageAttachments } from "./image-attachments.js";
+import { AgentSessionList } from "./agent-session-list.js";
 
 const params = new URLSearchParams(location.search);
 const app = document.getElementById("app")!;
@@ -53,6 +57,7 @@ const status = h("span", { id: "status", role: "status" }, "Connecting…");
 const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
 const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
 const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation" }, "New chat");
+const signOutButton = h("button", { id: "sign-out", title: "Sign out of the agent (it forgets its sign-in)", hidden: "" }, "Sign out");
 const sendButton = h("button", { id: "send", class: "primary", title: "Send (Enter)" }, "Send");
 const transcriptElement = h("main", { id: "transcript", "aria-live": "polite" });
 const banner = h("div", { id: "banner", role: "alert", hidden: "" });
@@ -76,11 +81,24 @@ const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ 
 const usageMeter = new UsageMeter();
 const queue = new MessageQueue((text) => sendPrompt(text) === null);
 const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
+const agentSessions = new AgentSessionList(
+  { list: (cursor) => send({ type: "listAgentSessions", ...(cursor ? { cursor } : {}) }), open: reopenAgentSession },
+  () => session.agentSessionId,
+);
 const history = new HistoryPanel(
-  { list: () => send({ type: "listHistory" }), open: reopen, remove: (id) => send({ type: "deleteHistory", id }) },
+  {
+    list: () => {
+      send({ type: "listHistory" });
+      agentSessions.start(session.agentSessions === true);
+    },
+    open: reopen,
+    remove: (id) => send({ type: "deleteHistory", id }),
+  },
   () => session.historyId,
+  agentSessions.element,
 );
 const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) });
+const attachments = new ImageAttachments((message) => composer.showNotice(message));
 restoreDraft();
 window.addEventListener("pagehide", () => keepDraft(params.get(QUERY.conversation))); // a reload keeps the text too
 const agentPicker = new AgentPicker((agent) => {
@@ -100,6 +118,7 @@ app.append(
     modeSelect,
     pickers.element,
     history.button,
+    signOutButton,
     newChatButton,
   ),
   banner,
@@ -112,6 +131,7 @@ app.append(
     composer.menu,
     composer.notice,
     h("div", { class: "composer" }, composer.input, h("div", { class: "actions" }, sendButton, cancelButton)),
+    attachments.element,
     queue.element,
   ),
 );
@@ -122,6 +142,7 @@ cancelButton.addEventListener("click", () => {
   send({ type: "cancel" });
 });
 newChatButton.addEventListener("click", newChat);
+signOutButton.addEventListener("click", () => send({ type: "logout" }));
 modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
 chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
 
@@ -178,6 +199,8 @@ function wsQuery(): string {
   if (conversation) query.set(QUERY.conversation, conversation);
   const reopening = params.get(QUERY.reopen);
   if (reopening) query.set(QUERY.reopen, reopening);
+  const reopeningAgent = params.get(QUERY.reopenAgent);
+  if (reopeningAgent) query.set(QUERY.reopenAgent, reopeningAgent);
   return query.toString();
 }
 
@@ -218,6 +241,7 @@ function onMessage(message: ServerMessage): void {
       return;
     case "event":
       queue.onEvent(message.event);
+      tellPanel(attentionRequest(message.event, queue.size, params.get(QUERY.conversation) ?? session.historyId ?? ""));
       return void (elicitations.add(message.event) || view.add(message.event));
     case "session":
       return updateSession(message.session);
@@ -225,6 +249,8 @@ function onMessage(message: ServerMessage): void {
       return updateChip(message.chip);
     case "history":
       return history.show(message.entries);
+    case "agentSessions":
+      return agentSessions.show(message);
     case "files":
       return composer.setFiles(message.files);
     case "agents":
@@ -252,6 +278,8 @@ function updateSession(next: SessionInfo): void {
   if (next.currentModeId) modeSelect.value = next.currentModeId;
   pickers.update(next.configOptions);
   usageMeter.show(next.usage);
+  attachments.accepts = next.imagePrompts === true;
+  signOutButton.hidden = next.canLogout !== true || next.state === "ended";
   queue.onState(next.state);
   if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
   if (next.ended) showEnded(next.ended);
@@ -368,11 +396,18 @@ function reopen(historyId: string): void {
   switchConversation(historyId);
 }
 
-/** Leaves this conversation for a new one (reopening `historyId`, if given); an unnamed one ends with its page, as in Toad. */
-function switchConversation(historyId: string | undefined): void {
+/** Continues one of the agent's own sessions (History's `session/list` part) in a new conversation. */
+function reopenAgentSession(agentSessionId: string): void {
+  switchConversation(undefined, agentSessionId);
+}
+
+/** Leaves this conversation for a new one (reopening `historyId` or the agent's session, if given); an unnamed one ends with its page, as in Toad. */
+function switchConversation(historyId: string | undefined, agentSessionId?: string): void {
   leaving = true;
   if (historyId === undefined) params.delete(QUERY.reopen);
   else params.set(QUERY.reopen, historyId);
+  if (agentSessionId === undefined) params.delete(QUERY.reopenAgent);
+  else params.set(QUERY.reopenAgent, agentSessionId);
   if (!named) {
     keepDraft(null);
     return location.replace(`?${params.toString()}`);
@@ -389,13 +424,25 @@ function switchConversation(historyId: string | undefined): void {
 function sendPrompt(text: string): string | null {
   const refused = notSendable();
   if (refused !== null) return refused;
-  if (session.state === "prompting") return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
+  const images = attachments.images();
+  if (session.state === "prompting") {
+    if (images.length > 0) return "Not queued: images go with a message sent once the agent is ready; your text and images stay here.";
+    return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
+  }
+  if (promptBytes(text, images) > MAX_PAGE_MESSAGE_BYTES)
+    return "Not sent: the text and the images together are over the chat's 4 MB message limit; remove an image or shorten the text.";
   const skipContext = chip !== null && !chipToggle.checked;
-  view.addPending(text, skipContext);
-  send({ type: "prompt", text, skipContext });
+  view.addPending(text, skipContext, images.length);
+  send({ type: "prompt", text, skipContext, ...(images.length > 0 ? { images } : {}) });
+  attachments.clear();
   chipToggle.checked = true; // the skip is for one prompt only
   chipRow.classList.remove("skipped");
   return null;
+}
+
+/** The prompt message's size as the server counts it (UTF-8 bytes of its JSON), near enough: base64 is ASCII. */
+function promptBytes(text: string, images: Array<{ data: string }>): number {
+  return new TextEncoder().encode(JSON.stringify(text)).length + images.reduce((sum, image) => sum + image.data.length + 64, 0) + 1024;
 }
 
 /** Keeps the composer's text for the page that shows conversation `id` next (null: an unnamed one). */
@@ -423,6 +470,11 @@ function restoreDraft(): void {
 /** Tells the server this page is in VS Code's panel: it offers agents' writes here (webchat/src/workspace-edits.ts). */
 function announceEditor(): void {
   if (inEditor()) send({ type: "inEditor" });
+}
+
+/** The agent is done or waits (attention.ts): VS Code notifies while the chat is out of view (nothing outside VS Code). */
+function tellPanel(message: Record<string, unknown> | null): void {
+  if (message) toPanel(message);
 }
 
 function send(message: PageMessage): void {

@@ -1,5 +1,6 @@
 // The agent's session config options in the toolbar (docs/webchat.md: models):
-// selects of category "model" as pickers, and every boolean option as a
+// selects of category "model" (and "model_config": the model's own settings,
+// an effort level say) as pickers, and every boolean option as a
 // toggle, beside the mode selector (ACP `configOptions`, set with
 // session/set_config_option). Shown only when the agent offers them; the
 // agent's answer (the whole list) is what the toolbar then shows.
@@ -8,7 +9,7 @@ import { h } from "./dom.js";
 import type { BooleanOptionInfo, ConfigOptionInfo, SelectOptionInfo } from "./protocol.js";
 
 /** The select categories shown in the toolbar (booleans are shown whatever their category). */
-const SHOWN_CATEGORIES = new Set(["model"]);
+const SHOWN_CATEGORIES = new Set(["model", "model_config"]);
 
 export class ConfigPickers {
   readonly element = h("span", { id: "config-options" });

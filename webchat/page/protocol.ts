@@ -5,7 +5,8 @@
 
 /** What the server keeps per conversation and replays to a page that attaches. */
 export type TranscriptEvent =
-  | { kind: "user"; text: string; contextSkipped: boolean }
+  /** `images`: how many images went with the text (their bytes go to the agent only, never into the transcript). */
+  | { kind: "user"; text: string; contextSkipped: boolean; images?: number }
   /** An ACP `session/update` notification's `update`, as the agent sent it. */
   | { kind: "update"; update: AgentUpdate }
   | { kind: "permission"; id: string; title: string; toolKind?: string; options: PermissionOption[] }
@@ -69,6 +70,11 @@ export interface AuthMethodInfo {
   name: string;
   description?: string;
   command?: string;
+  /**
+   * The variables an older `type: "env_var"` method (gone from the spec; Codex still lists them) needs
+   * in the agent's environment: the card says to set them, with no button (the chat sets no secret).
+   */
+  envVars?: string[];
 }
 
 /** An ACP session config option: a select (the model picker shows category "model") or a boolean (a toggle). */
@@ -101,6 +107,14 @@ export interface AgentChoice {
 }
 
 /** A kept conversation of this workspace (docs/webchat.md: history). */
+/** One of the agent's own sessions (`session/list`), as History shows it. */
+export interface AgentSessionEntry {
+  sessionId: string;
+  title?: string;
+  /** ms since the epoch */
+  updatedAt?: number;
+}
+
 export interface HistoryEntry {
   id: string;
   title: string;
@@ -152,6 +166,14 @@ export interface SessionInfo {
   historyId?: string;
   /** Set while the session cannot start until the user signs in (the sign-in card in the transcript says how). */
   waitingFor?: "signIn";
+  /** The agent lists its sessions (`session/list`), and can reopen them (load or resume): History shows them. */
+  agentSessions?: boolean;
+  /** The agent's id of this conversation's session (History marks it "this one"). */
+  agentSessionId?: string;
+  /** The agent can sign out (agentCapabilities.auth.logout): the header offers Sign out. */
+  canLogout?: boolean;
+  /** The agent takes images in prompts (promptCapabilities.image): the composer attaches pasted and dropped ones. */
+  imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
   usage?: UsageInfo;
   /** Why the conversation ended, with the agent's last stderr lines. */
@@ -186,6 +208,8 @@ export type ServerMessage =
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
   | { type: "history"; entries: HistoryEntry[] }
+  /** A page of the agent's own sessions (`listAgentSessions`); `cursor` names the next; `leftOut`: entries of the agent's page not shown; `error`: the agent refused. */
+  | { type: "agentSessions"; sessions: AgentSessionEntry[]; cursor?: string; leftOut: number; error?: string }
   /** The answer to `listFiles`: the project's files (relative, `/`-separated), at most a few thousand. */
   | { type: "files"; files: string[]; truncated: boolean }
   /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. `current`: the one this conversation runs, when it is in the list. */
@@ -207,7 +231,8 @@ export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "ch
 export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "unsaved", "failed"];
 
 export type PageMessage =
-  | { type: "prompt"; text: string; skipContext: boolean }
+  /** `images`: pasted or dropped ones (image-check.ts), only when the session says the agent takes them. */
+  | { type: "prompt"; text: string; skipContext: boolean; images?: Array<{ mimeType: string; data: string }> }
   | { type: "cancel" }
   | { type: "permission"; id: string; optionId: string }
   | { type: "setMode"; modeId: string }
@@ -215,6 +240,10 @@ export type PageMessage =
   /** A string for a select, true or false for a boolean option. */
   | { type: "setConfigOption"; configId: string; value: string | boolean }
   | { type: "listHistory" }
+  /** Sign out of the agent (`logout`, when SessionInfo.canLogout). */
+  | { type: "logout" }
+  /** The agent's own sessions (when SessionInfo.agentSessions says it lists them): the first page, or the one `cursor` names. */
+  | { type: "listAgentSessions"; cursor?: string }
   /** The project's files, for `@` in the composer. */
   | { type: "listFiles" }
   | { type: "deleteHistory"; id: string }
@@ -229,7 +258,15 @@ export type PageMessage =
   | { type: "elicitation"; id: string; action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
-export const QUERY = { token: "token", conversation: "conversation", theme: "theme", reopen: "reopen", newAgent: "new-agent" } as const;
+export const QUERY = {
+  token: "token",
+  conversation: "conversation",
+  theme: "theme",
+  reopen: "reopen",
+  /** One of the agent's own sessions to reopen (from `session/list`). */
+  reopenAgent: "reopen-agent",
+  newAgent: "new-agent",
+} as const;
 /**
  * The largest websocket message the server takes from a page (UTF-8 bytes of
  * the JSON): the server closes a socket that sends more (close code 1009), so

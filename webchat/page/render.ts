@@ -87,11 +87,11 @@ export class TranscriptView {
   }
 
   /** Shows the user's message at once (optimistic); the server's "user" event then confirms it in place. */
-  addPending(text: string, contextSkipped: boolean): void {
+  addPending(text: string, contextSkipped: boolean, images = 0): void {
     this.pending?.remove();
     this.lastText = undefined;
     this.plan = undefined;
-    this.pending = userMessage(text, contextSkipped);
+    this.pending = userMessage(text, contextSkipped, images);
     this.pending.classList.add("pending");
     this.append(this.pending);
     this.root.scrollTop = this.root.scrollHeight; // the user just sent: show it, wherever they had scrolled
@@ -123,7 +123,7 @@ export class TranscriptView {
           return;
         }
         pending?.remove();
-        this.append(userMessage(event.text, event.contextSkipped));
+        this.append(userMessage(event.text, event.contextSkipped, event.images));
         return;
       }
       case "signIn": {
@@ -364,11 +364,13 @@ function contentText(content: unknown): string {
   return block?.type ? `*[${block.type} content]*` : "";
 }
 
-function userMessage(text: string, contextSkipped: boolean): HTMLElement {
+function userMessage(text: string, contextSkipped: boolean, images = 0): HTMLElement {
   const element = h(
     "div",
     { class: "message user" },
     h("div", { class: "body" }, ...withMentions(text)),
+    // The images went to the agent only: the transcript and the history keep how many.
+    ...(images > 0 ? [h("div", { class: "images" }, images === 1 ? "with 1 image" : `with ${images} images`)] : []),
     ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []),
   );
   element.dataset.text = text;

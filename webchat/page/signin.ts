@@ -1,7 +1,7 @@
 // The sign-in card (docs/webchat.md: sign-in): the agent's auth methods as
 // buttons that send `authenticate`, or, for a method that needs a terminal,
-// the exact command to run there; then "Send again" resends the prompt that
-// failed, in one click.
+// the exact command to run there, or, for an older `env_var` method, the
+// variables to set; then "Send again" resends the prompt that failed, in one click.
 
 import { h, revealBidi } from "./dom.js";
 import type { TranscriptEvent } from "./protocol.js";
@@ -20,6 +20,7 @@ type SignInDone = TranscriptEvent & { kind: "signInDone" };
 export function signInCard(event: SignIn, actions: SignInActions): HTMLElement {
   const methods = event.methods.map((method) => {
     const description = method.description ? [h("div", { class: "meta" }, ...revealBidi(method.description))] : [];
+    if (method.envVars !== undefined) return envVarRow(method.name, method.envVars, description, event.retryText === undefined);
     if (method.command === undefined) {
       const button = h("button", { class: "signin-method primary", "data-method-id": method.id }, ...revealBidi(method.name));
       button.addEventListener("click", () => {
@@ -55,6 +56,22 @@ export function signInCard(event: SignIn, actions: SignInActions): HTMLElement {
     ...methods,
     h("div", { class: "signin-actions" }, ...resend),
     h("div", { class: "meta signin-outcome", role: "status" }),
+  );
+}
+
+/**
+ * A method that wants variables in the agent's environment (an older `env_var` method): what to set,
+ * and no button (authenticate would only fail until they are set; the chat sets no secret itself).
+ */
+function envVarRow(name: string, vars: string[], description: HTMLElement[], beforeSession: boolean): HTMLElement {
+  const names = vars.length > 0 ? vars.join(", ") : "the variables its documentation names";
+  const where = "in the environment the chat starts agents with (the shell or the system VS Code was started from)";
+  return h(
+    "div",
+    { class: "signin-row env-method" },
+    h("div", { class: "signin-name" }, ...revealBidi(name)),
+    ...description,
+    h("div", { class: "meta" }, `Set ${names} ${where}, restart the chat, then press ${beforeSession ? "Try again" : "Send again"}.`),
   );
 }
 

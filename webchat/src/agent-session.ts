@@ -30,6 +30,8 @@ import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.j
 import { Elicitations } from "./elicitation.js";
 import { usageInfo } from "./usage.js";
 import { closeAgentSession } from "./agent-sessions.js";
+import { promptImages } from "./prompt-images.js";
+import { agentSessionPage, type AgentSessionPage } from "./agent-session-list.js";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -131,7 +133,7 @@ export class AgentSession {
     return this.terminals.snapshots();
   }
 
-  async prompt(text: string, skipContext: boolean): Promise<void> {
+  async prompt(text: string, skipContext: boolean, images?: unknown): Promise<void> {
     if (this.info.state !== "ready" || this.sessionId === undefined) {
       this.options.onEvent({
         kind: "notice",
@@ -139,13 +141,20 @@ export class AgentSession {
       });
       return;
     }
-    this.options.onEvent({ kind: "user", text, contextSkipped: skipContext });
+    const imageBlocks = promptImages(images, this.info.imagePrompts === true);
+    if ("refused" in imageBlocks) return this.options.onEvent({ kind: "error", message: `The message was not sent: ${imageBlocks.refused}.` });
+    const shownImages = imageBlocks.blocks.length > 0 ? { images: imageBlocks.blocks.length } : {};
+    this.options.onEvent({ kind: "user", text, contextSkipped: skipContext, ...shownImages });
     this.setState("prompting");
     try {
       const response = await this.connection.agent.request("session/prompt", {
         sessionId: this.sessionId,
         // Mentions (`@src/main.rs:2-3`) follow the text; the editor-context block is put first downstream.
-        prompt: [{ type: "text", text }, ...(await mentionBlocks(text, this.options.projectDir, this.options.files, this.embeddedContext))],
+        prompt: [
+          { type: "text", text },
+          ...imageBlocks.blocks,
+          ...(await mentionBlocks(text, this.options.projectDir, this.options.files, this.embeddedContext)),
+        ],
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
@@ -156,6 +165,13 @@ export class AgentSession {
     } finally {
       if (this.state() === "prompting") this.setState("ready");
     }
+  }
+
+  /** One page of the agent's own sessions in the project (`session/list`), bounded (agent-session-list.ts). */
+  async listSessions(cursor: string | undefined): Promise<AgentSessionPage> {
+    if (this.info.agentSessions !== true) return { sessions: [], leftOut: 0 };
+    const response = await this.connection.agent.request("session/list", { cwd: this.options.projectDir, ...(cursor ? { cursor } : {}) });
+    return agentSessionPage(response);
   }
 
   /** Ends the running turn: pending permission requests are cancelled, then session/cancel. */
@@ -200,6 +216,17 @@ export class AgentSession {
       this.info.waitingFor = undefined;
       this.options.onSession(this.info);
       await this.startSession();
+    }
+  }
+
+  /** `logout`: the agent forgets its sign-in; what it answers is said in the conversation (the next prompt may ask to sign in again). */
+  async logout(): Promise<void> {
+    if (this.info.canLogout !== true) return this.options.log("ignored a sign-out: the agent does not offer logout");
+    try {
+      await this.connection.agent.request("logout", {});
+      this.options.onEvent({ kind: "notice", message: "Signed out of the agent: it asks you to sign in again when it needs to." });
+    } catch (error) {
+      this.options.onEvent({ kind: "error", message: `The agent did not sign out: ${(error as Error).message}` });
     }
   }
 
@@ -302,7 +329,11 @@ export class AgentSession {
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
       this.authMethods = init.authMethods ?? [];
       this.embeddedContext = init.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+      this.info.imagePrompts = init.agentCapabilities?.promptCapabilities?.image === true;
+      this.info.canLogout = init.agentCapabilities?.auth?.logout != null;
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
+      const reopens = init.agentCapabilities?.loadSession === true || init.agentCapabilities?.sessionCapabilities?.resume != null;
+      this.info.agentSessions = init.agentCapabilities?.sessionCapabilities?.list != null && reopens;
       this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, commandText(this.options.command)));
     } catch (error) {
@@ -343,6 +374,7 @@ export class AgentSession {
         session = how === "load" ? await this.connection.agent.request("session/load", params) : await this.connection.agent.request("session/resume", params);
       }
       this.options.onSessionId?.(this.sessionId);
+      this.info.agentSessionId = this.sessionId;
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
       this.info.configOptions = configOptionInfos(session.configOptions);
@@ -552,8 +584,17 @@ export function authMethodInfo(method: AuthMethod, agentCommand: string): AuthMe
   } else if ("type" in method && method.type === "terminal") {
     const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)}`);
     info.command = [...env, agentCommand, ...(method.args ?? []).map(shellWord)].join(" ");
+  } else if ((method as { type?: unknown }).type === "env_var") {
+    info.envVars = envVarNames((method as { vars?: unknown }).vars);
   }
   return info;
+}
+
+/** The names an `env_var` method lists (`vars: [{name}]`), only ones a shell can set, at most 8. */
+function envVarNames(vars: unknown): string[] {
+  if (!Array.isArray(vars)) return [];
+  const names = vars.map((each: { name?: unknown } | null) => each?.name).filter((name): name is string => typeof name === "string");
+  return names.filter((name) => /^[A-Za-z_][A-Za-z0-9_]{0,99}$/.test(name)).slice(0, 8);
 }
 
 /** A word as a POSIX shell reads it back (for display: the user copies it into a terminal). */

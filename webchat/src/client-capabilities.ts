@@ -25,9 +25,21 @@ export const CLIENT_CAPABILITIES = {
 
 /**
  * The agent capabilities the chat acts on (agent-session.ts): a reopened
- * conversation is loaded or resumed, and mentions travel as `resource` blocks.
+ * conversation is loaded or resumed, mentions travel as `resource` blocks,
+ * pasted and dropped images as `image` blocks, the session is closed at the
+ * end, a multi-root workspace's other folders reach the agent, and the agent's
+ * own sessions are listed in History, and the header offers Sign out.
  */
-export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resume", "promptCapabilities.embeddedContext"] as const;
+export const AGENT_CAPABILITIES_USED = [
+  "loadSession",
+  "sessionCapabilities.resume",
+  "promptCapabilities.embeddedContext",
+  "promptCapabilities.image",
+  "sessionCapabilities.close",
+  "sessionCapabilities.additionalDirectories",
+  "sessionCapabilities.list",
+  "auth.logout",
+] as const;
 
 /**
  * What the real adapters offer that the chat does not use yet (to
@@ -35,17 +47,12 @@ export const AGENT_CAPABILITIES_USED = ["loadSession", "sessionCapabilities.resu
  * surprise (test/unit/webchat/webchat-client-capabilities.test.ts).
  */
 export const AGENT_CAPABILITIES_NOT_USED = [
-  "promptCapabilities.image",
   "promptCapabilities.audio",
   "mcpCapabilities.http",
   "mcpCapabilities.sse",
   "mcpCapabilities.acp",
-  "auth.logout",
   "providers",
-  "sessionCapabilities.list",
-  "sessionCapabilities.close",
   "sessionCapabilities.delete",
   "sessionCapabilities.fork",
-  "sessionCapabilities.additionalDirectories",
   "sessionCapabilities.systemPrompt",
 ] as const;

@@ -247,7 +247,8 @@ export class Conversation {
     if (typeof message !== "object" || message === null) return this.options.log("ignored a page message that is not a JSON object");
     switch (message.type) {
       case "prompt":
-        if (typeof message.text === "string" && message.text.trim() !== "") void this.session.prompt(message.text, message.skipContext === true);
+        if (typeof message.text === "string" && message.text.trim() !== "")
+          void this.session.prompt(message.text, message.skipContext === true, message.images);
         return;
       case "cancel":
         return this.session.cancel();
@@ -265,6 +266,10 @@ export class Conversation {
         return;
       case "listHistory":
         return this.sendHistory(link);
+      case "logout":
+        return void this.session.logout();
+      case "listAgentSessions":
+        return void this.sendAgentSessions(link, typeof message.cursor === "string" ? message.cursor : undefined);
       case "listFiles":
         return this.sendFiles(link);
       case "deleteHistory":
@@ -377,6 +382,19 @@ export class Conversation {
         link.send(JSON.stringify({ type: "files", files: [], truncated: false } satisfies ServerMessage));
       },
     );
+  }
+
+  /** A page of the agent's own sessions; the agent's refusal is said in the list, never thrown. */
+  private async sendAgentSessions(link: PageLink, cursor: string | undefined): Promise<void> {
+    let answer: ServerMessage;
+    try {
+      const page = await this.session.listSessions(cursor);
+      answer = { type: "agentSessions", sessions: page.sessions, leftOut: page.leftOut, ...(page.nextCursor ? { cursor: page.nextCursor } : {}) };
+    } catch (error) {
+      this.options.log(`session/list failed: ${(error as Error).message}`);
+      answer = { type: "agentSessions", sessions: [], leftOut: 0, error: (error as Error).message.slice(0, 300) };
+    }
+    link.send(JSON.stringify(answer));
   }
 
   private sendHistory(link: PageLink): void {

@@ -208,7 +208,10 @@ function keptConversation(value: unknown, id: string): KeptConversation | undefi
 
 /** The fields each kind of event must have for the transcript and the page to take it (webchat/page/protocol.ts). */
 const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> = {
-  user: (event) => isString(event.text) && isOptional(event.contextSkipped, (value) => typeof value === "boolean"),
+  user: (event) =>
+    isString(event.text) &&
+    isOptional(event.contextSkipped, (value) => typeof value === "boolean") &&
+    isOptional(event.images, (value) => Number.isSafeInteger(value) && (value as number) >= 0),
   update: (event) => isObject(event.update) && isString(event.update.sessionUpdate),
   permission: (event) => isString(event.id) && isString(event.title) && Array.isArray(event.options) && event.options.every(isObject),
   permissionDone: (event) => isString(event.id) && isString(event.outcome),

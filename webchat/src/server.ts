@@ -17,7 +17,8 @@ import { AGENT_PICKER_ENV, AgentCatalog, ourConductor } from "./agent-catalog.js
 import type { AgentCommand } from "./agent-command.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
-import { HistoryStore, isHistoryId } from "./history.js";
+import { HistoryStore, isHistoryId, newHistoryId, type KeptConversation } from "./history.js";
+import { isAgentSessionId } from "./agent-session-list.js";
 import { pageHtml } from "./page-html.js";
 import type { ProjectFiles } from "./project-files.js";
 
@@ -161,9 +162,10 @@ export class ChatServer {
       return refuseUpgrade(socket, 400, url.pathname !== "/ws" ? "websockets live on /ws" : "a conversation id is 1-64 letters, digits, '-' or '_'");
     }
     const reopen = url.searchParams.get(QUERY.reopen);
+    const reopenAgent = url.searchParams.get(QUERY.reopenAgent);
     this.sockets.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.attach(ws, named, isHistoryId(reopen) ? reopen : undefined);
+        this.attach(ws, named, isHistoryId(reopen) ? reopen : undefined, isAgentSessionId(reopenAgent) ? reopenAgent : undefined);
       } catch (error) {
         // The socket is a websocket by now: it is closed as one, not answered in HTTP.
         this.options.log(`internal error attaching a websocket: ${errorLine(error)}`);
@@ -172,7 +174,8 @@ export class ChatServer {
     });
   }
 
-  private attach(ws: WebSocket, named: string | null, reopenId: string | undefined): void {
+  /** `agentSessionId`: one of the agent's own sessions (History's `session/list` part) to reopen in a new conversation. */
+  private attach(ws: WebSocket, named: string | null, reopenId: string | undefined, agentSessionId?: string): void {
     // The colon keeps these ids apart from any a URL can name (CONVERSATION_ID_PATTERN).
     const id = named ?? `unnamed:${++this.unnamedCount}`;
     // An oversized message or a frame that is not UTF-8: ws has already closed
@@ -183,7 +186,7 @@ export class ChatServer {
       if (!makeRoom(this.conversations.values(), this.options.maxConversations, this.options.log)) {
         return refuseConversation(ws, this.options.maxConversations, this.options.log);
       }
-      const reopen = reopenId === undefined ? undefined : this.history?.load(reopenId);
+      const reopen = reopenId === undefined ? agentSessionReopen(agentSessionId) : this.history?.load(reopenId);
       if (reopenId !== undefined && !reopen) this.options.log(`[${id}] no kept conversation ${reopenId} to reopen: starting a new one`);
       conversation = new Conversation({
         id,
@@ -235,4 +238,11 @@ function securityHeaders(nonce?: string): Record<string, string> {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
   };
+}
+
+/** One of the agent's own sessions, reopened as a new conversation with nothing kept yet (the agent loads or resumes it). */
+function agentSessionReopen(agentSessionId: string | undefined): { entry: KeptConversation; events: [] } | undefined {
+  if (agentSessionId === undefined) return undefined;
+  const now = Date.now();
+  return { entry: { id: newHistoryId(), title: "", createdAt: now, updatedAt: now, agentSessionId }, events: [] };
 }

@@ -273,7 +273,7 @@
     return frame !== null && event.source === frame.contentWindow && event.origin === chatOrigin && isObject(event.data) ? event.data : null;
   }
 
-  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit", "withdrawEdit", "reviewTurn", "undoTurn", "rewindTurn"];
+  const REQUEST_KINDS = ["chord", "openDiff", "openFile", "agent", "applyEdit", "withdrawEdit", "reviewTurn", "undoTurn", "rewindTurn", "openUrl", "attention"];
   window.addEventListener("message", (/** @type {MessageEvent<unknown>} */ event) => {
     const data = fromChat(event);
     if (data?.type !== "symposium/request") return;

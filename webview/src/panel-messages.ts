@@ -89,7 +89,13 @@ export type BridgeRequest =
   /** An agent's elicitation asked the user to open this address (http or https only): opened in the system's browser. */
   | { kind: "openUrl"; url: string }
   /** A recorded agent turn (docs/checkpoints.md) of the project `project` (a workspace folder): reviewed in a diff, or undone. */
-  | { kind: "reviewTurn" | "undoTurn" | "rewindTurn"; project: string; turn: string };
+  | { kind: "reviewTurn" | "undoTurn" | "rewindTurn"; project: string; turn: string }
+  /** The agent finished its turn or waits for the user (webchat/page/attention.ts); `key` names the occasion once. */
+  | { kind: "attention"; reason: AttentionReason; key?: string };
+
+/** Why the agent wants the user: its turn ended, or it asks for a permission, an answer or a sign-in. */
+export type AttentionReason = "turnEnded" | "permission" | "question" | "signIn";
+const ATTENTION_REASONS: readonly AttentionReason[] = ["turnEnded", "permission", "question", "signIn"];
 
 /** The bridge's message type on the chat page's side of the panel (iframe ⇄ panel page). */
 export const BRIDGE_MESSAGE = "symposium/request";
@@ -146,6 +152,12 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
     case "rewindTurn":
       return isPath(data.project) && typeof data.turn === "string" && TURN_ID.test(data.turn)
         ? { kind: data.kind, project: data.project, turn: data.turn }
+        : null;
+    case "attention":
+      if (!ATTENTION_REASONS.includes(data.reason as AttentionReason)) return null;
+      if (data.key === undefined) return { kind: "attention", reason: data.reason as AttentionReason };
+      return typeof data.key === "string" && /^[A-Za-z0-9_:/.-]{1,200}$/.test(data.key)
+        ? { kind: "attention", reason: data.reason as AttentionReason, key: data.key }
         : null;
     default:
       return null;

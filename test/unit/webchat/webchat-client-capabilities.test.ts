@@ -48,9 +48,19 @@ describe("the chat's client capabilities", () => {
         const shown = authMethodInfo(method, "agent --acp");
         assert.equal(shown.id, method.id);
         const type = (method as { type?: string }).type;
-        // ACP's terminal methods (and Claude Code's terminal-auth hint) show the command; the rest are buttons.
+        // ACP's terminal methods (and Claude Code's terminal-auth hint) show the command; the older env_var
+        // methods (Codex's) the variables to set, never a button; the rest are buttons.
         if (type === "terminal") assert.match(shown.command ?? "", /auth login/, JSON.stringify(shown));
-        else assert.equal(shown.command, undefined, JSON.stringify(shown));
+        else if (type === "env_var") {
+          assert.equal(shown.command, undefined);
+          const vars = (method as { vars?: Array<{ name: string }> }).vars ?? [];
+          assert.deepEqual(
+            shown.envVars,
+            vars.map((each) => each.name),
+            JSON.stringify(shown),
+          );
+          assert.ok(vars.length > 0);
+        } else assert.equal(shown.envVars ?? shown.command, undefined, JSON.stringify(shown));
       }
     });
   }
