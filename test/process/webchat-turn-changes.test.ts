@@ -89,4 +89,32 @@ describe("the built-in chat: a turn's changed files (checkpoints)", { skip }, ()
       await chat.close();
     }
   });
+
+  it("says so when a turn's changes could not be recorded (a snapshot over its time budget), with no Review or Undo", async () => {
+    const home = scratch("chat-turns-home-");
+    const project = scratch("chat-turns-project-");
+    const server = await suite.serve({
+      command: quote([process.execPath, CONDUCTOR_CLI, "agent", quote([process.execPath, DISK_AGENT])]),
+      projectDir: project,
+      env: {
+        SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"),
+        SYMPOSIUM_CONFIG: path.join(home, "config.jsonc"),
+        SYMPOSIUM_CHECKPOINTS_DIR: path.join(home, "checkpoints"),
+        // No snapshot (a git process) finishes in 1 ms: the turn is skipped, as a very big project's is.
+        SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "1",
+      },
+    });
+    const url = new URL(server.url);
+    url.searchParams.set("conversation", "too-big");
+    const chat = await openChatInFrame(suite.browser, url.toString());
+    try {
+      await send(chat.frame, [{ op: "write", path: "new.txt", content: "made by the agent\n" }]);
+      const note = await chat.frame.waitForSelector(".turn-not-recorded", { timeout: 20_000 });
+      assert.match((await note.textContent()) ?? "", /not recorded.*budget/);
+      assert.equal(await chat.frame.locator(".turn-changes button").count(), 0);
+      assert.equal(fs.readFileSync(path.join(project, "new.txt"), "utf8"), "made by the agent\n", "the agent's write itself is untouched");
+    } finally {
+      await chat.close();
+    }
+  });
 });

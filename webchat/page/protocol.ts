@@ -13,7 +13,7 @@ export type TranscriptEvent =
   | { kind: "permissionDone"; id: string; outcome: "selected" | "cancelled"; optionId?: string }
   | { kind: "turnEnd"; stopReason: string }
   /** The turn that just ended changed files (its checkpoint record, docs/checkpoints.md): `files` project-relative, the first few. */
-  | { kind: "turnChanges"; project: string; turn: string; count: number; files: string[] }
+  | { kind: "turnChanges"; project: string; turn: string; count: number; files: string[]; notRecorded?: string }
   | { kind: "error"; message: string; detail?: string[] }
   | { kind: "notice"; message: string }
   /** The agent wants a sign-in (docs/webchat.md: sign-in): a card with its methods, and the prompt to send again. */

@@ -1,4 +1,5 @@
-// "N files changed" after a turn that changed files (its checkpoint record,
+// "N files changed" after a turn that changed files (or why a turn's changes
+// were not recorded) (its checkpoint record,
 // docs/checkpoints.md), with Review and Undo turn: VS Code runs those for this
 // turn (bridge.ts asks it). Outside VS Code's panel: the text only, and where
 // the command line does the same.
@@ -8,6 +9,13 @@ import { turnRequest } from "./bridge.js";
 import type { TranscriptEvent } from "./protocol.js";
 
 export function turnChangesNote(event: Extract<TranscriptEvent, { kind: "turnChanges" }>): HTMLElement {
+  if (event.notRecorded !== undefined) {
+    return h(
+      "div",
+      { class: "meta turn-changes turn-not-recorded", "data-turn": event.turn },
+      `This turn's changes were not recorded, so it has no Review or Undo: ${event.notRecorded}`,
+    );
+  }
   const summary = `${event.count} file${event.count === 1 ? "" : "s"} changed`;
   const title = event.files.join("\n") + (event.count > event.files.length ? `\n… and ${event.count - event.files.length} more` : "");
   const note = h("div", { class: "meta turn-changes", "data-turn": event.turn }, h("span", { title }, summary));

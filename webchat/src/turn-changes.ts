@@ -1,4 +1,5 @@
-// After a turn of the built-in chat ends: the files it changed, from the
+// After a turn of the built-in chat ends: the files it changed (or why they
+// could not be recorded), from the
 // checkpoint record the conductor writes once its after-turn snapshot is in
 // (docs/checkpoints.md), so the page can offer Review and Undo turn. The record
 // is finished after the answer has gone back, so this waits for it (a watcher
@@ -76,6 +77,12 @@ export class TurnChanges {
 }
 
 function changesOf(project: string, record: TurnRecord): TurnChangesEvent | null {
+  // A turn that could not be recorded (a project too big for the snapshot's time budget, a
+  // damaged store) says so, so the user knows Review and Undo are not there for it.
+  if (record.state === "skipped" || record.state === "failed") {
+    const notRecorded = record.notes.join("; ") || `not recorded (${record.state})`;
+    return { kind: "turnChanges", project, turn: record.id, count: 0, files: [], notRecorded };
+  }
   if (record.state !== "done") return null;
   const files = record.roots.flatMap((root, index) => root.files.map((file) => (index === 0 ? file.path : `${root.dir}/${file.path}`)));
   if (files.length === 0) return null;
