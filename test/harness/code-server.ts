@@ -16,6 +16,7 @@ import { REPO_DIR, tempDir } from "../support/processes.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const VSIX = path.join(REPO_DIR, "dist", "symposium.vsix");
+const VSCE = path.join(REPO_DIR, "node_modules", "@vscode", "vsce", "vsce");
 
 /** One VS Code the end-to-end tests run on (test/harness/vscode-targets.json). */
 export interface VsCodeTarget {
@@ -150,6 +151,20 @@ export function addDefaultUserSettings(userDataDir: string, defaults: Record<str
   for (const [key, value] of missing) text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   if (missing.length > 0) fs.writeFileSync(file, text);
   return null;
+}
+
+/**
+ * Packages the extension in `folder` (its manifest and files) with vsce and installs the package
+ * into the profile `root` of a code-server startCodeServer starts later, as a user installs a .vsix.
+ */
+export function installExtensionFolder(root: string, folder: string): void {
+  const vsix = path.join(root, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [VSCE, "package", "--no-dependencies", "--skip-license", "--allow-missing-repository", "--out", vsix], {
+    cwd: folder,
+    stdio: "ignore",
+  });
+  const profile = ["--user-data-dir", path.join(root, "data"), "--extensions-dir", path.join(root, "extensions")];
+  execFileSync(codeServerNode(), [codeServerEntry(), ...profile, "--install-extension", vsix], { stdio: "ignore" });
 }
 
 export interface StartOptions {
