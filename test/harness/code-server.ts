@@ -353,9 +353,22 @@ export async function frameWithText(page: Page, pattern: RegExp, timeoutMs = 20_
   }
 }
 
-/** The text of the visible editor or output view, as VS Code renders it. */
+/**
+ * The text of the visible editor or output view, as VS Code renders it: each editor's lines in
+ * the order they stand on screen (VS Code 1.139 reuses line elements, so their order in the
+ * document can differ after the text changes).
+ */
 export async function visibleText(page: Page, selector: string): Promise<string> {
-  const text = await page.$$eval(`${selector} .view-line`, (lines) => lines.map((line) => line.textContent ?? "").join("\n"));
+  const text = await page.$$eval(`${selector} .view-lines`, (editors) =>
+    editors
+      .map((editor) =>
+        [...editor.querySelectorAll<HTMLElement>(":scope > .view-line")]
+          .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+          .map((line) => line.textContent ?? "")
+          .join("\n"),
+      )
+      .join("\n"),
+  );
   return text.replace(/\u00a0/g, " "); // VS Code renders spaces as no-break spaces
 }
 
