@@ -374,6 +374,8 @@ export async function visibleText(page: Page, selector: string): Promise<string>
 
 /** Opens a workspace file with Quick Open (Ctrl+P) like a user, and waits until its editor has focus. */
 export async function openFile(page: Page, name: string): Promise<void> {
+  // On VS Code 1.139 a click in the editor after typing into Toad's page leaves the keys with that page.
+  await leaveFrames(page);
   await page.keyboard.press("Control+P");
   const input = page.locator(".quick-input-widget .quick-input-box input");
   await input.waitFor({ state: "visible" });
