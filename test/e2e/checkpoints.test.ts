@@ -49,9 +49,16 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     );
   }
 
-  async function pickNewestTurn(): Promise<void> {
-    const quickPick = page.locator(".quick-input-widget");
-    await quickPick.waitFor({ state: "visible", timeout: 10_000 });
+  /** Picks the newest turn in the list titled `title` (the palette that ran the command is the same widget: wait for the list's title). */
+  async function pickNewestTurn(title: string): Promise<void> {
+    const quickPick = page.locator(".quick-input-widget", { hasText: title });
+    await quickPick.waitFor({ state: "visible", timeout: 10_000 }).catch(async (error: Error) => {
+      const toasts = await page
+        .locator(".notifications-toasts")
+        .innerText()
+        .catch(() => "");
+      throw new Error(`${error.message}; notifications: ${toasts}`);
+    });
     await page.keyboard.press("Enter");
   }
 
@@ -77,7 +84,7 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
       { op: "delete", path: "plan.md" },
     ]);
     await command(page, "Symposium: Review Agent Changes");
-    await pickNewestTurn();
+    await pickNewestTurn("Review which turn's changes?");
     await page.locator(".part.editor .tab", { hasText: "Agent changes:" }).first().waitFor({ timeout: 20_000 });
     await waitForText(() => visibleText(page, ".part.editor"), /edited by the agent/, 20_000);
     await page.screenshot({ path: path.join(shots, "review.png") });
@@ -163,7 +170,7 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     await page.keyboard.press("Control+End");
     await page.keyboard.type("user typing");
     await command(page, "Symposium: Undo Agent Turn");
-    await pickNewestTurn();
+    await pickNewestTurn("Undo which turn?");
     const dialog = page.locator(".monaco-dialog-box");
     await dialog.waitFor({ timeout: 10_000 });
     const asked = await dialog.innerText();

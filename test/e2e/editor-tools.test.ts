@@ -13,8 +13,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROVIDER_MS_META } from "../../editor-tools/src/protocol.js";
-import { e2eSkipReason } from "../harness/code-server.js";
+import { e2eSkipReason, visibleText } from "../harness/code-server.js";
 import { REPO_DIR } from "../support/processes.js";
+import { waitForText } from "./panel-helpers.js";
 import { closeTrackedWindow, openFile, openTrackedWindow, waitForState, type TrackedWindow } from "./tracker-helpers.js";
 
 const skip = e2eSkipReason();
@@ -179,10 +180,12 @@ describe("editor tools in code-server, answered by the TypeScript language servi
     const modified = page.locator(".part.editor .monaco-diff-editor .editor.modified .view-lines").first();
     await modified.waitFor({ timeout: 10_000 });
     assert.match(fs.readFileSync(path.join(workspace, "ts", "greeting.ts"), "utf8"), /hi \$\{name\}/, "nothing written before the answer");
-    // The user changes the proposal in the diff's right side before accepting it.
-    await modified.click();
+    // The user changes the proposal in the diff's right side before accepting it, clicking on its text
+    // (in a narrow editor area VS Code 1.139 shows the diff inline: the old lines sit between the new ones).
+    await modified.locator(".view-line").last().click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type("// reviewed");
+    await waitForText(() => visibleText(page, ".part.editor .monaco-diff-editor .editor.modified"), /\/\/ reviewed/, 10_000);
     await toast.getByRole("button", { name: "Accept" }).click();
     const result = JSON.parse((await pending).text) as { decision: string; finalText: string; message: string };
     assert.equal(result.decision, "accepted");

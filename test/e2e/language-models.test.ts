@@ -9,16 +9,14 @@
 // setting says why it does nothing.
 
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import {
-  codeServerEntry,
-  codeServerNode,
   copySampleWorkspace,
   e2eSkipReason,
+  installExtensionFolder,
   launchBrowser,
   openWorkbench,
   skipUnlessCI,
@@ -29,7 +27,6 @@ import {
 import { OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 import { setUserSettings } from "./panel-helpers.js";
 
-const VSCE = path.join(REPO_DIR, "node_modules", "@vscode", "vsce", "vsce");
 const CONSUMER_SUITE = path.join(OUT_DIR, "extension-host", "lm-consumer.cjs");
 const CONSUMER_EXTENSION = path.join(REPO_DIR, "test", "fixtures", "lm-consumer");
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
@@ -79,13 +76,7 @@ function installConsumer(root: string): void {
   fs.mkdirSync(folder, { recursive: true });
   fs.copyFileSync(path.join(CONSUMER_EXTENSION, "package.json"), path.join(folder, "package.json"));
   fs.copyFileSync(CONSUMER_SUITE, path.join(folder, "extension.cjs"));
-  const vsix = path.join(root, "lm-consumer.vsix");
-  execFileSync(process.execPath, [VSCE, "package", "--no-dependencies", "--skip-license", "--allow-missing-repository", "--out", vsix], {
-    cwd: folder,
-    stdio: "ignore",
-  });
-  const profile = ["--user-data-dir", path.join(root, "data"), "--extensions-dir", path.join(root, "extensions")];
-  execFileSync(codeServerNode(), [codeServerEntry(), ...profile, "--install-extension", vsix], { stdio: "ignore" });
+  installExtensionFolder(root, folder);
 }
 
 async function start(agentLog: string, summaryFile: string): Promise<{ server: CodeServer; browser: Browser }> {

@@ -13,6 +13,11 @@ import { e2eSkipReason, runCommand, visibleText, type CodeServer } from "../harn
 import { STATUS_ITEM, closeTrackedWindow, openFile, openTrackedWindow, readState, waitForState, type TrackedWindow } from "./tracker-helpers.js";
 
 const skip = e2eSkipReason();
+/**
+ * Whether the editor's text shows `expected`, however its lines wrap: VS Code 1.139 opens the view
+ * beside in a narrow group, where a line wraps even inside a path ("src/main." | "rs").
+ */
+const shows = (text: string, expected: string): boolean => text.replace(/\s+/g, "").includes(expected.replace(/\s+/g, ""));
 const POSIX = process.platform !== "win32";
 
 describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () => {
@@ -132,21 +137,22 @@ describe("editor state tracker in code-server", { skip, timeout: 600_000 }, () =
     await page.keyboard.press("Shift+ArrowDown");
     await runCommand(page, "Symposium: Show Editor Context");
     let text = "";
-    for (let i = 0; i < 40 && !text.includes("Selected text (line 1)"); i++) {
+    for (let i = 0; i < 40 && !shows(text, "Selected text (line 1)"); i++) {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.editor");
     }
-    assert.match(text, /<editor-context>\s+Active file: src\/main\.rs \(rust\)[\s\S]*Selected text \(line 1\):/);
+    assert.ok(shows(text, "<editor-context>\nActive file: src/main.rs (rust)"), text);
+    assert.ok(shows(text, "Selected text (line 1):"), text);
     // Back into main.rs (the first editor group), a longer selection: the view follows.
     await page.locator(".part.editor .monaco-editor .view-lines").first().click();
     await page.keyboard.press("Control+Home");
     await page.keyboard.press("Shift+ArrowDown");
     await page.keyboard.press("Shift+ArrowDown");
-    for (let i = 0; i < 40 && !text.includes("Selected text (lines 1-2)"); i++) {
+    for (let i = 0; i < 40 && !shows(text, "Selected text (lines 1-2)"); i++) {
       await page.waitForTimeout(250);
       text = await visibleText(page, ".part.editor");
     }
-    assert.match(text, /Selected text \(lines 1-2\):/, "the view follows the selection");
+    assert.ok(shows(text, "Selected text (lines 1-2):"), `the view follows the selection: ${text}`);
   });
 
   it("shows what it shares in the status bar; a click there turns sharing off (file removed) and on again", async () => {

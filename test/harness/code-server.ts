@@ -16,6 +16,7 @@ import { REPO_DIR, tempDir } from "../support/processes.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const VSIX = path.join(REPO_DIR, "dist", "symposium.vsix");
+const VSCE = path.join(REPO_DIR, "node_modules", "@vscode", "vsce", "vsce");
 
 /** One VS Code the end-to-end tests run on (test/harness/vscode-targets.json). */
 export interface VsCodeTarget {
@@ -155,6 +156,20 @@ export function addDefaultUserSettings(userDataDir: string, defaults: Record<str
   for (const [key, value] of missing) text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   if (missing.length > 0) fs.writeFileSync(file, text);
   return null;
+}
+
+/**
+ * Packages the extension in `folder` (its manifest and files) with vsce and installs the package
+ * into the profile `root` of a code-server startCodeServer starts later, as a user installs a .vsix.
+ */
+export function installExtensionFolder(root: string, folder: string): void {
+  const vsix = path.join(root, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [VSCE, "package", "--no-dependencies", "--skip-license", "--allow-missing-repository", "--out", vsix], {
+    cwd: folder,
+    stdio: "ignore",
+  });
+  const profile = ["--user-data-dir", path.join(root, "data"), "--extensions-dir", path.join(root, "extensions")];
+  execFileSync(codeServerNode(), [codeServerEntry(), ...profile, "--install-extension", vsix], { stdio: "ignore" });
 }
 
 export interface StartOptions {
@@ -343,14 +358,29 @@ export async function frameWithText(page: Page, pattern: RegExp, timeoutMs = 20_
   }
 }
 
-/** The text of the visible editor or output view, as VS Code renders it. */
+/**
+ * The text of the visible editor or output view, as VS Code renders it: each editor's lines in
+ * the order they stand on screen (VS Code 1.139 reuses line elements, so their order in the
+ * document can differ after the text changes).
+ */
 export async function visibleText(page: Page, selector: string): Promise<string> {
-  const text = await page.$$eval(`${selector} .view-line`, (lines) => lines.map((line) => line.textContent ?? "").join("\n"));
+  const text = await page.$$eval(`${selector} .view-lines`, (editors) =>
+    editors
+      .map((editor) =>
+        [...editor.querySelectorAll<HTMLElement>(":scope > .view-line")]
+          .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+          .map((line) => line.textContent ?? "")
+          .join("\n"),
+      )
+      .join("\n"),
+  );
   return text.replace(/\u00a0/g, " "); // VS Code renders spaces as no-break spaces
 }
 
 /** Opens a workspace file with Quick Open (Ctrl+P) like a user, and waits until its editor has focus. */
 export async function openFile(page: Page, name: string): Promise<void> {
+  // On VS Code 1.139 a click in the editor after typing into Toad's page leaves the keys with that page.
+  await leaveFrames(page);
   await page.keyboard.press("Control+P");
   const input = page.locator(".quick-input-widget .quick-input-box input");
   await input.waitFor({ state: "visible" });
