@@ -101,7 +101,7 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
   it("reverts one change block from the review's gutter (VS Code's Revert) and keeps the others", async () => {
     await agentRuns([{ op: "write", path: "story.txt", content: story([3, 36]) }]);
     await command(page, "Symposium: Review Agent Changes");
-    await pickNewestTurn();
+    await pickNewestTurn("Review which turn's changes?");
     const diff = page.locator(".part.editor .monaco-diff-editor").first();
     await diff.waitFor({ timeout: 20_000 });
     const first = diff.locator(".editor.modified .view-line", { hasText: "line 3, rewritten by the agent" });
