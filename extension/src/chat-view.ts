@@ -12,7 +12,7 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { ActionRequest } from "./chat-bridge.js";
-import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
+import { parseFromPanel, type ChatTheme, type PanelStatus, type SelectionMention, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
  * The view's id. It was `symposium.toadView` before any release; VS Code keys a
@@ -79,7 +79,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view = view;
     this.log.info("chat panel opened");
     // Asked first: after a window reload the first render already says "reconnecting" and
-    // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
+    // shows the kept conversation (webview/page/kept-conversation.ts), never a "starting" screen.
     this.events.opened();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
     view.onDidDispose(() => {
@@ -110,14 +110,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.events.opened();
   }
 
-  /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
-  async mention(text: string): Promise<void> {
+  /** Puts the mention into the composer of the chat the user sees (an editor tab if one is active, else the view). */
+  async mention(mention: SelectionMention): Promise<void> {
     const editor = [...this.editors].find((panel) => panel.visible);
     if (editor) editor.reveal(undefined, false);
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     const target = editor?.webview ?? this.view?.webview;
     const surface = [...this.surfaces].find((each) => each.webview === target);
-    if (surface) this.post(surface, { type: "mention", text });
+    if (surface) this.post(surface, { type: "mention", ...mention });
   }
 
   /** Shows a status and, once there is one, the chat. */
@@ -174,7 +174,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * the window's conversation now. The other surfaces follow, and a tab opened later shows it (issue 32, item 1).
    */
   private conversationMoved(id: string, surface: Surface): void {
-    if (!CONVERSATION_ID.test(id) || !this.chatUrl) return;
+    if (!this.chatUrl) return;
     const next = chatUrlWith(this.chatUrl, { conversation: id });
     surface.renderedUrl = next; // that page went there itself: no reload
     this.chatUrl = next;
@@ -234,13 +234,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
   }
 
+  /** The panel page's bundle (scripts/bundle.mjs: webview/page/ → dist/webview/). */
   private mediaRoot(): vscode.Uri {
-    return vscode.Uri.joinPath(this.extensionUri, "webview", "media");
+    return vscode.Uri.joinPath(this.extensionUri, "dist", "webview");
   }
 }
-
-/** Conversation ids the chat's URL may name (webchat/page/protocol.ts: CONVERSATION_ID_PATTERN). */
-const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The chat's address with another conversation or theme (its other parameters, the secret among them, kept). */
 export function chatUrlWith(chatUrl: string, change: { conversation?: string; theme?: ChatTheme }): string {
