@@ -41,7 +41,7 @@ const kept = new KeptConversation(vscode, chat?.element ?? elements.status.nextS
 let status: PanelStatus = parseStatus(parseJson(document.body.dataset.status)) ?? { kind: "starting", message: "" };
 let seq = Number(document.body.dataset.seq) || 0;
 kept.wantChat(wantsChat(status), false); // a reload's first render may say "starting": the copy is kept until a status says the chat starts afresh
-redraw();
+draw(status);
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const message = fromExtension(event) ? parseToPanel(event.data) : chat?.sent(event) ? parseFromChat(event.data) : null;
@@ -82,15 +82,18 @@ function dispatch(message: ToPanel | FromChat): void {
 
 function showStatus(next: PanelStatus): void {
   const wasShown = chat !== null && !chat.element.hidden;
-  status = next;
   kept.wantChat(wantsChat(next), next.kind === "starting" && !wantsChat(next));
-  redraw();
-  // A notice above a ready chat goes after a while (unless another status came since).
-  const shownSeq = seq;
-  if (next.kind === "ready" && next.notice) setTimeout(() => seq === shownSeq && (elements.status.hidden = true), NOTICE_MS);
+  draw(next);
   // The chat takes the keys when it appears only if the panel has them now: a
   // user who went back to the editor while it started keeps typing there.
   if (wantsChat(next) && !wasShown && document.hasFocus()) chat?.focus();
+}
+
+/** Draws `next`; a notice above a ready chat goes after a while (unless another status came since). */
+function draw(next: PanelStatus): void {
+  status = next;
+  redraw();
+  if (next.kind === "ready" && next.notice) setTimeout(() => status === next && draw({ kind: "ready" }), NOTICE_MS);
 }
 
 /** Until the chat's page has loaded, a ready chat is said to be starting (its area would be blank). */
