@@ -93,18 +93,30 @@ export function noteMoments(toad: boolean): void {
   const once = (key: keyof Moments) => {
     if (!(moments[key] > 0)) moments[key] = Date.now();
   };
+  // A frame's first document (about:blank) may hand its window on to the page it navigates to: the
+  // patched WebSocket stays, but each new document is watched again (on its DOMContentLoaded, or its socket).
+  const watched = new WeakSet<Document>();
+  const check = () => {
+    if (document.body?.dataset.state === "ready") once("readyAt");
+    if (document.body?.classList.contains("keeping")) once("keptShownAt");
+  };
+  const watch = () => {
+    if (watched.has(document)) return;
+    watched.add(document);
+    new MutationObserver(check).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state", "class"] });
+    check();
+  };
   window.WebSocket = class extends window.WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
+      watch();
       this.addEventListener("message", (event: MessageEvent<unknown>) => {
         if (!toad || (typeof event.data !== "string" && (event.data as ArrayBuffer).byteLength > 10)) once("firstMessageAt");
       });
     }
   };
-  new MutationObserver(() => {
-    if (document.body?.dataset.state === "ready") once("readyAt");
-    if (document.body?.classList.contains("keeping")) once("keptShownAt");
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state", "class"] });
+  watch();
+  window.addEventListener("DOMContentLoaded", watch, true);
 }
 
 /** A frame's moments (none where the init script did not run). */
