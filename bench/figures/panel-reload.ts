@@ -148,7 +148,10 @@ async function keptShown(page: Page, since: number, stop: Promise<unknown>): Pro
   let earliest = Number.NaN;
   while (!stopped) {
     for (const frame of page.frames().filter((each) => each.url().includes("fake.html"))) {
-      const at = (await framesMoments(frame)).keptShownAt;
+      // VS Code writes the panel page into its frame (document.write), where the injected script may not see it: then seen by polling.
+      const noted = (await framesMoments(frame)).keptShownAt;
+      const seen = noted > 0 ? noted : await frame.evaluate(() => document.body?.classList.contains("keeping") === true).catch(() => false);
+      const at = typeof seen === "number" ? seen : seen ? Date.now() : Number.NaN;
       if (at > since && !(at >= earliest)) earliest = at;
     }
     await page.waitForTimeout(20);
