@@ -66,7 +66,7 @@ export default tseslint.config(
         ].map((name) => [name, "readonly"]),
       ),
     },
-    // Untyped JavaScript: every parameter is `any`, so these would only restate that (panel.js, typed with JSDoc, keeps them).
+    // Untyped JavaScript: every parameter is `any`, so these would only restate that.
     rules: Object.fromEntries(
       ["no-unsafe-argument", "no-unsafe-assignment", "no-unsafe-call", "no-unsafe-member-access", "no-unsafe-return"].map((rule) => [
         `@typescript-eslint/${rule}`,
@@ -75,9 +75,18 @@ export default tseslint.config(
     ),
   },
   {
-    // The panel page's script: tsc checks its names (checkJs, webview/media/tsconfig.json), with the DOM's globals.
-    files: ["webview/media/*.js"],
-    rules: { "no-undef": "off" },
+    // The frames' message names are spelled in webview/src/panel-messages.ts only: every frame imports them from there.
+    files: ["webview/**/*.ts", "webchat/**/*.ts", "extension/**/*.ts"],
+    ignores: ["webview/src/panel-messages.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Literal[value=/^symposium\\/(chords|mention|theme|focus|editResult|request|conversation|transcript)$/]",
+          message: "A message between the panel's frames: use CHAT_MESSAGE from webview/src/panel-messages.ts.",
+        },
+      ],
+    },
   },
   prettier,
 );

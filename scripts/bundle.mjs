@@ -101,6 +101,19 @@ await Promise.all([
     entryPoints: { page: "webchat/page/main.ts" },
     outdir: "dist/webchat",
   }),
+  // The panel page's script and stylesheet (webview/page/), loaded by VS Code's webview under the panel's CSP.
+  esbuild.build({
+    ...common,
+    plugins: [],
+    platform: "browser",
+    target: "es2022",
+    format: "iife",
+    mainFields: ["browser", "module", "main"],
+    sourcemap: false,
+    minify: true,
+    entryPoints: { panel: "webview/page/main.ts" },
+    outdir: "dist/webview",
+  }),
   esbuild.build({
     ...common,
     format: "esm",

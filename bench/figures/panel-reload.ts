@@ -3,14 +3,14 @@
 // One code-server and one browser for all runs; interleaved: a cold start
 // (Stop Chat, then Restart Chat: host, frontend, chat page) and a reload
 // (Developer: Reload Window). "Live" is the chat page's first message from its
-// server, which the page stamps on <body data-first-message-at> (wall clock,
-// the same machine's clock as this process); data-ready-at is when the agent
-// session said ready. Both clocks start when the command's Enter is pressed.
+// server; "ready" is when its agent session said ready. The pages note nothing
+// for the bench: a script the bench injects into every frame (noteMoments)
+// notes these on the wall clock (the same machine's clock as this process).
+// Both clocks start when the command's Enter is pressed.
 // Before each reload the chat answers one question, so there is a conversation to
-// bring back; the panel stamps <body data-kept-shown-at> when it shows its kept
-// copy of it (webview/media/panel.js), before the chat page is live behind it.
-// P8-Toad: the same with the real Toad as the panel's chat (its page stamps
-// nothing, so an init script notes its first websocket message).
+// bring back; the same script notes when the panel shows its kept copy of it,
+// before the chat page is live behind it.
+// P8-Toad: the same with the real Toad as the panel's chat (its first output).
 
 import * as fs from "node:fs";
 import type { Frame, Page } from "playwright-core";
@@ -29,7 +29,7 @@ interface Sample {
   share?: number;
   /** Reloads only: the workbench back → each step the extension logs, then → the chat's first message. */
   legs?: Legs;
-  /** Reloads only: the workbench back → the panel showing its kept copy of the conversation (webview/media/panel.js). */
+  /** Reloads only: the workbench back → the panel showing its kept copy of the conversation (webview/page/kept-conversation.ts). */
   kept?: number;
 }
 
@@ -69,37 +69,73 @@ function loggedSteps(server: CodeServer, since: number): Record<LoggedStep, numb
 /** Which chat the panel runs: the built-in chat (the default) or the real Toad (scripts/install-toad.sh). */
 type Frontend = "builtin" | "toad";
 
-/**
- * In every frame, for Toad's page (its screen is a canvas fed by one websocket,
- * and it stamps nothing): when the first output of its app arrived. That is the
- * first binary message over 10 bytes, textual-serve's own rule for `-first-byte`
- * (its first text message is only the pong to the page's ping).
- */
-export const STAMP_TOAD_FIRST_OUTPUT = {
-  content: `window.symposiumFirstMessageAt = NaN;
-    window.WebSocket = class extends window.WebSocket {
-      constructor(url, protocols) {
-        super(url, protocols);
-        this.addEventListener("message", (event) => {
-          if (typeof event.data !== "string" && event.data.byteLength > 10 && !(window.symposiumFirstMessageAt > 0)) window.symposiumFirstMessageAt = Date.now();
-        });
-      }
-    };`,
-};
+/** When a page reached each moment the figures time (wall clock, this machine's: the bench's own clock); NaN until it has. */
+export interface Moments {
+  /** The chat page's first message from its server; for Toad's page, the first output of its app. */
+  firstMessageAt: number;
+  /** The built-in chat's agent session ready (its <body data-state="ready">). */
+  readyAt: number;
+  /** The panel page showing its kept copy of the conversation (its <body class="keeping">, webview/page/kept-conversation.ts). */
+  keptShownAt: number;
+}
 
-/** [first server message, agent session ready, navigation start, DOMContentLoaded] of a chat frame; Toad's page says nothing of its session: its first message stands for both. */
-function frameStamps(frame: Frame, frontend: Frontend): Promise<number[]> {
+/**
+ * Injected by the bench into every frame of its browser page (page.addInitScript), never part of
+ * the pages themselves: notes the moments above in `window.symposiumMoments`, from what each page
+ * does anyway (its websocket's messages, the attributes its script sets). For Toad's page (its
+ * screen is a canvas fed by one websocket) the first output is the first binary message over 10
+ * bytes, textual-serve's own rule for `-first-byte` (its first text message is only the pong to
+ * the page's ping). A function, not a string: the pages' CSPs allow no eval.
+ */
+export function noteMoments(toad: boolean): void {
+  const moments: Moments = { firstMessageAt: NaN, readyAt: NaN, keptShownAt: NaN };
+  (window as unknown as { symposiumMoments: Moments }).symposiumMoments = moments;
+  const once = (key: keyof Moments) => {
+    if (!(moments[key] > 0)) moments[key] = Date.now();
+  };
+  // A frame's first document (about:blank) may hand its window on to the page it navigates to: the
+  // patched WebSocket stays, but each new document is watched again (on its DOMContentLoaded, or its socket).
+  const watched = new WeakSet<Document>();
+  const check = () => {
+    if (document.body?.dataset.state === "ready") once("readyAt");
+    if (document.body?.classList.contains("keeping")) once("keptShownAt");
+  };
+  const watch = () => {
+    if (watched.has(document)) return;
+    watched.add(document);
+    new MutationObserver(check).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state", "class"] });
+    check();
+  };
+  window.WebSocket = class extends window.WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      watch();
+      this.addEventListener("message", (event: MessageEvent<unknown>) => {
+        if (!toad || (typeof event.data !== "string" && (event.data as ArrayBuffer).byteLength > 10)) once("firstMessageAt");
+      });
+    }
+  };
+  watch();
+  window.addEventListener("DOMContentLoaded", watch, true);
+}
+
+/** A frame's moments (none where the init script did not run). */
+export function framesMoments(frame: Frame): Promise<Moments> {
   return frame
-    .evaluate((toad) => {
-      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-      const at = (ms: number | undefined) => (ms === undefined ? NaN : performance.timeOrigin + ms);
-      const first = toad
-        ? Number((window as unknown as { symposiumFirstMessageAt: number }).symposiumFirstMessageAt)
-        : Number(document.body.dataset.firstMessageAt);
-      const ready = toad ? first : Number(document.body.dataset.readyAt);
-      return [first, ready, performance.timeOrigin, at(navigation?.domContentLoadedEventEnd)];
-    }, frontend === "toad")
-    .catch(() => [NaN, NaN, NaN, NaN]);
+    .evaluate(() => (window as unknown as { symposiumMoments?: Moments }).symposiumMoments ?? { firstMessageAt: NaN, readyAt: NaN, keptShownAt: NaN })
+    .catch(() => ({ firstMessageAt: NaN, readyAt: NaN, keptShownAt: NaN }));
+}
+
+/** [first server message, agent session ready, navigation start, DOMContentLoaded] of a chat frame; Toad's page says nothing of its session: its first output stands for both. */
+async function frameStamps(frame: Frame, frontend: Frontend): Promise<number[]> {
+  const moments = await framesMoments(frame);
+  const navigation = await frame
+    .evaluate(() => {
+      const entry = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+      return [performance.timeOrigin, entry === undefined ? NaN : performance.timeOrigin + entry.domContentLoadedEventEnd];
+    })
+    .catch(() => [NaN, NaN]);
+  return [moments.firstMessageAt, frontend === "toad" ? moments.firstMessageAt : moments.readyAt, ...navigation];
 }
 
 /**
@@ -112,7 +148,10 @@ async function keptShown(page: Page, since: number, stop: Promise<unknown>): Pro
   let earliest = Number.NaN;
   while (!stopped) {
     for (const frame of page.frames().filter((each) => each.url().includes("fake.html"))) {
-      const at = await frame.evaluate(() => Number(document.body?.dataset.keptShownAt)).catch(() => Number.NaN);
+      // VS Code writes the panel page into its frame (document.write), where the injected script may not see it: then seen by polling.
+      const noted = (await framesMoments(frame)).keptShownAt;
+      const seen = noted > 0 ? noted : await frame.evaluate(() => document.body?.classList.contains("keeping") === true).catch(() => false);
+      const at = typeof seen === "number" ? seen : seen ? Date.now() : Number.NaN;
       if (at > since && !(at >= earliest)) earliest = at;
     }
     await page.waitForTimeout(20);
@@ -210,7 +249,7 @@ async function panelReload(frontend: Frontend): Promise<Figure> {
   const reloads: Sample[] = [];
   try {
     const { page, workspace, server } = window;
-    if (frontend === "toad") await page.addInitScript(STAMP_TOAD_FIRST_OUTPUT);
+    await page.addInitScript(noteMoments, frontend === "toad");
     await command(page, "Symposium: Open Chat");
     await chatFrame(page, frontend === "toad" ? "body.-first-byte" : "body[data-state=ready]", 60_000);
     for (let round = 0; round <= RUNS; round++) {

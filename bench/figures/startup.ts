@@ -11,7 +11,7 @@ import { launchBrowser } from "../../test/harness/code-server.js";
 import { startTestHost, waitForFrontend } from "../../test/support/panel-host.js";
 import { TOAD_LAUNCHER, TOAD_SKIP_REASON } from "../../test/support/toad.js";
 import { WEBCHAT_CLI } from "../../test/support/webchat-server.js";
-import { STAMP_TOAD_FIRST_OUTPUT } from "./panel-reload.js";
+import { framesMoments, noteMoments } from "./panel-reload.js";
 import {
   AGENT,
   AGENT_LINE,
@@ -124,18 +124,18 @@ async function coldStart(browser: Browser, arm: ColdArm, workspace: string, conf
   try {
     await waitForFrontend(host, "running", 60_000);
     const ready = Date.now() - started;
-    if (arm === "toad") await page.addInitScript(STAMP_TOAD_FIRST_OUTPUT);
+    await page.addInitScript(noteMoments, arm === "toad");
     await page.goto(`${host.gate}/?token=${host.spec.secret}`);
-    // The built-in chat stamps its first server message itself. A function, not a string: its page allows no eval.
     const first = await page.waitForFunction(
-      (toad) => {
-        const at = toad ? (window as unknown as { symposiumFirstMessageAt: number }).symposiumFirstMessageAt : Number(document.body.dataset.firstMessageAt);
-        return at > 0 && at;
+      () => (window as unknown as { symposiumMoments: { firstMessageAt: number } }).symposiumMoments.firstMessageAt > 0,
+      undefined,
+      {
+        timeout: 60_000,
+        polling: 20,
       },
-      arm === "toad",
-      { timeout: 60_000, polling: 20 },
     );
-    return { total: Number(await first.jsonValue()) - started, ready };
+    await first.dispose();
+    return { total: (await framesMoments(page.mainFrame())).firstMessageAt - started, ready };
   } finally {
     await page.close();
     await fetch(`${host.gate}/.symposium/stop`, { method: "POST", headers: { authorization: `Bearer ${host.spec.secret}` } }).catch(() => undefined);

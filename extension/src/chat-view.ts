@@ -12,9 +12,9 @@ import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { panelHtml } from "../../webview/src/panel-html.js";
 import type { ActionRequest } from "./chat-bridge.js";
-import { CONVERSATION_ID, chatUrlWith } from "./panel-lifecycle.js";
+import { chatUrlWith } from "./panel-lifecycle.js";
 import { ChatAttention } from "./chat-attention.js";
-import { parseFromPanel, type ChatTheme, type PanelStatus, type ToPanel } from "../../webview/src/panel-messages.js";
+import { parseFromPanel, type ChatTheme, type PanelStatus, type SelectionMention, type ToPanel } from "../../webview/src/panel-messages.js";
 
 /**
  * The view's id. It was `symposium.toadView` before any release; VS Code keys a
@@ -94,7 +94,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view = view;
     this.log.info("chat panel opened");
     // Asked first: after a window reload the first render already says "reconnecting" and
-    // shows the kept conversation (webview/media/panel.js), never a "starting" screen.
+    // shows the kept conversation (webview/page/kept-conversation.ts), never a "starting" screen.
     this.opened.fire();
     const surface = this.addSurface(view.webview, () => view.visible, view.onDidDispose);
     this.attention.setView(view);
@@ -136,14 +136,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  /** Puts `text` into the composer of the chat the user sees (an editor tab if one is active, else the view). */
-  async mention(text: string): Promise<void> {
+  /** Puts the mention into the composer of the chat the user sees (an editor tab if one is active, else the view). */
+  async mention(mention: SelectionMention): Promise<void> {
     const editor = [...this.editors].find((panel) => panel.visible);
     if (editor) editor.reveal(undefined, false);
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     const target = editor?.webview ?? this.view?.webview;
     const surface = [...this.surfaces].find((each) => each.webview === target);
-    if (surface) this.post(surface, { type: "mention", text });
+    if (surface) this.post(surface, { type: "mention", ...mention });
   }
 
   /** Shows a status and, once there is one, the chat. */
@@ -201,7 +201,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * the window's conversation now. The other surfaces follow, and a tab opened later shows it.
    */
   private conversationMoved(id: string, surface: Surface): void {
-    if (!CONVERSATION_ID.test(id) || !this.chatUrl) return;
+    if (!this.chatUrl) return;
     const next = chatUrlWith(this.chatUrl, { conversation: id });
     surface.renderedUrl = next; // that page went there itself: no reload
     this.chatUrl = next;
@@ -261,8 +261,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
   }
 
+  /** The panel page's bundle (scripts/bundle.mjs: webview/page/ → dist/webview/). */
   private mediaRoot(): vscode.Uri {
-    return vscode.Uri.joinPath(this.extensionUri, "webview", "media");
+    return vscode.Uri.joinPath(this.extensionUri, "dist", "webview");
   }
 }
 

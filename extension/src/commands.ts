@@ -6,7 +6,8 @@
 import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "./chat-view.js";
 import { chooseAgent } from "./agent-picker.js";
-import { mentionText } from "./selection-mention.js";
+import { selectionMention } from "./selection-mention.js";
+import type { SelectionMention } from "../../webview/src/panel-messages.js";
 
 /** The commands package.json contributes; the extension-host test checks each is registered. */
 export const COMMANDS = {
@@ -35,7 +36,7 @@ export interface CommandDeps {
   /** Turns sharing on or off; the status bar shows the new state at once (context-status.ts). */
   toggleEditorContext: () => Promise<void>;
   /** Where the chat shows (chat-view.ts). */
-  chatView: { mention(text: string): Promise<void>; openInEditor(): void };
+  chatView: { mention(mention: SelectionMention): Promise<void>; openInEditor(): void };
 }
 
 export interface ChatCommands {
@@ -90,5 +91,5 @@ async function addSelectionToChat(deps: CommandDeps): Promise<void> {
   if (!editor) return void vscode.window.showInformationMessage("Symposium: open a file and select some lines to add them to the chat.");
   const { start, end } = editor.selection;
   const file = vscode.workspace.asRelativePath(editor.document.uri, false);
-  await deps.chatView.mention(mentionText(file, { startLine: start.line, endLine: end.line, endCharacter: end.character }));
+  await deps.chatView.mention(selectionMention(file, { startLine: start.line, endLine: end.line, endCharacter: end.character }));
 }

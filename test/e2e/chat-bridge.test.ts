@@ -19,8 +19,8 @@ import { askInChat, chatFrames } from "../support/chat-frame.js";
 const skip = e2eSkipReason();
 const BRIDGE_AGENT = path.join(OUT_DIR, "test", "fixtures", "bridge-agent.js");
 
-async function selectLines2To3(page: Page): Promise<void> {
-  await openFile(page, "main.rs");
+async function selectLines2To3(page: Page, file = "main.rs"): Promise<void> {
+  await openFile(page, file);
   await page.keyboard.press("Control+Home");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Shift+ArrowDown");
@@ -34,12 +34,15 @@ async function paletteOpen(page: Page): Promise<boolean> {
 /** All chat frames on the page (the view's, an editor tab's). */
 describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, stop)", { skip, timeout: 600_000 }, () => {
   // The conductor reads its config for each session: run the bridge's agent instead of the demo's.
-  const demo = demoWindowSuite({}, {}, ({ workspace }) =>
+  const demo = demoWindowSuite({}, {}, ({ workspace }) => {
     fs.writeFileSync(
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE_AGENT)}`, proxies: [] }),
-    ),
-  );
+    );
+    // A file whose name has a space, for "Add Selection to Chat".
+    fs.mkdirSync(path.join(workspace, "docs"), { recursive: true });
+    fs.writeFileSync(path.join(workspace, "docs", "my notes.md"), "one\ntwo\nthree\nfour\n");
+  });
   let frame: Frame;
 
   it("opens without a toast about Toad, and names the agent and its state in the view's title", async () => {
@@ -96,6 +99,11 @@ describe("the chat and VS Code (bridge, keyboard, diff, selection, editor tab, s
     await selectLines2To3(demo.page);
     await demo.page.keyboard.press("Control+Alt+.");
     await waitForText(() => frame.locator("#input").inputValue(), /@src\/main\.rs:2-3 $/, 10_000);
+    await frame.locator("#input").fill("");
+    // The path and lines travel as fields; the chat writes the mention, the path quoted, so that it reads back whole.
+    await selectLines2To3(demo.page, "my notes.md");
+    await demo.page.keyboard.press("Control+Alt+.");
+    await waitForText(() => frame.locator("#input").inputValue(), /^@"docs\/my notes\.md":2-3 $/, 10_000);
     await frame.locator("#input").fill("");
   });
 

@@ -155,7 +155,7 @@ async function postFromForeignFrame(page: Page): Promise<void> {
   const forge = (): void => {
     const forged = [
       { type: "status", status: { kind: "error", message: "FORGED STATUS", retry: true }, seq: 1e9 },
-      { type: "mention", text: "@forged-mention" },
+      { type: "mention", path: "forged-mention.md", startLine: 1, endLine: 1 },
       ...Array.from({ length: 40 }, (_, n) => ({ type: "editResult", id: `edit-${n + 1}`, result: "notOpen" })),
     ];
     const reach = (win: Window): void => {
@@ -191,8 +191,8 @@ async function watchForgeries(page: Page): Promise<() => Promise<string[]>> {
     await panel.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { forgeries: string[] }).forgeries = seen;
-      window.addEventListener("message", (event: MessageEvent<{ text?: unknown }>) => {
-        if (event.data?.text === "@forged-mention") seen.push(event.origin);
+      window.addEventListener("message", (event: MessageEvent<{ path?: unknown }>) => {
+        if (event.data?.path === "forged-mention.md") seen.push(event.origin);
       });
     });
   return async () => (await Promise.all(panels.map((panel) => panel.evaluate(() => (window as unknown as { forgeries: string[] }).forgeries)))).flat();

@@ -1,5 +1,7 @@
-// The panel's reload, the panel page's side: the kept copy of the conversation that
-// webview/media/panel.js shows at once after a window reload, in real Chromium.
+// The panel page (webview/page/, bundled into dist/webview/) in real Chromium:
+// the kept copy of the conversation it shows at once after a window reload,
+// the status it draws, and the messages it passes between the extension and
+// the chat page.
 // The panel page (webview/src/panel-html.ts, with its CSP) is served from one
 // loopback origin, the chat from another, as in VS Code; VS Code's webview API
 // is a stand-in that keeps the page's state, and a host page frames the panel
@@ -20,7 +22,9 @@ import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
 import { REPO_DIR } from "../support/processes.js";
 
 const skip = chromiumSkipReason();
-const MEDIA = path.join(REPO_DIR, "webview", "media");
+const MEDIA = path.join(REPO_DIR, "dist", "webview");
+/** A stand-in chat page: it records what the panel page posts to it. */
+const CHAT_PAGE = `<!DOCTYPE html><p>the chat page</p><script>window.received = []; addEventListener("message", (event) => received.push(event.data));</script>`;
 const RECONNECTING: PanelStatus = { kind: "starting", message: "Reconnecting to the chat…", keepChat: true };
 const KEPT = [
   { role: "user", text: 'What does this line do? <img src="x" id="injected">' },
@@ -53,7 +57,7 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
 
   before(async () => {
     browser = await launchBrowser();
-    chat = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><p>the chat page</p>"));
+    chat = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(CHAT_PAGE));
     panel = await serve((req, res) => {
       if (req.url === "/host.html")
         return void res
@@ -85,10 +89,11 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
   async function openPanel(state: unknown): Promise<{ page: Page; panel: Frame }> {
     const page = await browser.newPage();
     await page.addInitScript((initial) => {
-      const w = window as unknown as { keptState: unknown };
+      const w = window as unknown as { keptState: unknown; toExtension: unknown[] };
       w.keptState = initial;
+      w.toExtension = [];
       (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
-        postMessage: () => undefined,
+        postMessage: (message: unknown) => w.toExtension.push(message),
         getState: () => w.keptState,
         setState: (next: unknown) => (w.keptState = next),
       });
@@ -180,6 +185,122 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
       assert.equal(await panel.locator("#status").isHidden(), true, "no forged status shown (from itself, a sibling frame, the chat frame)");
       await fromHost(page, { type: "status", status: { kind: "error", message: "from the host" }, seq: 101 });
       await panel.locator("#message", { hasText: "from the host" }).waitFor({ timeout: 5_000 });
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** What the page shows of its status: the line, the detail, the button (when shown), the state, and whether the chat is on screen. */
+  const drawn = (panel: Frame) =>
+    panel.evaluate(() => {
+      const shown = (id: string) => (document.getElementById(id)!.hidden ? null : document.getElementById(id)!.textContent);
+      const status = document.getElementById("status")!;
+      const chat = document.getElementById("chat");
+      return {
+        line: shown("message"),
+        detail: shown("detail"),
+        button: shown("retry"),
+        state: status.dataset.state,
+        overChat: status.classList.contains("over-chat"),
+        chat: chat ? !chat.hidden : null,
+        error: document.getElementById("message")!.className === "error",
+      };
+    });
+
+  it("draws the status in one place: the first render's and each one the extension sends, as text", async () => {
+    shown = { status: { kind: "error", message: "<b>It broke</b>", detail: "last line", retry: true }, chatUrl: `${chat.url}/?token=t` };
+    const { page, panel } = await openPanel({ kept: [] });
+    try {
+      assert.deepEqual(await drawn(panel), {
+        line: "<b>It broke</b>",
+        detail: "last line",
+        button: "Retry",
+        state: "error",
+        overChat: false,
+        chat: false,
+        error: true,
+      });
+      assert.equal(await panel.locator("b").count(), 0, "the message is text, never markup");
+      await chatFrame(page, panel);
+      // A restart keeps the chat on screen, under its message.
+      await fromHost(page, { type: "status", status: { kind: "starting", message: "Restarting the chat…", keepChat: true }, seq: 2 });
+      await panel.locator("#message", { hasText: "Restarting" }).waitFor({ timeout: 5_000 });
+      assert.deepEqual(await drawn(panel), {
+        line: "Restarting the chat…",
+        detail: null,
+        button: null,
+        state: "starting",
+        overChat: true,
+        chat: true,
+        error: false,
+      });
+      // A status older than the one shown is ignored.
+      await fromHost(page, { type: "status", status: { kind: "error", message: "stale" }, seq: 1 });
+      await fromHost(page, { type: "status", status: { kind: "ready", notice: "The chat restarted: this is a new conversation." }, seq: 3 });
+      await panel.locator("#message", { hasText: "new conversation" }).waitFor({ timeout: 5_000 });
+      assert.deepEqual(await drawn(panel), {
+        line: "The chat restarted: this is a new conversation.",
+        detail: null,
+        button: null,
+        state: "ready",
+        overChat: true,
+        chat: true,
+        error: false,
+      });
+      await fromHost(page, { type: "status", status: { kind: "stopped", message: "The chat is stopped." }, seq: 4 });
+      await panel.locator("#retry", { hasText: "Start" }).waitFor({ timeout: 5_000 });
+      assert.deepEqual(await drawn(panel), {
+        line: "The chat is stopped.",
+        detail: null,
+        button: "Start",
+        state: "stopped",
+        overChat: false,
+        chat: false,
+        error: false,
+      });
+      await panel.locator("#retry").click();
+      assert.deepEqual(await panel.evaluate(() => (window as unknown as { toExtension: unknown[] }).toExtension), [{ type: "retry" }]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("passes the chat page's requests on rebuilt, and the extension's mention, theme and edit result to the chat as fields", async () => {
+    shown = { status: { kind: "ready" }, chatUrl: `${chat.url}/?token=t` };
+    const { page, panel } = await openPanel({ kept: [] });
+    try {
+      const frame = await chatFrame(page, panel);
+      await frame.evaluate(() => {
+        const post = (message: unknown) => window.parent.postMessage(message, "*");
+        post({ type: "symposium/request", request: { kind: "openFile", path: "/w/a b.rs", line: 2, command: "workbench.action.terminal.new" } });
+        post({ type: "symposium/request", request: { kind: "openUrl", url: "https://example.com/sign-in" } });
+        post({ type: "symposium/request", request: { kind: "chord", chord: "ctrl+w" } }); // not in the table: dropped
+        post({ type: "symposium/conversation", conversation: "../x" }); // not a conversation id: dropped
+        post({ type: "symposium/conversation", conversation: "c2" });
+      });
+      const sent = () => panel.evaluate(() => (window as unknown as { toExtension: unknown[] }).toExtension);
+      await panel.waitForFunction(() => (window as unknown as { toExtension: unknown[] }).toExtension.length >= 3);
+      assert.deepEqual(await sent(), [
+        { type: "request", request: { kind: "openFile", path: "/w/a b.rs", line: 2 } },
+        { type: "request", request: { kind: "openUrl", url: "https://example.com/sign-in" } },
+        { type: "conversation", conversation: "c2" },
+      ]);
+      await fromHost(page, { type: "mention", path: "docs/my notes.md", startLine: 2, endLine: 3, text: "@docs/my" });
+      await fromHost(page, { type: "mention", path: "docs/x.md", startLine: 3, endLine: 2 }); // an empty range: dropped
+      await fromHost(page, { type: "theme", theme: "dark" });
+      await fromHost(page, { type: "editResult", id: "e1", result: "applied" });
+      const received = () =>
+        frame.evaluate(() =>
+          (window as unknown as { received: Array<{ type: string }> }).received.filter((each) => !["symposium/chords", "symposium/focus"].includes(each.type)),
+        );
+      await frame.waitForFunction(() =>
+        (window as unknown as { received: Array<{ type: string }> }).received.some((each) => each.type === "symposium/editResult"),
+      );
+      assert.deepEqual(await received(), [
+        { type: "symposium/mention", path: "docs/my notes.md", startLine: 2, endLine: 3 },
+        { type: "symposium/theme", theme: "dark" },
+        { type: "symposium/editResult", id: "e1", result: "applied" },
+      ]);
     } finally {
       await page.close();
     }

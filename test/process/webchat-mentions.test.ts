@@ -189,8 +189,8 @@ describe("webchat @ mentions", { skip }, () => {
     assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md" ');
     assert.equal(await frame.locator("#composer-notice").isHidden(), true, "nothing refused");
     await frame.fill("#input", "");
-    // The panel sends `@path:N-M` (extension/src/selection-mention.ts): the page quotes the path.
-    await post({ type: "symposium/mention", text: "@docs/my notes.md:2-3" });
+    // The panel sends the path and lines (extension/src/selection-mention.ts): the page writes the mention, the path quoted.
+    await post({ type: "symposium/mention", path: "docs/my notes.md", startLine: 2, endLine: 3 });
     await frame.waitForFunction(() => (document.getElementById("input") as HTMLTextAreaElement).value !== "", undefined, TIMEOUT);
     assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md":2-3 ');
     await frame.press("#input", "Escape"); // the mention opened the file menu

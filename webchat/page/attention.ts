@@ -5,10 +5,10 @@
 // is out of view or the window has no focus, and the setting allows it). Live
 // events only: a replay is the past, already seen or not.
 
+import { CHAT_MESSAGE, type AttentionReason, type FromChat } from "../../webview/src/panel-messages.js";
 import type { TranscriptEvent } from "./protocol.js";
 
-/** Why the agent wants the user (webview/src/panel-messages.ts: AttentionReason). */
-export type AttentionReason = "turnEnded" | "permission" | "question" | "signIn";
+export type { AttentionReason };
 
 export interface Attention {
   reason: AttentionReason;
@@ -41,7 +41,7 @@ export function attentionFor(event: TranscriptEvent, queued: number, conversatio
 }
 
 /** The bridge request telling VS Code's panel, or null when the event asks nothing (no DOM here: tested in Node). */
-export function attentionRequest(event: TranscriptEvent, queued: number, conversation: string): Record<string, unknown> | null {
+export function attentionRequest(event: TranscriptEvent, queued: number, conversation: string): FromChat | null {
   const attention = attentionFor(event, queued, conversation);
-  return attention ? { type: "symposium/request", request: { kind: "attention", ...attention } } : null;
+  return attention ? { type: CHAT_MESSAGE.request, request: { kind: "attention", ...attention } } : null;
 }

@@ -1,26 +1,30 @@
-// The chat page's half of the bridge to VS Code (webview/src/panel-messages.ts
-// has the panel's half and the checks): while the chat has the keys, the
-// chords the panel listed go back to it (VS Code runs each one's command from
-// its fixed table); a tool call's diff and paths open in VS Code; the panel's
-// mentions ("Add Selection to Chat") land in the composer. Only the parent
-// frame is listened to, and requests go only to the origin it spoke from; in
-// a plain browser tab (no parent) nothing here does anything.
+// The chat page's half of the bridge to VS Code (the protocol and its checks:
+// webview/src/panel-messages.ts): while the chat has the keys, the chords the
+// panel listed go back to it (VS Code runs each one's command from its fixed
+// table); a tool call's diff and paths open in VS Code; the panel's mentions
+// ("Add Selection to Chat": a path and lines) are written into the composer.
+// Only the parent frame is listened to, and requests go only to the origin it
+// spoke from; in a plain browser tab (no parent) nothing here does anything.
 
 import { h, revealBidi } from "./dom.js";
-import { EDIT_RESULTS, type EditResult, type ServerMessage } from "./protocol.js";
-import { mentionText, parseMentions } from "./mention-syntax.js";
+import type { ServerMessage } from "./protocol.js";
+import { mentionText } from "./mention-syntax.js";
 import { shownPath } from "./project-path.js";
-
-const REQUEST = "symposium/request";
-const CHORDS = "symposium/chords";
-const MENTION = "symposium/mention";
-const EDIT_RESULT = "symposium/editResult";
+import {
+  CHAT_MESSAGE,
+  MAX_LABEL,
+  parseToChat,
+  type BridgeRequest,
+  type EditResult,
+  type FromChat,
+  type SelectionMention,
+} from "../../webview/src/panel-messages.js";
 
 let parentOrigin: string | undefined;
 let chords = new Set<string>();
 let input: HTMLTextAreaElement | undefined;
 /** Sent again once the panel has spoken (the session may be reported before it does). */
-let lastAgent: Record<string, unknown> | undefined;
+let lastAgent: BridgeRequest | undefined;
 /** Called once the panel has spoken: from then on the page is known to be in VS Code's panel. */
 let onPanelSpoke: (() => void) | undefined;
 /** Agents' writes sent to VS Code, by id, waiting for its answer. */
@@ -40,7 +44,7 @@ export function startBridge(composer: HTMLTextAreaElement, onPanel?: () => void)
 
 /** Tells VS Code the agent's name and the conversation's state (the view's title). */
 export function reportAgent(name: string, state: string): void {
-  lastAgent = { kind: "agent", name: name.slice(0, 120), state };
+  lastAgent = { kind: "agent", name: name.slice(0, MAX_LABEL), state: state.slice(0, MAX_LABEL) };
   request(lastAgent);
 }
 
@@ -56,14 +60,15 @@ export function openDiffButton(path: string, oldText: string, newText: string): 
 export function locationLinks(locations: unknown): HTMLElement[] {
   if (!Array.isArray(locations)) return [];
   return locations.flatMap((location: { path?: unknown; line?: unknown }) => {
-    if (typeof location?.path !== "string" || location.path === "") return [];
+    const path = location?.path;
+    if (typeof path !== "string" || path === "") return [];
     const line = typeof location.line === "number" && Number.isSafeInteger(location.line) && location.line >= 1 ? location.line : undefined;
     const suffix = line ? `:${line}` : "";
-    const title = `${location.path}${suffix}${window.parent === window ? "" : " (open in VS Code)"}`;
-    const link = h("a", { class: "tool-location", href: "#", title }, ...revealBidi(`${shownPath(location.path)}${suffix}`));
+    const title = `${path}${suffix}${window.parent === window ? "" : " (open in VS Code)"}`;
+    const link = h("a", { class: "tool-location", href: "#", title }, ...revealBidi(`${shownPath(path)}${suffix}`));
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      request({ kind: "openFile", path: location.path, ...(line ? { line } : {}) });
+      request({ kind: "openFile", path, ...(line ? { line } : {}) });
     });
     return [link];
   });
@@ -105,12 +110,12 @@ export function withdrawEdits(): void {
   pendingEdits.clear();
 }
 
-function request(body: Record<string, unknown>): void {
-  toPanel({ type: REQUEST, request: body });
+function request(body: BridgeRequest): void {
+  toPanel({ type: CHAT_MESSAGE.request, request: body });
 }
 
-/** A message for the panel page itself (kept-transcript.ts); only once the panel has spoken, only to its origin. */
-export function toPanel(message: Record<string, unknown>): void {
+/** A message for the panel page (kept-transcript.ts, main.ts); only once the panel has spoken, only to its origin. */
+export function toPanel(message: FromChat): void {
   if (parentOrigin) window.parent.postMessage(message, parentOrigin);
 }
 
@@ -123,17 +128,18 @@ function onParentMessage(event: MessageEvent): void {
     onPanelSpoke?.();
   }
   if (event.origin !== parentOrigin) return;
-  const data = event.data as { type?: unknown; chords?: unknown; text?: unknown } | null;
-  if (data?.type === CHORDS && Array.isArray(data.chords)) chords = new Set(data.chords.filter((chord): chord is string => typeof chord === "string"));
-  else if (data?.type === MENTION && typeof data.text === "string") insertMention(panelMention(data.text.slice(0, 4096)));
-  else if (data?.type === EDIT_RESULT) settleEdit(data as { id?: unknown; result?: unknown });
+  // The theme and focus are main.ts's (a page outside the panel takes them too).
+  const message = parseToChat(event.data);
+  if (message?.type === CHAT_MESSAGE.chords) chords = new Set(message.chords);
+  else if (message?.type === CHAT_MESSAGE.mention) insertMention(selectionText(message));
+  else if (message?.type === CHAT_MESSAGE.editResult) settleEdit(message.id, message.result);
 }
 
-function settleEdit(data: { id?: unknown; result?: unknown }): void {
-  const settle = typeof data.id === "string" ? pendingEdits.get(data.id) : undefined;
-  if (!settle || !EDIT_RESULTS.includes(data.result as EditResult)) return;
-  pendingEdits.delete(data.id as string);
-  settle(data.result as EditResult);
+function settleEdit(id: string, result: EditResult): void {
+  const settle = pendingEdits.get(id);
+  if (!settle) return;
+  pendingEdits.delete(id);
+  settle(result);
 }
 
 function onKey(event: KeyboardEvent): void {
@@ -159,17 +165,9 @@ function keyName(event: KeyboardEvent): string {
   return event.key.toLowerCase();
 }
 
-/**
- * The panel's mention (`@path:N-M`, extension/src/selection-mention.ts)
- * written so that it reads back whole: quoted when the path has a space or a
- * colon (mention-syntax.ts).
- */
-export function panelMention(text: string): string {
-  const read = parseMentions(text);
-  if (read.length === 1 && read[0]!.length === text.length) return text;
-  const match = /^@(.+?)(?::(\d+)(?:-(\d+))?)?$/s.exec(text);
-  if (!match) return text;
-  return mentionText(match[1]!, match[2] === undefined ? undefined : Number(match[2]), match[3] === undefined ? undefined : Number(match[3]));
+/** The panel's mention (extension/src/selection-mention.ts) as the composer writes every mention (mention-syntax.ts). */
+export function selectionText(mention: SelectionMention): string {
+  return mentionText(mention.path, mention.startLine, mention.endLine);
 }
 
 function insertMention(text: string): void {

@@ -6,19 +6,10 @@
 // (bridge.ts: toPanel), only inside the panel; text only, bounded.
 
 import { toPanel } from "./bridge.js";
+import { CHAT_MESSAGE, MAX_KEPT_ENTRIES, MAX_KEPT_ENTRY_CHARS, type KeptEntry } from "../../webview/src/panel-messages.js";
 
-/** The message's type; webview/media/panel.js checks it and its entries again. */
-export const KEPT_TRANSCRIPT_MESSAGE = "symposium/transcript";
-/** The last entries only, each cut, so that the panel's state stays small. */
-const MAX_ENTRIES = 60;
-const MAX_ENTRY_CHARS = 4_000;
 /** While the transcript changes (an answer streams), one copy at most this often. */
 const EVERY_MS = 1_000;
-
-export interface KeptEntry {
-  role: "user" | "agent" | "other";
-  text: string;
-}
 
 export class KeptTranscript {
   private replayed = false;
@@ -47,14 +38,14 @@ export class KeptTranscript {
   private send(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    toPanel({ type: KEPT_TRANSCRIPT_MESSAGE, entries: keptEntries(this.root) });
+    toPanel({ type: CHAT_MESSAGE.transcript, entries: transcriptCopy(this.root) });
   }
 }
 
 /** The transcript's last blocks as text (innerText: the text as shown, Markdown already rendered). */
-export function keptEntries(root: HTMLElement): KeptEntry[] {
-  return [...root.children].slice(-MAX_ENTRIES).flatMap((element) => {
-    const text = (element as HTMLElement).innerText.trim().slice(0, MAX_ENTRY_CHARS);
+export function transcriptCopy(root: HTMLElement): KeptEntry[] {
+  return [...root.children].slice(-MAX_KEPT_ENTRIES).flatMap((element) => {
+    const text = (element as HTMLElement).innerText.trim().slice(0, MAX_KEPT_ENTRY_CHARS);
     if (!text) return [];
     const role = element.classList.contains("user") ? "user" : element.classList.contains("agent") ? "agent" : "other";
     return [{ role, text }];

@@ -6,20 +6,16 @@ import "./style.css"; // bundled into page.css beside page.js
 import { Composer } from "./composer.js";
 import { h, warmUpMarkdown } from "./dom.js";
 import {
-  CONVERSATION_MESSAGE,
-  FOCUS_MESSAGE,
   MAX_PAGE_MESSAGE_BYTES,
   QUERY,
-  THEME_MESSAGE,
-  THEMES,
   type AgentChoice,
   type ContextChip,
   type EndedInfo,
   type PageMessage,
   type ServerMessage,
   type SessionInfo,
-  type Theme,
 } from "./protocol.js";
+import { CHAT_MESSAGE, isTheme, parseToChat, type ChatTheme, type FromChat } from "../../webview/src/panel-messages.js";
 import { TranscriptView } from "./render.js";
 import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
@@ -148,10 +144,10 @@ chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", 
 
 applyTheme(params.get(QUERY.theme));
 window.addEventListener("message", (event) => {
-  const data = event.data as { type?: unknown; theme?: unknown } | null;
   if (event.source !== window.parent) return;
-  if (data?.type === THEME_MESSAGE) applyTheme(data.theme);
-  else if (data?.type === FOCUS_MESSAGE) composer.input.focus();
+  const message = parseToChat(event.data);
+  if (message?.type === CHAT_MESSAGE.theme) applyTheme(message.theme);
+  else if (message?.type === CHAT_MESSAGE.focus) composer.input.focus();
 });
 window.addEventListener("focus", () => composer.input.focus());
 startBridge(composer.input, () => {
@@ -178,11 +174,7 @@ function connect(): void {
   const ws = new WebSocket(url);
   socket = ws;
   ws.addEventListener("open", announceEditor);
-  ws.addEventListener("message", (event) => {
-    // When the chat first heard from its server (wall clock): what bench/figures/panel-reload.ts times.
-    document.body.dataset.firstMessageAt ??= String(Date.now());
-    receive(String(event.data));
-  });
+  ws.addEventListener("message", (event) => receive(String(event.data)));
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
     withdrawEdits(); // the server refused what it offered here: VS Code must not apply it later
@@ -292,7 +284,6 @@ function showSession(): void {
   setStatus(`${name ? `${name} · ` : ""}${word}`);
   reportAgent(name ?? "", word);
   document.body.dataset.state = session.state;
-  if (session.state === "ready") document.body.dataset.readyAt ??= String(Date.now());
   cancelButton.hidden = session.state !== "prompting";
   // The composer stays editable whatever happens: text typed now is sent later, or kept across a switch.
   const reason = notSendable();
@@ -415,7 +406,7 @@ function switchConversation(historyId: string | undefined, agentSessionId?: stri
   send({ type: "end" });
   const id = randomId();
   keepDraft(id);
-  window.parent?.postMessage({ type: CONVERSATION_MESSAGE, conversation: id }, "*");
+  toPanel({ type: CHAT_MESSAGE.conversation, conversation: id });
   params.set(QUERY.conversation, id);
   location.replace(`?${params.toString()}`);
 }
@@ -473,7 +464,7 @@ function announceEditor(): void {
 }
 
 /** The agent is done or waits (attention.ts): VS Code notifies while the chat is out of view (nothing outside VS Code). */
-function tellPanel(message: Record<string, unknown> | null): void {
+function tellPanel(message: FromChat | null): void {
   if (message) toPanel(message);
 }
 
@@ -486,10 +477,10 @@ function setStatus(text: string): void {
 }
 
 function applyTheme(theme: unknown): void {
-  const chosen: Theme = THEMES.includes(theme as Theme) ? (theme as Theme) : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  const chosen: ChatTheme = isTheme(theme) ? theme : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   document.body.dataset.theme = chosen;
   // New chat, History, an agent switch and a reload build their URL from params: they keep this theme.
-  if (THEMES.includes(theme as Theme) && params.get(QUERY.theme) !== theme) {
+  if (isTheme(theme) && params.get(QUERY.theme) !== theme) {
     params.set(QUERY.theme, chosen);
     window.history.replaceState(null, "", `?${params.toString()}`);
   }

@@ -1,7 +1,10 @@
 // The messages between the chat page and its server, over the one websocket
 // (JSON text frames). The page never speaks ACP; the server does, and passes
-// the agent's session updates through as `update` events. No imports: both
-// the page (DOM) and the server (Node) load this file.
+// the agent's session updates through as `update` events. Both the page (DOM)
+// and the server (Node) load this file; it imports types only, from the
+// protocol between VS Code's panel and this page (webview/src/panel-messages.ts).
+
+import type { EditResult } from "../../webview/src/panel-messages.js";
 
 /** What the server keeps per conversation and replays to a page that attaches. */
 export type TranscriptEvent =
@@ -222,14 +225,6 @@ export type ServerMessage =
   /** `tooLarge`: over the bridge's limit, so `content` is empty: VS Code refuses it when the file is open there (it cannot be reviewed). */
   | { type: "applyEdit"; id: string; path: string; content: string; tooLarge?: boolean };
 
-/**
- * What became of an `applyEdit`: applied in VS Code, rejected by the user, not answered in time, changed in the
- * editor during the review, refused for the editor's unsaved changes to it, or failed (nothing written in those
- * five), or not VS Code's (the server writes to disk).
- */
-export type EditResult = "applied" | "rejected" | "notOpen" | "unanswered" | "changed" | "unsaved" | "failed";
-export const EDIT_RESULTS: readonly EditResult[] = ["applied", "rejected", "notOpen", "unanswered", "changed", "unsaved", "failed"];
-
 export type PageMessage =
   /** `images`: pasted or dropped ones (image-check.ts), only when the session says the agent takes them. */
   | { type: "prompt"; text: string; skipContext: boolean; images?: Array<{ mimeType: string; data: string }> }
@@ -273,13 +268,3 @@ export const QUERY = {
  * the composer refuses a longer prompt before sending it.
  */
 export const MAX_PAGE_MESSAGE_BYTES = 4 * 1024 * 1024;
-/** Conversation ids a URL may name. */
-export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-/** The message the parent frame posts to set the theme. */
-export const THEME_MESSAGE = "symposium/theme";
-/** The message the parent frame posts when it hands the keyboard to the chat (the panel was opened or clicked). */
-export const FOCUS_MESSAGE = "symposium/focus";
-/** The message the page posts to its parent when "New chat" starts a conversation. */
-export const CONVERSATION_MESSAGE = "symposium/conversation";
-export type Theme = "light" | "dark" | "high-contrast";
-export const THEMES: readonly Theme[] = ["light", "dark", "high-contrast"];

@@ -17,7 +17,7 @@ import * as crypto from "node:crypto";
 import * as path from "node:path";
 import { REVIEW_ANSWER_GRACE_MS, REVIEW_ANSWER_MS, unansweredMessage, unsavedChangesMessage } from "../../editor-state/src/index.js";
 import { unsavedChangesError } from "../../editor-context-proxy/src/index.js";
-import { EDIT_RESULTS, type EditResult } from "../page/protocol.js";
+import { isEditResult, MAX_BRIDGE_TEXT, type EditResult } from "../../webview/src/panel-messages.js";
 import type { ProjectFiles } from "./project-files.js";
 
 /**
@@ -76,8 +76,8 @@ export class WorkspaceEdits {
 
   /** A page's answer (`editResult`); unknown ids and values are ignored. */
   answer(page: object, id: unknown, result: unknown): void {
-    if (typeof id !== "string" || !EDIT_RESULTS.includes(result as EditResult)) return;
-    this.pending.get(id)?.settle(page, result as EditResult);
+    if (typeof id !== "string" || !isEditResult(result)) return;
+    this.pending.get(id)?.settle(page, result);
   }
 
   /** A page left: what it was asked and had not answered is refused ("pageLeft"), not written to disk. */
@@ -86,8 +86,8 @@ export class WorkspaceEdits {
   }
 }
 
-/** The largest write whose content is offered to VS Code (the bridge's cap, panel-messages.ts MAX_BRIDGE_TEXT); a larger one is offered as `tooLarge`. */
-export const MAX_OFFERED_CHARS = 4 * 1024 * 1024;
+/** The largest write whose content is offered to VS Code (the bridge's cap); a larger one is offered as `tooLarge`. */
+export const MAX_OFFERED_CHARS = MAX_BRIDGE_TEXT;
 
 /**
  * The real absolute path to offer VS Code for an agent's write, or undefined

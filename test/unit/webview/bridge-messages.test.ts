@@ -6,10 +6,10 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel } from "../../../webview/src/panel-messages.js";
-import { panelHtml } from "../../../webview/src/panel-html.js";
+import { CHAT_MESSAGE, CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel, parseToChat, parseToPanel } from "../../../webview/src/panel-messages.js";
 import { insideFolders } from "../../../extension/src/workspace-path.js";
-import { mentionText } from "../../../extension/src/selection-mention.js";
+import { selectionMention } from "../../../extension/src/selection-mention.js";
+import { mentionText, parseMentions } from "../../../webchat/page/mention-syntax.js";
 import { tempDir } from "../../support/processes.js";
 
 const request = (body: unknown) => parseFromPanel({ type: "request", request: body });
@@ -94,33 +94,27 @@ describe("bridge requests from the chat page", () => {
     assert.ok(Object.isFrozen(CHORD_COMMANDS));
   });
 
-  it("hands the chord list to the panel page, which passes it on to the chat", () => {
-    const html = panelHtml({
-      seq: 1,
-      cspSource: "https://webview.example",
-      nonce: "n",
-      styleUri: "s",
-      scriptUri: "j",
-      status: { kind: "ready" },
-      chatUrl: "http://127.0.0.1:1/",
+  it("passes the chat only the chords of the table, and hands it the mention's fields, checked", () => {
+    assert.deepEqual(parseToChat({ type: CHAT_MESSAGE.chords, chords: ["ctrl+shift+p", "ctrl+w", "__proto__", 3] }), {
+      type: CHAT_MESSAGE.chords,
+      chords: ["ctrl+shift+p"],
     });
-    const chords = /data-chords="([^"]*)"/.exec(html)![1]!.split(" ");
-    assert.deepEqual(chords.sort(), Object.keys(CHORD_COMMANDS).sort());
-  });
-
-  it("keeps the chat on screen under the message while it restarts, and says after that a new conversation started", () => {
-    const base = { seq: 1, cspSource: "c", nonce: "n", styleUri: "s", scriptUri: "j", chatUrl: "http://127.0.0.1:1/" };
-    const restarting = panelHtml({ ...base, status: { kind: "starting", message: "Restarting the chat…", keepChat: true } });
-    assert.match(restarting, /<iframe id="chat"[^>]*sandbox="[^"]*"><\/iframe>/, "the chat is not hidden");
-    assert.match(restarting, /<main id="status" class="status over-chat" data-state="starting">/);
-    const ready = panelHtml({ ...base, status: { kind: "ready", notice: "The chat restarted: this is a new conversation." } });
-    assert.match(ready, /<p id="message">The chat restarted: this is a new conversation\.<\/p>/);
-    assert.match(panelHtml({ ...base, status: { kind: "starting", message: "Starting the chat…" } }), /<iframe[^>]* hidden><\/iframe>/);
-  });
-
-  it("offers Start, not Retry, when the user stopped the chat", () => {
-    const html = panelHtml({ seq: 1, cspSource: "c", nonce: "n", styleUri: "s", scriptUri: "j", status: { kind: "stopped", message: "The chat is stopped." } });
-    assert.match(html, /<button id="retry">Start<\/button>/);
+    assert.deepEqual(parseToChat({ type: CHAT_MESSAGE.mention, path: "docs/my notes.md", startLine: 2, endLine: 3, text: "@x" }), {
+      type: CHAT_MESSAGE.mention,
+      path: "docs/my notes.md",
+      startLine: 2,
+      endLine: 3,
+    });
+    for (const hostile of [
+      { path: "a.md", startLine: 3, endLine: 2 },
+      { path: "a.md", startLine: 0, endLine: 2 },
+      { path: "a\nb.md", startLine: 1, endLine: 1 },
+      { path: "", startLine: 1, endLine: 1 },
+      { path: "a.md", startLine: "1", endLine: 1 },
+      { text: "@docs/my notes.md:2-3" },
+    ])
+      assert.equal(parseToChat({ type: CHAT_MESSAGE.mention, ...hostile }), null, JSON.stringify(hostile));
+    assert.equal(parseToPanel({ type: "mention", text: "@docs/my notes.md:2-3" }), null, "a mention is fields, never text");
   });
 });
 
@@ -152,13 +146,24 @@ describe("workspace paths the chat may open", () => {
 
 describe("the selection's mention", () => {
   it("names the file and the lines, 1-based", () => {
-    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 2, endCharacter: 4 }), "@src/main.rs:2-3");
-    assert.equal(mentionText("src/main.rs", { startLine: 1, endLine: 1, endCharacter: 0 }), "@src/main.rs:2");
-    assert.equal(
-      mentionText("src/main.rs", { startLine: 1, endLine: 3, endCharacter: 0 }),
-      "@src/main.rs:2-3",
+    assert.deepEqual(selectionMention("src/main.rs", { startLine: 1, endLine: 2, endCharacter: 4 }), { path: "src/main.rs", startLine: 2, endLine: 3 });
+    assert.deepEqual(selectionMention("src/main.rs", { startLine: 1, endLine: 1, endCharacter: 0 }), { path: "src/main.rs", startLine: 2, endLine: 2 });
+    assert.deepEqual(
+      selectionMention("src/main.rs", { startLine: 1, endLine: 3, endCharacter: 0 }),
+      { path: "src/main.rs", startLine: 2, endLine: 3 },
       "a selection ending at a line's start leaves that line out",
     );
-    assert.equal(mentionText("src\\lib.rs", { startLine: 0, endLine: 0, endCharacter: 3 }), "@src/lib.rs:1");
+    assert.deepEqual(selectionMention("src\\lib.rs", { startLine: 0, endLine: 0, endCharacter: 3 }), { path: "src/lib.rs", startLine: 1, endLine: 1 });
+  });
+
+  it("is read by the chat as the file and lines it names, whatever the file's name (a space, a colon, quotes)", () => {
+    for (const file of ["docs/my notes.md", "a:1.txt", '"quoted"', 'say "hi":2', "src\\my dir\\x.rs", "ends."]) {
+      const mention = selectionMention(file, { startLine: 1, endLine: 2, endCharacter: 4 });
+      // The chat page writes it as every mention is written (webchat/page/bridge.ts: selectionText).
+      const text = mentionText(mention.path, mention.startLine, mention.endLine);
+      const [read, ...rest] = parseMentions(`see ${text} please`);
+      assert.deepEqual(rest, [], text);
+      assert.deepEqual([read?.path, read?.start, read?.end], [file.replace(/\\/g, "/"), 2, 3], text);
+    }
   });
 });

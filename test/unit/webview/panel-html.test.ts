@@ -20,10 +20,11 @@ describe("panel HTML", () => {
     assert.equal(csp(html), "default-src 'none'; style-src https://webview.example; script-src 'nonce-n0nce+/='; frame-src http://127.0.0.1:41234");
     assert.match(
       html,
-      /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups"><\/iframe>/,
+      /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups" hidden><\/iframe>/,
     );
-    // Until the chat's page has loaded, the panel says it starts (panel.js hides the line on load).
-    assert.match(html, /<main id="status" class="status over-chat" data-state="ready" data-loading="1">\n<p id="message">Starting the chat…<\/p>/);
+    // The status rides on the body, for the page's script to draw (webview/page/status-view.ts), with its sequence number.
+    assert.match(html, /<body data-seq="1" data-status="\{&#34;kind&#34;:&#34;ready&#34;\}">/);
+    assert.match(html, /<main id="status" class="status" hidden>\n<p id="message"><\/p>/, "nothing drawn before the script");
   });
 
   it("frames code-server's forwarded origin when the chat is reached through /proxy/PORT/", () => {
@@ -38,21 +39,18 @@ describe("panel HTML", () => {
     assert.match(html, /<script nonce="n0nce\+\/=" src="https:\/\/webview\.example\/panel\.js"><\/script>/);
   });
 
-  it("keeps the iframe, hidden, behind an error so a status change never reloads the chat", () => {
-    const html = panelHtml({
-      ...base,
-      chatUrl: "http://127.0.0.1:41234/?token=abc",
-      status: { kind: "error", message: "It broke", detail: "last line", retry: true },
-    });
+  it("keeps the iframe behind an error so a status change never reloads the chat (hidden until the script draws the status)", () => {
+    const status = { kind: "error", message: "It broke", detail: "last line", retry: true } as const;
+    const html = panelHtml({ ...base, chatUrl: "http://127.0.0.1:41234/?token=abc", status });
     assert.match(html, /<iframe id="chat"[^>]* hidden><\/iframe>/);
-    assert.match(html, /<button id="retry">Retry<\/button>/);
-    assert.match(html, /<pre id="detail">last line<\/pre>/);
+    const data = /data-status="([^"]*)"/.exec(html)![1]!.replace(/&#34;/g, '"');
+    assert.deepEqual(JSON.parse(data), status);
   });
 
   it("escapes what it shows", () => {
     const html = panelHtml({ ...base, status: { kind: "error", message: "<script>alert(1)</script>", detail: `"quoted" & 'single'` } });
     assert.doesNotMatch(html, /<script>alert/);
     assert.match(html, /&#60;script&#62;alert\(1\)&#60;\/script&#62;/);
-    assert.match(html, /&#34;quoted&#34; &#38; &#39;single&#39;/);
+    assert.match(html, /\\&#34;quoted\\&#34; &#38; &#39;single&#39;/);
   });
 });

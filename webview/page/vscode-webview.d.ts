@@ -1,4 +1,4 @@
-// What VS Code gives a webview's page: the one global panel.js uses.
+// What VS Code gives a webview's page: the one global the panel page uses.
 
 /** The page's channel to its extension (panel-messages.ts: FromPanel). */
 interface VsCodeWebviewApi {
