@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig, splitCommandLine } from "../../conductor-hooks/src/index.js";
+import { launcherPath } from "../../conductor-hooks/src/launcher.js";
 import { openSession, receivedPrompt, testClient } from "../support/acp-client.js";
 import { promptEach, run, textOf } from "../support/conductor-run.js";
 import { CONDUCTOR_CLI, PROXY_CLI, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
@@ -102,11 +103,9 @@ describe("run without a config file: the setup agent", () => {
     // The chosen agent starts at once and answers the first question (test/process/conductor-run.test.ts).
     assert.match(third!, /^Saved: Built-in demo agent is your agent .*Starting it…\n\nI am Symposium's built-in demo agent/);
     const written = parseConfig(fs.readFileSync(config, "utf8"), config);
-    assert.match(
-      written.agent,
-      /bin[\\/]symposium-conductor(\.cmd)? demo-agent$/,
-      "the launcher beside the config (test/process/platform-demo-launcher.test.ts)",
-    );
+    // Recorded as every way of choosing records it: the catalogue's entry, through the launcher beside the config
+    // (test/process/platform-demo-launcher.test.ts).
+    assert.deepEqual(written.agentConfig?.distribution, { local: { command: launcherPath(config), args: ["demo-agent"] } });
     assert.ok(
       written.proxies.every((proxy) => !proxy.enabled),
       "Rust built-ins start disabled",
