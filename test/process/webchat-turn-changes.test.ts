@@ -30,20 +30,26 @@ async function send(frame: Frame, steps: unknown[]): Promise<void> {
 describe("the built-in chat: a turn's changed files (checkpoints)", { skip }, () => {
   const suite = chatSuite();
 
-  it("shows 'N files changed' after a turn that wrote files, and Review / Undo turn ask VS Code for that turn", async () => {
-    const home = scratch("chat-turns-home-");
-    const project = scratch("chat-turns-project-");
-    fs.writeFileSync(path.join(project, "kept.txt"), "before\n");
-    const checkpoints = path.join(home, "checkpoints");
-    const server = await suite.serve({
+  /** The chat server on our conductor in front of the disk agent, recording turns under `home`. */
+  function serveDiskAgent(home: string, project: string, env: Record<string, string> = {}) {
+    return suite.serve({
       command: quote([process.execPath, CONDUCTOR_CLI, "agent", quote([process.execPath, DISK_AGENT])]),
       projectDir: project,
       env: {
         SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"),
         SYMPOSIUM_CONFIG: path.join(home, "config.jsonc"),
-        SYMPOSIUM_CHECKPOINTS_DIR: checkpoints,
+        SYMPOSIUM_CHECKPOINTS_DIR: path.join(home, "checkpoints"),
+        ...env,
       },
     });
+  }
+
+  it("shows 'N files changed' after a turn that wrote files, and Review / Undo turn ask VS Code for that turn", async () => {
+    const home = scratch("chat-turns-home-");
+    const project = scratch("chat-turns-project-");
+    fs.writeFileSync(path.join(project, "kept.txt"), "before\n");
+    const checkpoints = path.join(home, "checkpoints");
+    const server = await serveDiskAgent(home, project);
     const url = new URL(server.url);
     url.searchParams.set("conversation", "turns");
     const chat = await openChatInFrame(suite.browser, url.toString());
@@ -93,17 +99,8 @@ describe("the built-in chat: a turn's changed files (checkpoints)", { skip }, ()
   it("says so when a turn's changes could not be recorded (a snapshot over its time budget), with no Review or Undo", async () => {
     const home = scratch("chat-turns-home-");
     const project = scratch("chat-turns-project-");
-    const server = await suite.serve({
-      command: quote([process.execPath, CONDUCTOR_CLI, "agent", quote([process.execPath, DISK_AGENT])]),
-      projectDir: project,
-      env: {
-        SYMPOSIUM_EDITOR_STATE_FILE: path.join(home, "no-state.json"),
-        SYMPOSIUM_CONFIG: path.join(home, "config.jsonc"),
-        SYMPOSIUM_CHECKPOINTS_DIR: path.join(home, "checkpoints"),
-        // No snapshot (a git process) finishes in 1 ms: the turn is skipped, as a very big project's is.
-        SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "1",
-      },
-    });
+    // No snapshot (a git process) finishes in 1 ms: the turn is skipped, as a very big project's is.
+    const server = await serveDiskAgent(home, project, { SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "1" });
     const url = new URL(server.url);
     url.searchParams.set("conversation", "too-big");
     const chat = await openChatInFrame(suite.browser, url.toString());

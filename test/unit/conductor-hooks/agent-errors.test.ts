@@ -2,30 +2,11 @@
 // the router gives it the answers coming back from the process after it, and only those.
 
 import { strict as assert } from "node:assert";
-import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { LineWriter, StderrTail, type WireMessage } from "../../../acp-wire/src/index.js";
+import { StderrTail, type WireMessage } from "../../../acp-wire/src/index.js";
 import { agentErrorsComponent } from "../../../conductor-hooks/src/agent-errors.js";
-import { Connection, type ConnectionRole } from "../../../conductor-hooks/src/connections.js";
 import { Router, type ChainNode } from "../../../conductor-hooks/src/router.js";
-
-/** A connection over an in-memory stream: what the router sends to it, parsed. */
-class MemoryConnection extends Connection {
-  protected readonly input = new PassThrough();
-  protected readonly writer: LineWriter;
-  private text = "";
-
-  constructor(name: string, role: ConnectionRole) {
-    super(name, role, null);
-    this.writer = new LineWriter(new Writable({ write: (chunk: Buffer, _encoding, done) => ((this.text += chunk.toString()), done()) }));
-  }
-
-  take(): WireMessage[] {
-    const lines = this.text.split("\n").filter((line) => line !== "");
-    this.text = "";
-    return lines.map((line) => JSON.parse(line) as WireMessage);
-  }
-}
+import { MemoryConnection } from "../../support/memory-connection.js";
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const line = (message: WireMessage) => Buffer.from(JSON.stringify(message));

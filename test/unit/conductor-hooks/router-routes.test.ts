@@ -7,36 +7,11 @@
 // another order, and what each connection receives is compared.
 
 import { strict as assert } from "node:assert";
-import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { LineWriter, type WireMessage } from "../../../acp-wire/src/index.js";
-import { Connection, type ConnectionRole } from "../../../conductor-hooks/src/connections.js";
+import { type WireMessage } from "../../../acp-wire/src/index.js";
 import { Router } from "../../../conductor-hooks/src/router.js";
 import { JsonSamples } from "../../support/json-samples.js";
-
-/** A connection over an in-memory stream: what the router sends to it, as parsed messages. */
-class MemoryConnection extends Connection {
-  protected readonly input = new PassThrough();
-  protected readonly writer: LineWriter;
-  private text = "";
-
-  constructor(name: string, role: ConnectionRole) {
-    super(name, role, null);
-    this.writer = new LineWriter(new Writable({ write: (chunk: Buffer, _encoding, done) => ((this.text += chunk.toString()), done()) }));
-  }
-
-  /** The lines received since the last call, as they came. */
-  takeLines(): string[] {
-    const lines = this.text.split("\n").filter((line) => line !== "");
-    this.text = "";
-    return lines;
-  }
-
-  /** The messages received since the last call. */
-  take(): WireMessage[] {
-    return this.takeLines().map((line) => JSON.parse(line) as WireMessage);
-  }
-}
+import { MemoryConnection } from "../../support/memory-connection.js";
 
 type Layout = (message: WireMessage) => string;
 const canonical: Layout = (message) => JSON.stringify(message);
