@@ -80,7 +80,7 @@ function changesOf(project: string, record: TurnRecord): TurnChangesEvent | null
   // A turn that could not be recorded (a project too big for the snapshot's time budget, a
   // damaged store) says so, so the user knows Review and Undo are not there for it.
   if (record.state === "skipped" || record.state === "failed") {
-    const notRecorded = record.notes.join("; ") || `not recorded (${record.state})`;
+    const notRecorded = record.notes.map((note) => note.replace(/^not recorded: /, "")).join("; ") || record.state;
     return { kind: "turnChanges", project, turn: record.id, count: 0, files: [], notRecorded };
   }
   if (record.state !== "done") return null;
