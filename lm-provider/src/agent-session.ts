@@ -21,6 +21,9 @@ export interface AgentLaunch {
   clientVersion: string;
 }
 
+/** An extension method no agent implements: only its answer's place in the stream matters. */
+const CAUGHT_UP_METHOD = "_symposium/caught_up";
+
 export interface LmAgentSessionEvents {
   onText(text: string): void;
   log(message: string): void;
@@ -78,6 +81,16 @@ export class LmAgentSession {
     } catch (error) {
       throw new Error(`${this.launch.name}: ${this.explain(error)}`, { cause: error });
     }
+  }
+
+  /**
+   * Resolves once everything the agent sent before now has arrived: the answer to a request of ours (an
+   * error for a method it does not know, most likely) comes after its earlier messages on the same ordered
+   * stream, through the conductor too.
+   */
+  async caughtUp(): Promise<void> {
+    if (this.ended !== undefined) return;
+    await this.connection.agent.request(CAUGHT_UP_METHOD, {}).catch(() => undefined);
   }
 
   cancel(): void {

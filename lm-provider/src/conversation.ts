@@ -177,10 +177,14 @@ export class LmConversation {
   }
 
   /** The agent called one of the consumer's tools: a tool-call part ends this response; the answer comes with the next request. */
-  private onToolCall(call: ToolCallRequest): Promise<ToolCallResult> {
-    if (!this.tools.some((tool) => tool.name === call.name)) return Promise.resolve({ text: `no tool named '${call.name}' is offered`, isError: true });
+  private async onToolCall(call: ToolCallRequest): Promise<ToolCallResult> {
+    if (!this.tools.some((tool) => tool.name === call.name)) return { text: `no tool named '${call.name}' is offered`, isError: true };
+    if (this.responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true };
+    // The call came over the tool channel, the agent's text before it over the ACP stream, which may still
+    // be on its way: wait for the stream to catch up, so that text ends this response instead of being lost.
+    await settledWithin(this.running?.session.caughtUp() ?? Promise.resolve(), CAUGHT_UP_LIMIT_MS);
     const responder = this.responder;
-    if (responder === undefined) return Promise.resolve({ text: "the editor is not waiting for a tool call now", isError: true });
+    if (responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true };
     const callId = `symposium-${crypto.randomBytes(8).toString("hex")}`;
     return new Promise((resolve) => {
       this.pendingCalls.push({ callId, resolve });
@@ -229,6 +233,8 @@ export class LmConversation {
 
 /** How long a cancelled turn may take to end before its session is stopped anyway. */
 const CANCEL_GRACE_MS = 2_000;
+/** At most this long for the agent's earlier messages before a tool call (an agent that never answers the check holds nothing up). */
+const CAUGHT_UP_LIMIT_MS = 1_000;
 
 function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   return new Promise((resolve) => {
