@@ -89,6 +89,9 @@ export interface ProcessEvents extends LineHandler {
   onSpawnError(error: NodeJS.ErrnoException): void;
 }
 
+/** How long after a component closes its output its exit status is waited for, to name how it ended. */
+const EXIT_STATUS_WAIT_MS = 1_000;
+
 /** A component process: its stdio is an ACP connection, its stderr lines go to ours with its name. */
 export class ProcessConnection extends Connection {
   child!: ChildProcess;
@@ -120,9 +123,10 @@ export class ProcessConnection extends Connection {
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit
     this.writer = new LineWriter(this.child.stdin!);
     this.input = this.child.stdout!;
-    // End of its output is the component ending: wait a moment for its exit status, to name it.
+    // End of its output is the component ending: wait a moment for its exit status, to name it (a
+    // loaded machine can take a few hundred ms between the two; one that keeps running is reported after this).
     void readLines(this.input, MAX_MESSAGE_BYTES, events)
-      .then(() => Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 100))]))
+      .then(() => Promise.race([exited, new Promise((resolve) => setTimeout(resolve, EXIT_STATUS_WAIT_MS))]))
       .then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
     void exited.then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
     this.stderrClosed = relayStderr(this.child.stderr!, `[${this.spec.name}] `, this.stderrTail, stderr);

@@ -52,8 +52,8 @@ function records(file: string): Record[] {
   return fs.existsSync(file)
     ? fs
         .readFileSync(file, "utf8")
-        .trim()
         .split("\n")
+        .slice(0, -1) // whole lines only: the recorder may be writing the last one now
         .map((line) => JSON.parse(line) as Record)
     : [];
 }
