@@ -69,7 +69,7 @@ for (const shape of SHAPES) {
       const client = rawClient(chainWithFaultAgent(shape, { FAULT_IGNORE_SIGTERM: "1" }));
       for (let id = 1; id <= 5; id++) client.send({ jsonrpc: "2.0", id, method: "_test/hang" });
       client.send({ jsonrpc: "2.0", id: 99, method: "_test/close-stdout" });
-      await eventually(() => [1, 2, 3, 4, 5, 99].every((id) => client.answers(id).length === 1), 3_000, "answers to the in-flight requests");
+      await eventually(() => [1, 2, 3, 4, 5, 99].every((id) => client.answers(id).length === 1), 10_000, "answers to the in-flight requests");
       for (const id of [1, 2, 3, 4, 5, 99]) {
         const [answer] = client.answers(id);
         assert.equal((answer!.error as { code: number }).code, -32603);
