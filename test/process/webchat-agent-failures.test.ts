@@ -94,6 +94,8 @@ describe("webchat: an agent that does not start", { skip }, () => {
     assert.match(banner, new RegExp(`Command: ${escapeRegExp(quote([process.execPath, FAILING, "session", "Session Refuser"]))}`));
     assert.match(banner, /choose another agent with the agent picker in the chat's header/);
     assert.doesNotMatch(banner, /set "agent" in/);
+    // "Choose another agent" comes with the agent list, which may arrive after the banner.
+    await page.locator("#banner-choose-agent").waitFor(TIMEOUT);
     assert.deepEqual(await page.locator("#banner .actions button").allInnerTexts(), ["Retry", "Choose another agent"]);
     // One name: the header and the picker say the list's name, never a bare "Agent".
     await page.waitForFunction(() => document.querySelector<HTMLSelectElement>("#agent-picker")?.value === "fails-session", undefined, TIMEOUT);

@@ -248,6 +248,8 @@ function onMessage(message: ServerMessage): void {
     case "agents":
       agentList = message;
       agentPicker.show(message.agents, message.current, session.agentName);
+      // A failed start's banner drawn before the list came offers "Choose another agent" now.
+      if (session.ended?.startFailed) showEnded(session.ended);
       return showSession(); // the header names the agent as the list does
     case "agentChoice":
       return agentChosen(message);

@@ -15,7 +15,10 @@ export class ChatFrame {
     readonly element: HTMLIFrameElement,
     onLoad: () => void,
   ) {
-    this.origin = new URL(element.src).origin;
+    // The page names the chat's address in data-src and the frame loads it only now, once its
+    // `load` is listened to: a chat page that loaded before this script ran would never be seen to.
+    const address = element.dataset.src ?? element.src;
+    this.origin = new URL(address).origin;
     element.addEventListener("load", () => {
       this.loaded = true;
       this.post({ type: CHAT_MESSAGE.chords, chords: Object.keys(CHORD_COMMANDS) });
@@ -23,6 +26,7 @@ export class ChatFrame {
       onLoad();
       if (document.hasFocus()) this.focus();
     });
+    if (element.dataset.src !== undefined) element.src = address;
   }
 
   get hasLoaded(): boolean {

@@ -39,7 +39,7 @@ export function panelHtml(options: PanelHtmlOptions): string {
     .join("; ");
   // Hidden until the script has drawn the status: it shows the chat when the status wants it (the chat loads meanwhile).
   const frame = options.chatUrl
-    ? `<iframe id="chat" title="Symposium chat" src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}" hidden></iframe>`
+    ? `<iframe id="chat" title="Symposium chat" data-src="${escapeHtml(options.chatUrl)}" sandbox="${FRAME_SANDBOX}" hidden></iframe>`
     : "";
   return `<!DOCTYPE html>
 <html lang="en">

@@ -20,7 +20,7 @@ describe("panel HTML", () => {
     assert.equal(csp(html), "default-src 'none'; style-src https://webview.example; script-src 'nonce-n0nce+/='; frame-src http://127.0.0.1:41234");
     assert.match(
       html,
-      /<iframe id="chat" title="Symposium chat" src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups" hidden><\/iframe>/,
+      /<iframe id="chat" title="Symposium chat" data-src="http:\/\/127\.0\.0\.1:41234\/\?token=abc&#38;conversation=c1" sandbox="allow-scripts allow-same-origin allow-forms allow-popups" hidden><\/iframe>/,
     );
     // The status rides on the body, for the page's script to draw (webview/page/status-view.ts), with its sequence number.
     assert.match(html, /<body data-seq="1" data-status="\{&#34;kind&#34;:&#34;ready&#34;\}">/);
