@@ -208,9 +208,11 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
 async function gutterActionBeside(diff: Locator, line: Locator, title: string): Promise<Locator> {
   const lineBox = await line.boundingBox();
   assert.ok(lineBox, "the changed line is on screen");
+  // Each change block's gutter slot spans the block's lines; its toolbar (20px) sits at the slot's top,
+  // so the slot, not the toolbar, is what lies beside the changed line.
   const items = diff.locator(".gutterItem");
   for (let index = 0; index < (await items.count()); index++) {
-    const box = await items.nth(index).boundingBox();
+    const box = await items.nth(index).locator("..").boundingBox();
     if (box && box.y <= lineBox.y + lineBox.height / 2 && lineBox.y + lineBox.height / 2 <= box.y + box.height)
       return items.nth(index).getByRole("button", { name: new RegExp(`^${title}`) });
   }
