@@ -23,6 +23,7 @@ import { e2eSkipReason, openFile, visibleText } from "../harness/code-server.js"
 import { OUT_DIR } from "../support/processes.js";
 import { chatFrame, command, demoWindowSuite, extensionLog, panelStatusFrame, waitForText } from "./panel-helpers.js";
 import { askInChat } from "../support/chat-frame.js";
+import { waitForState } from "./tracker-helpers.js";
 
 const skip = e2eSkipReason();
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
@@ -46,7 +47,9 @@ describe("the bridge against foreign frames, and the extension's side of a revie
   /** The review's notification, once it shows. */
   async function reviewToast(page: Page) {
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: `The agent wants to change ${NOTES}` });
-    await toast.waitFor({ timeout: 30_000 });
+    await toast.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\nthe chat's transcript: ${await frame.locator("#transcript").innerText()}`);
+    });
     return toast;
   }
 
@@ -116,6 +119,11 @@ describe("the bridge against foreign frames, and the extension's side of a revie
     await demo.page.keyboard.press("Control+S");
     await waitForText(async () => fs.readFileSync(notes(), "utf8"), /typed meanwhile/, 10_000);
     assert.equal(fs.readFileSync(notes(), "utf8"), "line one\nthe agent's line two\nline three (typed meanwhile)\n");
+    // The proxy decides on the editor state file, written a moment after the save: the next write waits for it,
+    // as an agent answering a person would.
+    const stateFile = [...extensionLog(demo.server).matchAll(/editor state file: (\S+\.json)/g)].at(-1)?.[1];
+    assert.ok(stateFile, "the extension logs its editor state file");
+    await waitForState(stateFile, (state) => state !== null && !(state.unsavedDocuments ?? []).some((document) => document.path.endsWith(NOTES)), 10_000);
   });
 
   it("refuses (nothing written) when the user changed the agent's lines during the review", async () => {
