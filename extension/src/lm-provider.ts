@@ -9,7 +9,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { LmConversation, estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "../../lm-provider/src/index.js";
+import {
+  AGENT_ACTION_APPROVED,
+  AGENT_ACTION_TOOL,
+  LmConversation,
+  estimateTokens,
+  messageText,
+  type AgentActionInput,
+  type LmMessage,
+  type LmPart,
+  type LmTool,
+} from "../../lm-provider/src/index.js";
 import { bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
 import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
 import { customAgentsEnvironment } from "./custom-agents.js";
@@ -71,13 +81,29 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable {
 /** The registration, or why there is none: this VS Code lacks the stable provider API (feature-detected, not by version). */
 function tryRegister(provider: SymposiumModels): vscode.Disposable | string {
   const lm = vscode.lm as Partial<typeof vscode.lm>;
-  if (typeof lm.registerLanguageModelChatProvider !== "function") return "has no language model provider API";
+  if (typeof lm.registerLanguageModelChatProvider !== "function" || typeof lm.registerTool !== "function") return "has no language model provider API";
   try {
-    return lm.registerLanguageModelChatProvider(LM_VENDOR, provider);
+    const models = lm.registerLanguageModelChatProvider(LM_VENDOR, provider);
+    return vscode.Disposable.from(models, lm.registerTool(AGENT_ACTION_TOOL, agentActionTool));
   } catch (error) {
     return `has no usable language model provider API (${(error as Error).message})`;
   }
 }
+
+/**
+ * The agent's own actions (a command to run, a file to edit) reach the consumer as calls of this tool.
+ * VS Code asks the user to confirm it before it runs; running it is the approval the provider waits for.
+ * The agent's words are shown as text, never as markdown (an agent's title could carry links).
+ */
+const agentActionTool: vscode.LanguageModelTool<AgentActionInput> = {
+  prepareInvocation: ({ input }) => {
+    const message = new vscode.MarkdownString();
+    message.appendText(`The agent asks to run: ${input.title}`);
+    if (input.paths.length > 0) message.appendText(`\n\nFiles: ${input.paths.join(", ")}`);
+    return { invocationMessage: `The agent's action: ${input.title}`, confirmationMessages: { title: "Allow the agent's action once?", message } };
+  },
+  invoke: () => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(AGENT_ACTION_APPROVED)]),
+};
 
 class SymposiumModels implements vscode.LanguageModelChatProvider {
   /** One conversation per model (agent): the ACP session its last consumer's history runs in. */

@@ -1,4 +1,5 @@
-// The language model provider API of VS Code 1.104 (stable there), declared
+// The language model provider API of VS Code 1.104 (stable there), and the
+// language model tool API the provider's agent-action tool uses (1.95), declared
 // here because @types/vscode stays at the version engines.vscode allows
 // (vsce refuses newer types). Only what lm-provider.ts uses; it checks at run
 // time that `vscode.lm.registerLanguageModelChatProvider` exists.
@@ -67,7 +68,31 @@ declare module "vscode" {
     provideTokenCount(model: T, text: string | LanguageModelChatRequestMessage, token: CancellationToken): Thenable<number>;
   }
 
+  export class LanguageModelToolResult {
+    content: unknown[];
+    constructor(content: unknown[]);
+  }
+
+  export interface LanguageModelToolInvocationPrepareOptions<T> {
+    readonly input: T;
+  }
+
+  export interface LanguageModelToolInvocationOptions<T> {
+    readonly input: T;
+  }
+
+  export interface PreparedToolInvocation {
+    invocationMessage?: string | MarkdownString;
+    confirmationMessages?: { title: string; message: string | MarkdownString };
+  }
+
+  export interface LanguageModelTool<T> {
+    invoke(options: LanguageModelToolInvocationOptions<T>, token: CancellationToken): ProviderResult<LanguageModelToolResult>;
+    prepareInvocation?(options: LanguageModelToolInvocationPrepareOptions<T>, token: CancellationToken): ProviderResult<PreparedToolInvocation>;
+  }
+
   export namespace lm {
     export function registerLanguageModelChatProvider(vendor: string, provider: LanguageModelChatProvider): Disposable;
+    export function registerTool<T>(name: string, tool: LanguageModelTool<T>): Disposable;
   }
 }

@@ -5,7 +5,16 @@
 
 import type { ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientConnection, type ContentBlock, type McpServer, type StopReason } from "@agentclientprotocol/sdk";
+import {
+  client,
+  ndJsonStream,
+  type ClientConnection,
+  type ContentBlock,
+  type McpServer,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
 import { describeExit, describeSpawnError, spawnProgram, stopProcesses } from "../../acp-wire/src/processes.js";
 import { StderrTail, followStderr } from "../../acp-wire/src/stderr-tail.js";
 
@@ -26,6 +35,8 @@ const CAUGHT_UP_METHOD = "_symposium/caught_up";
 
 export interface LmAgentSessionEvents {
   onText(text: string): void;
+  /** The agent asks before an action of its own (running a command, editing a file): the consumer's user decides. */
+  onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   log(message: string): void;
 }
 
@@ -49,9 +60,9 @@ export class LmAgentSession {
         if (params.sessionId === this.sessionId && update.sessionUpdate === "agent_message_chunk" && update.content.type === "text")
           events.onText(update.content.text);
       })
-      // The agent's own permission requests are refused: the language model API has no way to ask the user
-      // (the design's symposium-agent-action tool is not built; docs/lm-provider.md).
-      .onRequest("session/request_permission", () => ({ outcome: { outcome: "cancelled" as const } }))
+      .onRequest("session/request_permission", ({ params }) =>
+        params.sessionId === this.sessionId ? events.onPermission(params) : { outcome: { outcome: "cancelled" as const } },
+      )
       .connect(ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
     this.child.on("error", (error) => this.end(describeSpawnError(launch.program, error)));
     this.child.on("exit", (code, signal) => this.end(`${launch.name} ${describeExit(code, signal)}`));

@@ -6,7 +6,8 @@
 // adapter (extension/src/lm-provider.ts) maps VS Code's types to these.
 
 import * as crypto from "node:crypto";
-import type { ContentBlock, McpServer } from "@agentclientprotocol/sdk";
+import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, agentActionInput, permissionAnswer } from "./agent-action.js";
 import { LmAgentSession, type AgentLaunch } from "./agent-session.js";
 import { HistoryTracker } from "./history.js";
 import type { LmMessage, LmTool } from "./messages.js";
@@ -40,9 +41,12 @@ export interface LmConversationOptions {
 /** The MCP server name the agent sees the consumer's tools under. */
 export const TOOLS_SERVER_NAME = "vscode-tools";
 
+/** A call's outcome: the consumer's result, or `cancelled` when the turn ended without one. */
+type ConsumerAnswer = ToolCallResult & { cancelled?: true };
+
 interface PendingCall {
   callId: string;
-  resolve(result: ToolCallResult): void;
+  resolve(result: ConsumerAnswer): void;
 }
 
 /** The request being answered: the turn's parts go to it until the turn ends or asks for a tool. */
@@ -107,7 +111,11 @@ export class LmConversation {
 
   private async start(tools: LmTool[]): Promise<Running> {
     const launch = await this.options.launch();
-    const session = new LmAgentSession(launch, { onText: (text) => this.onText(text), log: (message) => this.options.log(message) });
+    const session = new LmAgentSession(launch, {
+      onText: (text) => this.onText(text),
+      onPermission: (request) => this.onPermission(request),
+      log: (message) => this.options.log(message),
+    });
     let channel: ToolChannelServer | undefined;
     try {
       const mcpServers: McpServer[] = [];
@@ -177,19 +185,39 @@ export class LmConversation {
   }
 
   /** The agent called one of the consumer's tools: a tool-call part ends this response; the answer comes with the next request. */
-  private async onToolCall(call: ToolCallRequest): Promise<ToolCallResult> {
-    if (!this.tools.some((tool) => tool.name === call.name)) return { text: `no tool named '${call.name}' is offered`, isError: true };
-    if (this.responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true };
+  private onToolCall(call: ToolCallRequest): Promise<ToolCallResult> {
+    if (!this.tools.some((tool) => tool.name === call.name)) return Promise.resolve({ text: `no tool named '${call.name}' is offered`, isError: true });
+    return this.askConsumer(call.name, call.input);
+  }
+
+  /**
+   * The agent asks before an action of its own: shown to the consumer as a call of the agent-action tool,
+   * which VS Code confirms with the user before it runs. Its result in the next request allows the action
+   * once; anything else (another message, a changed history, a cancellation) refuses it.
+   */
+  private async onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    const input = agentActionInput(request);
+    const result = await this.askConsumer(AGENT_ACTION_TOOL, input);
+    // A turn cancelled meanwhile answers its open permission requests as cancelled (as ACP asks of a client).
+    if (result.cancelled) return { outcome: { outcome: "cancelled" } };
+    const approved = !result.isError && result.text.trim() === AGENT_ACTION_APPROVED;
+    this.options.log(`the agent's action "${input.title}": ${approved ? "allowed once" : "refused"} by the consumer`);
+    return permissionAnswer(request, approved);
+  }
+
+  /** A tool-call part ends this response; resolves with the consumer's result from a later request. */
+  private async askConsumer(name: string, input: unknown): Promise<ConsumerAnswer> {
+    if (this.responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true, cancelled: true };
     // The call came over the tool channel, the agent's text before it over the ACP stream, which may still
     // be on its way: wait for the stream to catch up, so that text ends this response instead of being lost.
     await settledWithin(this.running?.session.caughtUp() ?? Promise.resolve(), CAUGHT_UP_LIMIT_MS);
     const responder = this.responder;
-    if (responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true };
+    if (responder === undefined) return { text: "the editor is not waiting for a tool call now", isError: true, cancelled: true };
     const callId = `symposium-${crypto.randomBytes(8).toString("hex")}`;
     return new Promise((resolve) => {
       this.pendingCalls.push({ callId, resolve });
-      this.history.recordAssistant({ kind: "toolCall", callId, name: call.name, input: call.input });
-      responder.sink.toolCall(callId, call.name, call.input);
+      this.history.recordAssistant({ kind: "toolCall", callId, name, input });
+      responder.sink.toolCall(callId, name, input);
       responder.done();
     });
   }
@@ -209,7 +237,7 @@ export class LmConversation {
 
   /** Ends the turn in flight: pending tool calls answered as cancelled, session/cancel. */
   private async discardTurn(): Promise<void> {
-    for (const pending of this.pendingCalls.splice(0)) pending.resolve({ text: "the user cancelled this tool call", isError: true });
+    for (const pending of this.pendingCalls.splice(0)) pending.resolve({ text: "the user cancelled this tool call", isError: true, cancelled: true });
     const running = this.running;
     if (running?.turn === undefined) return;
     running.session.cancel();
@@ -221,7 +249,7 @@ export class LmConversation {
     const running = this.running;
     this.running = undefined;
     if (running === undefined) return;
-    for (const pending of this.pendingCalls.splice(0)) pending.resolve({ text: "the conversation was replaced", isError: true });
+    for (const pending of this.pendingCalls.splice(0)) pending.resolve({ text: "the conversation was replaced", isError: true, cancelled: true });
     if (running.turn !== undefined) {
       // The agent hears the cancellation and may end its turn before its process is stopped.
       running.session.cancel();

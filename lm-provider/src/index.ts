@@ -3,3 +3,4 @@ export { LmConversation, TOOLS_SERVER_NAME, type LmConversationOptions, type LmR
 export type { AgentLaunch } from "./agent-session.js";
 export { HistoryTracker, type HistoryMatch } from "./history.js";
 export { estimateTokens, messageText, type LmMessage, type LmPart, type LmTool } from "./messages.js";
+export { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from "./agent-action.js";

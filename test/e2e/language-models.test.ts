@@ -3,7 +3,8 @@
 // consumer extension (test/fixtures/lm-consumer with the bundled
 // test/extension-host/lm-consumer.ts, packaged by vsce and installed like any
 // other) selects the "symposium" models and talks to the fixture agent (test/fixtures/lm-agent.ts): streaming, history continuation,
-// a replaced history (cancel + new session), cancellation, a tool round trip,
+// a replaced history (cancel + new session), cancellation, a tool round trip, the agent's own action confirmed
+// through Symposium's agent-action tool,
 // the editor-context block once per prompt, a refused tool, a dying agent, a
 // 1,000-message history. On the oldest (VS Code 1.99, no provider API) the
 // setting says why it does nothing.
@@ -62,6 +63,8 @@ interface Summary {
   cancelled: TextReply;
   toolCall: TextReply & { calls: Array<{ callId: string; name: string; input: object }> };
   toolResult?: TextReply;
+  agentAction: TextReply & { calls: Array<{ callId: string; name: string; input: object }> };
+  agentActionResult?: TextReply;
   refusedTool: TextReply;
   died: TextReply;
   longHistory: TextReply;
@@ -137,7 +140,16 @@ describe(`agents as language models on VS Code ${target.vscode} (${target.name})
   else
     it("a consumer extension streams, continues, replaces, cancels and calls a tool through the agent; errors are clear", async () => {
       // The workbench starts the extension host; the consumer runs on activation and leaves its summary.
-      await openWorkbench(browser!, server!);
+      const page = await openWorkbench(browser!, server!);
+      // VS Code asks before it runs the agent-action tool, as it does for any tool with a confirmation: the user says Yes.
+      const confirmed = (async () => {
+        const dialog = page.locator(".monaco-dialog-box", { hasText: "Allow the agent's action once?" });
+        await dialog.waitFor({ timeout: 240_000 });
+        const shown = await dialog.innerText();
+        await dialog.getByRole("button", { name: "Yes" }).click();
+        return shown;
+      })();
+      confirmed.catch(() => {}); // reported below, once the summary is in
       const stepFile = `${summaryFile}.step`;
       await eventually(
         () => fs.existsSync(summaryFile),
@@ -186,6 +198,15 @@ describe(`agents as language models on VS Code ${target.vscode} (${target.name})
         [{ name: "echo", input: { x: 1 } }],
       );
       assert.deepEqual(result.toolResult, { text: "tool said: pong from the consumer" });
+
+      // The agent's own action: a call of the agent-action tool, which VS Code runs; its result allows the action once.
+      assert.equal(result.agentAction.error, undefined, result.agentAction.error);
+      assert.deepEqual(
+        result.agentAction.calls.map(({ name, input }) => ({ name, input })),
+        [{ name: "symposium-agent-action", input: { title: "make test", kind: "execute", paths: ["/project/Makefile"] } }],
+      );
+      assert.match(await confirmed, /The agent asks to run: make test[\s\S]*Files: \/project\/Makefile/);
+      assert.deepEqual(result.agentActionResult, { text: "permission: allow" });
 
       // Bad input: clear errors, and the model works again after each.
       assert.match(result.refusedTool.error ?? "", /could not start a session: .*cannot use the tool 'reject-me'/);

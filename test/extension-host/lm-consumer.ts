@@ -28,7 +28,10 @@ interface Tool {
   inputSchema?: object;
 }
 interface Api {
-  lm: { selectChatModels(selector: { vendor: string }): Thenable<ChatModel[]> };
+  lm: {
+    selectChatModels(selector: { vendor: string }): Thenable<ChatModel[]>;
+    invokeTool(name: string, options: { input: object; toolInvocationToken: undefined }): Thenable<{ content: Part[] }>;
+  };
   LanguageModelChatMessage: { User(this: void, content: string | unknown[]): unknown; Assistant(this: void, content: string | unknown[]): unknown };
   LanguageModelTextPart: new (value: string) => unknown;
   LanguageModelToolCallPart: new (callId: string, name: string, input: object) => { callId: string; name: string; input: object };
@@ -135,6 +138,22 @@ async function scenarios(): Promise<Record<string, unknown>> {
       { tools },
     );
     out.toolResult = { text: text(answered), error: answered.error };
+  }
+
+  step("agent action");
+  // The agent asks before its own action: a call of Symposium's agent-action tool, run like any tool; its result allows it.
+  const please = User("please ask");
+  const asking = await send(model, [please]);
+  const action = asking.calls[0];
+  out.agentAction = { calls: asking.calls, text: text(asking), error: asking.error };
+  if (action) {
+    const result = await api.lm.invokeTool(action.name, { input: action.input, toolInvocationToken: undefined });
+    const allowed = await send(model, [
+      please,
+      Assistant([new api.LanguageModelTextPart(text(asking)), new api.LanguageModelToolCallPart(action.callId, action.name, action.input)]),
+      User([new api.LanguageModelToolResultPart(action.callId, result.content)]),
+    ]);
+    out.agentActionResult = { text: text(allowed), error: allowed.error };
   }
 
   step("bad input");

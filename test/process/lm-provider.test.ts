@@ -9,7 +9,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { LmConversation, type LmMessage, type LmRequest, type LmTool } from "../../lm-provider/src/index.js";
+import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, LmConversation, type LmMessage, type LmRequest, type LmTool } from "../../lm-provider/src/index.js";
 import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 
 const LM_AGENT = path.join(OUT_DIR, "test", "fixtures", "lm-agent.js");
@@ -180,6 +180,77 @@ describe("a conversation through the conductor and a real agent", { timeout: 120
     const followUp = request([user('please tool:echo:{"x":1}'), called, result], tools);
     await chat.respond(followUp.request);
     assert.equal(answer(followUp), "tool said: pong from the editor", "the same turn went on with the result");
+    await chat.dispose();
+  });
+
+  it("asks the consumer before the agent's own action (symposium-agent-action): its result allows it once, anything else refuses it", async () => {
+    const chat = conversation();
+    const ask = request([user("please ask")]);
+    await chat.respond(ask.request);
+    assert.equal(ask.calls.length, 1, `one call of the agent-action tool: ${answer(ask)}`);
+    const [call] = ask.calls;
+    assert.equal(call!.name, AGENT_ACTION_TOOL);
+    assert.deepEqual(call!.input, { title: "make test", kind: "execute", paths: ["/project/Makefile"] });
+    assert.match(answer(ask), /I need to run the tests\. $/, "the agent's text before it ends the response");
+
+    const asked: LmMessage = {
+      role: "assistant",
+      parts: [
+        { kind: "text", text: answer(ask) },
+        { kind: "toolCall", ...call! },
+      ],
+    };
+    const approved = request([user("please ask"), asked, { role: "user", parts: [{ kind: "toolResult", callId: call!.callId, text: AGENT_ACTION_APPROVED }] }]);
+    await chat.respond(approved.request);
+    assert.equal(answer(approved), "permission: allow", "allowed once, never always");
+
+    // The consumer answers with anything but the tool's approval (a user who declined it): refused.
+    const again = request([
+      user("please ask"),
+      asked,
+      { role: "user", parts: [{ kind: "toolResult", callId: call!.callId, text: AGENT_ACTION_APPROVED }] },
+      assistant(answer(approved)),
+      user("ask"),
+    ]);
+    await chat.respond(again.request);
+    const [second] = again.calls;
+    assert.ok(second, `a second call: ${answer(again)}`);
+    const declined = request([
+      ...again.request.messages,
+      {
+        role: "assistant",
+        parts: [
+          { kind: "text", text: answer(again) },
+          { kind: "toolCall", ...second },
+        ],
+      },
+      { role: "user", parts: [{ kind: "toolResult", callId: second.callId, text: "The user cancelled the tool call." }] },
+    ]);
+    await chat.respond(declined.request);
+    assert.equal(answer(declined), "permission: reject");
+
+    // The consumer moves on without the call's result (a new message): the turn is cancelled, and the action with it.
+    const third = request([user("please ask again: ask")]);
+    await chat.respond(third.request);
+    assert.equal(third.calls.length, 1);
+    const movedOn = request([
+      user("please ask again: ask"),
+      {
+        role: "assistant",
+        parts: [
+          { kind: "text", text: answer(third) },
+          { kind: "toolCall", ...third.calls[0]! },
+        ],
+      },
+      user("never mind"),
+    ]);
+    await chat.respond(movedOn.request);
+    assert.match(answer(movedOn), /you said: never mind/);
+    await eventually(
+      () => agentEvents().some((event) => event.event === "permission" && event.sessionId === sessionOf(answer(third)) && event.said === "cancelled"),
+      5_000,
+      "the third action cancelled",
+    );
     await chat.dispose();
   });
 

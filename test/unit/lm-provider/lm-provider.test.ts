@@ -8,6 +8,8 @@ import * as fs from "node:fs";
 import { describe, it } from "node:test";
 import { HistoryTracker, type LmMessage, type LmTool } from "../../../lm-provider/src/index.js";
 import { ToolChannelClient, ToolChannelServer } from "../../../lm-provider/src/tool-channel.js";
+import { agentActionInput, permissionAnswer } from "../../../lm-provider/src/agent-action.js";
+import type { PermissionOptionKind, RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { tempDir } from "../../support/processes.js";
 
 const user = (text: string): LmMessage => ({ role: "user", parts: [{ kind: "text", text }] });
@@ -80,5 +82,29 @@ describe("the tool channel", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("the agent's own action as the consumer sees it (symposium-agent-action)", () => {
+  const asking = (title: unknown, kinds: PermissionOptionKind[], locations = 0): RequestPermissionRequest => ({
+    sessionId: "s",
+    toolCall: { toolCallId: "t", title: title as string, locations: Array.from({ length: locations }, (_, n) => ({ path: `/p/${n}` })) },
+    options: kinds.map((kind) => ({ optionId: `option-${kind}`, name: kind, kind })),
+  });
+
+  it("bounds what the agent says: a long title is cut, a missing one named, at most 20 paths", () => {
+    const long = agentActionInput(asking("x".repeat(10_000), ["allow_once"], 500));
+    assert.equal(long.title.length, 501);
+    assert.equal(long.paths.length, 20);
+    assert.equal(agentActionInput(asking(undefined, ["allow_once"])).title, "an action of the agent");
+    assert.equal(agentActionInput(asking("   ", ["allow_once"])).title, "an action of the agent");
+  });
+
+  it("allows once and only once: an agent offering only 'always' is cancelled; a refusal picks reject-once", () => {
+    const all: PermissionOptionKind[] = ["allow_always", "allow_once", "reject_always", "reject_once"];
+    assert.deepEqual(permissionAnswer(asking("t", all), true), { outcome: { outcome: "selected", optionId: "option-allow_once" } });
+    assert.deepEqual(permissionAnswer(asking("t", all), false), { outcome: { outcome: "selected", optionId: "option-reject_once" } });
+    assert.deepEqual(permissionAnswer(asking("t", ["allow_always"]), true), { outcome: { outcome: "cancelled" } });
+    assert.deepEqual(permissionAnswer(asking("t", ["allow_once"]), false), { outcome: { outcome: "cancelled" } });
   });
 });
