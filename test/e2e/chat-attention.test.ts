@@ -36,12 +36,17 @@ function toast(page: Page, text: RegExp) {
 }
 
 describe("notifications while the chat is out of view", { skip, timeout: 600_000 }, () => {
-  const demo = demoWindowSuite({}, {}, ({ workspace }) =>
+  const demo = demoWindowSuite({}, {}, async ({ workspace, page }) => {
     fs.writeFileSync(
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(ATTENTION_AGENT)}`, proxies: [] }),
-    ),
-  );
+    );
+    // A full HD window: on VS Code 1.139 (its own Chat open in the secondary side bar, the Output view's
+    // wider tools) the bottom panel of a 1280-pixel window showing the Output view has no room for tabs:
+    // they go into the panel's "…" menu, whose entry says the chat's count instead of a badge
+    // (docs/webchat.md), and the Output tab is not there to be seen checked.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+  });
   let frame: Frame;
 
   /** Sends `text`, puts the Output view in the chat's place, then lets the agent go on. */

@@ -177,12 +177,13 @@ describe("editor tools in code-server, answered by the TypeScript language servi
     const pending = call("propose_edit", { path: "ts/greeting.ts", edits: [{ oldText: "hi ${name}", newText: "hey ${name}" }], title: "friendlier" });
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "The agent wants to change greeting.ts: friendlier" });
     await toast.waitFor({ timeout: 30_000 });
-    const modified = page.locator(".part.editor .monaco-diff-editor .editor.modified .view-lines").first();
+    // The right side's own lines: shown inline (a narrow editor area, as VS Code 1.139's open Chat side
+    // bar leaves), the old lines are a read-only zone inside that side, which a click there does not edit.
+    const modified = page.locator(".part.editor .monaco-diff-editor .editor.modified .lines-content > .view-lines");
     await modified.waitFor({ timeout: 10_000 });
     assert.match(fs.readFileSync(path.join(workspace, "ts", "greeting.ts"), "utf8"), /hi \$\{name\}/, "nothing written before the answer");
-    // The user changes the proposal in the diff's right side before accepting it, clicking on its text
-    // (in a narrow editor area VS Code 1.139 shows the diff inline: the old lines sit between the new ones).
-    await modified.locator(".view-line").last().click();
+    // The user changes the proposal in the diff's right side before accepting it, clicking on its text.
+    await modified.locator(":scope > .view-line").last().click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type("// reviewed");
     await waitForText(() => visibleText(page, ".part.editor .monaco-diff-editor .editor.modified"), /\/\/ reviewed/, 10_000);
