@@ -217,6 +217,11 @@ async function typeAtEndOfLine(page: Page, file: string, line: number, text: str
   await input.fill(file);
   await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${path.basename(file)}"]`, { timeout: 45_000 });
   await page.keyboard.press("Enter");
+  // Quick Open may show the file in the review's diff, where it is open too (VS Code 1.139 in a narrow editor
+  // area): the user then clicks the file's own tab.
+  const ownTab = page.locator(`.part.editor .tab[aria-label^="${path.basename(file)}"]:not([aria-label*="proposed"])`).first();
+  await ownTab.waitFor({ timeout: 10_000 });
+  if (!(await ownTab.evaluate((tab) => tab.classList.contains("active")))) await ownTab.click();
   await page.waitForSelector(`.part.editor .tab.active[aria-label^="${path.basename(file)}"]:not([aria-label*="proposed"])`, { timeout: 10_000 });
   await page.waitForFunction(() => document.activeElement?.closest(".part.editor .monaco-editor:not(.original-in-monaco-diff-editor)") != null, null, {
     timeout: 10_000,
