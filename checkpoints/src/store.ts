@@ -128,6 +128,23 @@ export class CheckpointStore {
     return new CheckpointStore(settings);
   }
 
+  /**
+   * Snapshots `dirs` ahead of their first prompt (a session opened), in the background: that prompt's own
+   * snapshot then only has to find that nothing changed since (as the one after a turn does for the next).
+   * Nothing is recorded; what fails here fails again, and is reported, at the prompt.
+   */
+  prepare(dirs: readonly string[]): void {
+    for (const dir of dirs) {
+      let repo: ShadowRepo;
+      try {
+        repo = this.repo(realProject(dir));
+      } catch {
+        continue;
+      }
+      if (repo.pending === 0) repo.snapshot(this.settings.hardLimitMs).catch(() => {});
+    }
+  }
+
   /** Snapshots `request.dirs` now; the prompt waits for `ready`, at most the budget. */
   beginTurn(request: TurnRequest): TurnInProgress {
     const id = newTurnId();

@@ -61,14 +61,19 @@ function observe(
       answered: (answer) => {
         const result = answer();
         const sessionId = result !== null && "result" in result && isObject(result.result) ? result.result.sessionId : undefined;
-        if (typeof sessionId === "string") sessions.set(sessionId, dirs);
+        if (typeof sessionId !== "string") return;
+        sessions.set(sessionId, dirs);
+        prepare(store, dirs);
       },
     };
   }
   if (message.method !== SESSION_PROMPT) {
     // session/load and session/resume name the session and its directories up front.
     const dirs = directoriesOf(params);
-    if (typeof params.sessionId === "string" && dirs.length > 0) sessions.set(params.sessionId, dirs);
+    if (typeof params.sessionId === "string" && dirs.length > 0) {
+      sessions.set(params.sessionId, dirs);
+      prepare(store, dirs);
+    }
     return null;
   }
   const sessionId = params.sessionId;
@@ -92,6 +97,11 @@ function observe(
       void turn.then((begun) => begun?.finish(note));
     },
   };
+}
+
+/** A session's directories snapshotted while its user writes the first prompt, so that prompt waits only for a check. */
+function prepare(store: Promise<CheckpointStore | null>, dirs: string[]): void {
+  void store.then((opened) => opened?.prepare(dirs)).catch(() => {});
 }
 
 /** A session's `cwd` and its `additionalDirectories` (absolute paths only, as ACP requires). */
