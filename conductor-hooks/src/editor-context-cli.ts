@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // symposium-editor-context: the editor-context proxy's command line. Its two
 // ways of running are the conductor's one chain with only the editor-context
 // component in process: wrap mode (`-- <agent>`) is that chain in front of the
