@@ -5,7 +5,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import type { Logger, ProxyDialect } from "../../acp-wire/src/index.js";
+import { stopProcesses, type Logger, type ProxyDialect } from "../../acp-wire/src/index.js";
 import { ProcessConnection, type ComponentSpec, type SpawnContext } from "./connections.js";
 import type { ChainMode } from "./router.js";
 import { Trace } from "./trace.js";
@@ -47,8 +47,15 @@ export async function runConductor(options: ConductorOptions): Promise<number> {
   const trace = options.tracePath ? new Trace(options.tracePath) : null;
   const processes = spawnComponents(options, trace);
   options.onStarted?.(processes.map((connection) => connection.child));
-  const { runChain } = await import("./chain-run.js");
-  return runChain(options, processes, trace);
+  let chain: typeof import("./chain-run.js");
+  try {
+    chain = await import("./chain-run.js");
+  } catch (error) {
+    // A broken install (a chunk missing): nothing it started is left running.
+    await stopProcesses(processes.map((connection) => connection.child));
+    throw error;
+  }
+  return chain.runChain(options, processes, trace);
 }
 
 /** The components' processes in chain order (in agent mode the last is the agent), started now. */
