@@ -51,16 +51,18 @@ await Promise.all([
   // The conductor, split: what a run does not need (the registry's installs with tar and yauzl, the setup and demo
   // agents with the ACP SDK) is in chunks loaded by `import()` when used. Its second entry is `run` for a client's own
   // process: the built-in chat loads it from beside the conductor (webchat/src/agent-process.ts); its third, the
-  // editor-context proxy's program, which is the same chain with only the editor-context component.
+  // editor-context proxy's program, which is the same chain with only the editor-context component. The two programs'
+  // entries load nothing but Node's until the compile cache is on; a chain's processes are spawned before its router
+  // and in-process components are loaded (conductor-hooks/src/conductor.ts).
   esbuild.build({
     ...common,
     format: "esm",
     banner: cliBanner,
     splitting: true,
     entryPoints: {
-      "symposium-conductor": "conductor-hooks/src/cli.ts",
+      "symposium-conductor": "conductor-hooks/src/cli-entry.ts",
       "symposium-conductor-in-process": "conductor-hooks/src/in-process.ts",
-      "symposium-editor-context": "conductor-hooks/src/editor-context-cli.ts",
+      "symposium-editor-context": "conductor-hooks/src/editor-context-entry.ts",
     },
     outdir: "dist",
     outExtension: { ".js": ".mjs" },

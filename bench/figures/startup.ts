@@ -79,10 +79,15 @@ agent.on("exit", (code) => process.exit(code ?? 1));
       detail:
         `floor (a Node program that spawns the agent and pipes its stdio) ${floor.toFixed(1)} ms; the agent started directly ${direct.toFixed(1)} ms` +
         beforeArm(BEFORE === null ? null : median(runs.before), (before) => `${before.toFixed(1)} ms`) +
-        rustPeer(rust, (value) => `${value.toFixed(1)} ms (+${(value - floor).toFixed(1)} ms over the floor)`),
+        rustPeer(rust, (value) => `${value.toFixed(1)} ms (${overFloor(value - floor)})`),
     },
     p9Chat(config, env),
   ];
+}
+
+/** "+12.3 ms over the floor", or "45.9 ms under the floor" (the Rust conductor pays no Node start of its own). */
+function overFloor(ms: number): string {
+  return ms >= 0 ? `+${ms.toFixed(1)} ms over the floor` : `${(-ms).toFixed(1)} ms under the floor`;
 }
 
 /**

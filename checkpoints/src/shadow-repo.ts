@@ -23,6 +23,11 @@ export interface Snapshot {
   skipped: SkippedFile[];
   /** Set when the shadow repository was damaged and this snapshot started a fresh one: what was done. */
   repaired?: string;
+  /**
+   * True when git found nothing on disk changed since this process's last snapshot of the directory, so its tree
+   * is that snapshot's (no file staged, no tree written).
+   */
+  unchanged?: boolean;
 }
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
@@ -59,6 +64,13 @@ export class ShadowRepo {
   readonly gitDir: string;
   private readonly ownIndex: string;
   private seeded = false;
+  /**
+   * The tree this process's index was last written as, while nothing has changed the index since (null before
+   * the first snapshot and after the index is thrown away). A snapshot that finds nothing to stage is this tree.
+   */
+  private indexTree: string | null = null;
+  /** Which repository folder `indexTree` is in (another process may set a damaged one aside and start afresh). */
+  private indexTreeRepo = "";
   /** Snapshots of this repository run one at a time in this process (they share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -182,6 +194,17 @@ export class ShadowRepo {
 
   /** Removes this process's index (at exit). */
   dispose(): void {
+    this.dropIndex();
+  }
+
+  /** The repository folder as the file system knows it: a folder put in its place is another. */
+  private repositoryIdentity(): string {
+    const stat = fs.statSync(this.gitDir, { bigint: true });
+    return `${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
+  }
+
+  private dropIndex(): void {
+    this.indexTree = null;
     fs.rmSync(this.ownIndex, { force: true });
   }
 
@@ -210,7 +233,7 @@ export class ShadowRepo {
       // Another conversation's process set it aside first.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
-    fs.rmSync(this.ownIndex, { force: true });
+    this.dropIndex();
     fs.rmSync(path.join(this.options.home, SHARED_INDEX), { force: true });
     return aside;
   }
@@ -223,7 +246,7 @@ export class ShadowRepo {
     } catch (error) {
       // A damaged index (or one naming objects gone from the store) is only a cache: start it afresh once.
       if (!(error instanceof GitError) || error.message.includes("took longer")) throw error;
-      fs.rmSync(this.ownIndex, { force: true });
+      this.dropIndex();
       return this.stage(timeoutMs);
     }
   }
@@ -235,12 +258,22 @@ export class ShadowRepo {
     const candidates = new Map<string, boolean>(); // path → tracked
     for (const record of nulRecords(listed.stdout)) candidates.set(record.slice(2), !record.startsWith("?"));
     const skipped = await this.oversized(candidates);
+    // Nothing for the index to take (no path listed, or only files over the cap that it does not hold): it is as
+    // it was written, and so is its tree. `ls-files` finds changes by the index's stat data, re-reading a file
+    // whose time is too close to the index's own to tell ("racily clean"), which is what every snapshot trusts.
+    const untrackedBig = skipped.filter((file) => candidates.get(file.path) === false).length;
+    if (this.indexTree !== null && untrackedBig === candidates.size && this.indexTreeRepo === this.repositoryIdentity()) {
+      return { tree: this.indexTree, skipped, unchanged: true };
+    }
+    this.indexTree = null;
     if (candidates.size > 0) {
       const trackedBig = skipped.filter((file) => candidates.get(file.path) === true).map((file) => `${file.path}\0`);
       if (trackedBig.length > 0) await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input: trackedBig.join("") });
       if (skipped.length < candidates.size) skipped.push(...(await this.update(candidates, skipped, call)));
     }
     const tree = (await runGit(["write-tree"], call)).stdout.toString("utf8").trim();
+    this.indexTree = tree;
+    this.indexTreeRepo = this.repositoryIdentity();
     this.shareIndex();
     return { tree, skipped };
   }

@@ -8,9 +8,9 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Logger } from "../../acp-wire/src/index.js";
 import { gitVersion } from "./git.js";
 import { restorePaths, type RestoreOutcome } from "./restore.js";
+import type { CheckpointSettings } from "./settings.js";
 import { ShadowRepo, isDamagedRepository, type Snapshot } from "./shadow-repo.js";
 import {
   PROMPT_CHARS,
@@ -24,54 +24,6 @@ import {
   type TurnRecord,
   type TurnRoot,
 } from "./turn-record.js";
-
-export interface CheckpointSettings {
-  /** The store's folder (created 0700): `checkpoints` in Symposium's config folder. */
-  directory: string;
-  /** The most turn records kept per project; older ones are pruned. */
-  maxTurns: number;
-  /** How long a prompt may wait for its before-turn snapshot; past it the turn is not recorded (said in its record). */
-  budgetMs: number;
-  /** Files larger than this are not stored. */
-  maxFileBytes: number;
-  /** A snapshot still running after this long is stopped (it goes on after the budget, so the next one finds a warm index). */
-  hardLimitMs: number;
-  log: Logger;
-}
-
-export const DEFAULT_SETTINGS = { maxTurns: 100, budgetMs: 1_000, maxFileBytes: 5 * 1024 * 1024, hardLimitMs: 60_000 };
-
-/** Environment variables that change the defaults (the conductor reads them; docs/checkpoints.md). */
-export const CHECKPOINT_ENV = {
-  off: "SYMPOSIUM_CHECKPOINTS",
-  directory: "SYMPOSIUM_CHECKPOINTS_DIR",
-  maxTurns: "SYMPOSIUM_CHECKPOINTS_MAX_TURNS",
-  budgetMs: "SYMPOSIUM_CHECKPOINTS_BUDGET_MS",
-  maxFileBytes: "SYMPOSIUM_CHECKPOINTS_MAX_FILE_BYTES",
-} as const;
-
-/** The store's folder: $SYMPOSIUM_CHECKPOINTS_DIR, else `checkpoints` beside the config file ($SYMPOSIUM_CONFIG, else ~/.symposium/config.jsonc). */
-export function checkpointsDirectory(env: NodeJS.ProcessEnv, configFolder?: string): string {
-  const folder = configFolder ?? (env.SYMPOSIUM_CONFIG ? path.dirname(env.SYMPOSIUM_CONFIG) : path.join(os.homedir(), ".symposium"));
-  return env[CHECKPOINT_ENV.directory] || path.join(folder, "checkpoints");
-}
-
-/** The settings from the environment, the store beside the config file in `configFolder`; null when turned off (SYMPOSIUM_CHECKPOINTS=0). */
-export function settingsFromEnvironment(env: NodeJS.ProcessEnv, configFolder: string, log: Logger): CheckpointSettings | null {
-  if (env[CHECKPOINT_ENV.off] === "0" || env[CHECKPOINT_ENV.off] === "off") return null;
-  const number = (name: string, fallback: number) => {
-    const value = Number(env[name]);
-    return env[name] && Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  return {
-    directory: checkpointsDirectory(env, configFolder),
-    maxTurns: Math.floor(number(CHECKPOINT_ENV.maxTurns, DEFAULT_SETTINGS.maxTurns)),
-    budgetMs: number(CHECKPOINT_ENV.budgetMs, DEFAULT_SETTINGS.budgetMs),
-    maxFileBytes: number(CHECKPOINT_ENV.maxFileBytes, DEFAULT_SETTINGS.maxFileBytes),
-    hardLimitMs: DEFAULT_SETTINGS.hardLimitMs,
-    log,
-  };
-}
 
 /** The note on a turn whose prompt never got its answer. */
 export const UNANSWERED_NOTE = "the prompt got no answer before the conversation ended: the after-turn snapshot was taken then";
@@ -126,6 +78,23 @@ export class CheckpointStore {
       return null;
     }
     return new CheckpointStore(settings);
+  }
+
+  /**
+   * Snapshots `dirs` ahead of their first prompt (a session opened), in the background: that prompt's own
+   * snapshot then only has to find that nothing changed since (as the one after a turn does for the next).
+   * Nothing is recorded; what fails here fails again, and is reported, at the prompt.
+   */
+  prepare(dirs: readonly string[]): void {
+    for (const dir of dirs) {
+      let repo: ShadowRepo;
+      try {
+        repo = this.repo(realProject(dir));
+      } catch {
+        continue;
+      }
+      if (repo.pending === 0) repo.snapshot(this.settings.hardLimitMs).catch(() => {});
+    }
   }
 
   /** Snapshots `request.dirs` now; the prompt waits for `ready`, at most the budget. */

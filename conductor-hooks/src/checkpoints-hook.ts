@@ -11,8 +11,9 @@ import * as path from "node:path";
 import { SESSION_PROMPT, isObject, isRequest, type Logger, type WireMessage } from "../../acp-wire/src/index.js";
 import { OPEN_TAG } from "../../editor-context-proxy/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { CheckpointStore, settingsFromEnvironment } from "../../checkpoints/src/index.js";
-import { defaultConfigPath } from "./config.js";
+import type { CheckpointStore } from "../../checkpoints/src/index.js";
+import { settingsFromEnvironment } from "../../checkpoints/src/settings.js";
+import { defaultConfigPath } from "./config-path.js";
 import type { InProcessComponent, Observation } from "./router.js";
 
 type Methods = (typeof acp)["AGENT_METHODS"];
@@ -29,8 +30,8 @@ export function checkpointsHook(env: NodeJS.ProcessEnv, log: Logger, debug: Logg
   if (!env[STATE_FILE_ENV]) return null;
   const settings = settingsFromEnvironment(env, path.dirname(defaultConfigPath(env)), log);
   if (settings === null) return null;
-  // Opened (it runs `git --version`) once the chain's components have started: they are spawned in this same turn.
-  const store = new Promise<void>((resolve) => setImmediate(resolve)).then(() => CheckpointStore.create(settings));
+  // Loaded and opened (it runs `git --version`) when a session first needs it, not while the agent starts.
+  const store = lazyStore(() => import("../../checkpoints/src/index.js").then(({ CheckpointStore }) => CheckpointStore.create(settings)));
   const sessions = new Map<string, string[]>();
   return {
     name: CHECKPOINTS_COMPONENT,
@@ -39,19 +40,27 @@ export function checkpointsHook(env: NodeJS.ProcessEnv, log: Logger, debug: Logg
     observes: new Set([SESSION_NEW, SESSION_LOAD, SESSION_RESUME, SESSION_PROMPT]),
     observe: (message) => observe(message, sessions, store, log, debug),
     close: async () => {
-      const opened = await store;
+      const opened = await store.ifOpened();
       if (opened !== null) await Promise.race([opened.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT_MS).unref())]);
     },
   };
 }
 
-function observe(
-  message: WireMessage,
-  sessions: Map<string, string[]>,
-  store: Promise<CheckpointStore | null>,
-  log: Logger,
-  debug: Logger,
-): Observation | null {
+/** The store, opened on the first call of `open`; `ifOpened` does not open it. */
+interface LazyStore {
+  open(): Promise<CheckpointStore | null>;
+  ifOpened(): Promise<CheckpointStore | null>;
+}
+
+function lazyStore(create: () => Promise<CheckpointStore | null>): LazyStore {
+  let opening: Promise<CheckpointStore | null> | null = null;
+  return {
+    open: () => (opening ??= create()),
+    ifOpened: () => opening ?? Promise.resolve(null),
+  };
+}
+
+function observe(message: WireMessage, sessions: Map<string, string[]>, store: LazyStore, log: Logger, debug: Logger): Observation | null {
   if (!isRequest(message) || !isObject(message.params)) return null;
   const params = message.params;
   if (message.method === SESSION_NEW) {
@@ -61,14 +70,19 @@ function observe(
       answered: (answer) => {
         const result = answer();
         const sessionId = result !== null && "result" in result && isObject(result.result) ? result.result.sessionId : undefined;
-        if (typeof sessionId === "string") sessions.set(sessionId, dirs);
+        if (typeof sessionId !== "string") return;
+        sessions.set(sessionId, dirs);
+        prepare(store, dirs);
       },
     };
   }
   if (message.method !== SESSION_PROMPT) {
     // session/load and session/resume name the session and its directories up front.
     const dirs = directoriesOf(params);
-    if (typeof params.sessionId === "string" && dirs.length > 0) sessions.set(params.sessionId, dirs);
+    if (typeof params.sessionId === "string" && dirs.length > 0) {
+      sessions.set(params.sessionId, dirs);
+      prepare(store, dirs);
+    }
     return null;
   }
   const sessionId = params.sessionId;
@@ -79,6 +93,7 @@ function observe(
   }
   // Whatever goes wrong here, the prompt goes on unrecorded (said in the log): checkpoints never stop a conversation.
   const turn = store
+    .open()
     .then((opened) => opened?.beginTurn({ sessionId, prompt: promptText(params.prompt), dirs }) ?? null)
     .catch((error: Error) => {
       log(`prompt not checkpointed: ${error.message}`);
@@ -92,6 +107,14 @@ function observe(
       void turn.then((begun) => begun?.finish(note));
     },
   };
+}
+
+/** A session's directories snapshotted while its user writes the first prompt, so that prompt waits only for a check. */
+function prepare(store: LazyStore, dirs: string[]): void {
+  void store
+    .open()
+    .then((opened) => opened?.prepare(dirs))
+    .catch(() => {});
 }
 
 /** A session's `cwd` and its `additionalDirectories` (absolute paths only, as ACP requires). */

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // symposium-conductor: runs an ACP proxy chain in front of an agent, with the
 // editor-context proxy first whenever SYMPOSIUM_EDITOR_STATE_FILE is set.
 

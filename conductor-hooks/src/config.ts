@@ -6,7 +6,6 @@
 // its backslashes (docs/platforms.md).
 
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { parse as parseShellWords, quote as quoteShellWords } from "shell-quote";
@@ -15,7 +14,7 @@ import { joinWindowsCommandLine, splitWindowsCommandLine } from "../../acp-wire/
 import type { ComponentSpec } from "./connections.js";
 import { AgentFormatError, parseAgentConfig, type AgentConfig } from "./registry-format.js";
 
-export const CONFIG_ENV = "SYMPOSIUM_CONFIG";
+export { CONFIG_ENV, defaultConfigPath } from "./config-path.js";
 /** Set by `run` for everything it starts: the config file the chain came from (the demo agent's hint says so). */
 export const RUN_CONFIG_ENV = "SYMPOSIUM_RUN_CONFIG";
 
@@ -42,10 +41,6 @@ export interface SymposiumConfig {
 
 export class ConfigError extends Error {
   override name = "ConfigError";
-}
-
-export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env[CONFIG_ENV] || path.join(os.homedir(), ".symposium", "config.jsonc");
 }
 
 /** Reads the config file; null when it does not exist. */

@@ -92,44 +92,53 @@ export interface ProcessEvents extends LineHandler {
 /** How long after a component closes its output its exit status is waited for, to name how it ended. */
 const EXIT_STATUS_WAIT_MS = 1_000;
 
-/** A component process: its stdio is an ACP connection, its stderr lines go to ours with its name. */
+/**
+ * A component process: its stdio is an ACP connection, its stderr lines go to ours with its name. It is
+ * spawned when built (the chain's processes start before the rest of the conductor is even loaded); its
+ * output is read, and its end reported, once `start` is given whoever handles them.
+ */
 export class ProcessConnection extends Connection {
-  child!: ChildProcess;
+  readonly child: ChildProcess;
   /** Its last stderr lines, for the report when it fails. */
   readonly stderrTail = new StderrTail();
-  private stderrClosed: Promise<void> = Promise.resolve();
-  protected writer!: LineWriter;
-  protected input!: Readable;
+  private readonly stderrClosed: Promise<void>;
+  private readonly exited: Promise<void>;
+  /** Settles with the spawn error, if there is one (it comes on a later turn of the event loop). */
+  private readonly spawnFailed: Promise<NodeJS.ErrnoException>;
+  protected readonly writer: LineWriter;
+  protected readonly input: Readable;
 
   constructor(
     readonly spec: ComponentSpec,
     role: "proxy" | "agent",
     trace: Trace | null,
-    private readonly context: SpawnContext,
+    context: SpawnContext,
   ) {
     super(spec.name, role, trace);
-  }
-
-  start(events: ProcessEvents): void {
-    const [program, ...args] = this.spec.command;
-    const { env, cwd, stderr } = this.context;
+    const [program, ...args] = spec.command;
+    const { env, cwd, stderr } = context;
     this.child = spawnProgram(program!, args, {
       stdio: ["pipe", "pipe", "pipe"],
-      env: this.spec.env ? { ...env, ...this.spec.env } : env,
+      env: spec.env ? { ...env, ...spec.env } : env,
       ...(cwd !== undefined ? { cwd } : {}),
     });
-    this.child.once("error", (error: NodeJS.ErrnoException) => events.onSpawnError(error));
-    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.spawnFailed = new Promise((resolve) => this.child.once("error", resolve));
+    this.exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin!.on("error", () => {}); // a dead component is reported by its exit
     this.writer = new LineWriter(this.child.stdin!);
     this.input = this.child.stdout!;
+    this.stderrClosed = relayStderr(this.child.stderr!, `[${spec.name}] `, this.stderrTail, stderr);
+  }
+
+  /** Reads its output (what came before waited in the pipe) and reports how it ends, its spawn failing included. */
+  start(events: ProcessEvents): void {
+    void this.spawnFailed.then((error) => events.onSpawnError(error));
     // End of its output is the component ending: wait a moment for its exit status, to name it (a
     // loaded machine can take a few hundred ms between the two; one that keeps running is reported after this).
     void readLines(this.input, MAX_MESSAGE_BYTES, events)
-      .then(() => Promise.race([exited, new Promise((resolve) => setTimeout(resolve, EXIT_STATUS_WAIT_MS))]))
+      .then(() => Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, EXIT_STATUS_WAIT_MS))]))
       .then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
-    void exited.then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
-    this.stderrClosed = relayStderr(this.child.stderr!, `[${this.spec.name}] `, this.stderrTail, stderr);
+    void this.exited.then(() => events.onEnded(this.child.exitCode, this.child.signalCode));
   }
 
   /** Resolves once its stderr is read to the end (at most 200 ms after it is asked). */

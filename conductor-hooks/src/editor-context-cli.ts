@@ -1,11 +1,9 @@
-#!/usr/bin/env node
 // symposium-editor-context: the editor-context proxy's command line. Its two
 // ways of running are the conductor's one chain with only the editor-context
 // component in process: wrap mode (`-- <agent>`) is that chain in front of the
 // agent, exit status the agent's; with no arguments it is a chain with no
 // process at all, a proxy whose successor is the conductor that started it.
 
-import { EditorContextInjector, describeCurrentContext, watchCurrentContext } from "../../editor-context-proxy/src/index.js";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_PROXY_DIALECT,
@@ -90,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (invocation.kind === "help") return printLine(USAGE);
   if (invocation.kind === "version") return printLine(packageVersion());
-  if (invocation.kind === "show") return show(new EditorContextInjector(), invocation.watch);
+  if (invocation.kind === "show") return show(invocation.watch);
   const stop = new AbortController();
   let received: NodeJS.Signals | null = null;
   onStopSignal((signal) => {
@@ -118,7 +116,10 @@ function chainFor(invocation: { kind: "proxy" } | { kind: "wrap"; command: strin
   return { ...common, mode: "agent", components: [{ name: "agent", command: invocation.command }], status: "agent" };
 }
 
-async function show(injector: EditorContextInjector, watch: boolean): Promise<number> {
+/** `show [--watch]`: the editor-context component is loaded here; a chain loads it after spawning the agent. */
+async function show(watch: boolean): Promise<number> {
+  const { EditorContextInjector, describeCurrentContext, watchCurrentContext } = await import("../../editor-context-proxy/src/index.js");
+  const injector = new EditorContextInjector();
   if (!watch) return printLine(describeCurrentContext(injector));
   const close = await watchCurrentContext(injector, (text) => process.stdout.write(`${text}\n\n`));
   await stopSignal();

@@ -41,7 +41,17 @@ function setup(extraEnv: NodeJS.ProcessEnv = {}) {
     const store = await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: path.join(home, "checkpoints"), log: () => {} });
     return store!.list(project).records;
   };
-  return { start, cli, records };
+  /** The states of the turns recorded so far, read as they are written (for waiting on one). */
+  const states = (): string[] =>
+    fs
+      .readdirSync(path.join(home, "checkpoints"), { recursive: true, encoding: "utf8" })
+      .filter((file) => /turns[\\/][^\\/]+\.json$/.test(file))
+      .map((file) => (JSON.parse(fs.readFileSync(path.join(home, "checkpoints", file), "utf8")) as TurnRecord).state);
+  const beforeTurn = async (project: string, turnId: string, file: string): Promise<string | undefined> => {
+    const store = await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: path.join(home, "checkpoints"), log: () => {} });
+    return (await store!.fileAt(project, turnId, project, file, "before"))?.toString("utf8");
+  };
+  return { start, cli, records, states, beforeTurn };
 }
 
 async function session(agent: AgentCalls, cwd: string, additionalDirectories: string[] = []): Promise<string> {
@@ -110,6 +120,33 @@ describe("checkpoints through the conductor", () => {
     const bad = await cli(["restore", "nonsense"], project);
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /'nonsense' is not a turn id/);
+  });
+
+  it("counts a file the user saved after the session opened, or between turns, as the project before the next turn, not as the agent's change", async () => {
+    const { start, records, states, beforeTurn } = setup();
+    const project = scratch("ckpt-ahead-");
+    fs.writeFileSync(path.join(project, "notes.md"), "draft\n");
+    fs.writeFileSync(path.join(project, "code.ts"), "v1\n");
+    const conductor = start();
+    after(() => conductor.child.kill());
+    await testClient(streamTo(conductor.child)).run(async (agent) => {
+      const sessionId = await session(agent, project);
+      // Saved while the snapshot the session's opening started may still be running, at the same size.
+      fs.writeFileSync(path.join(project, "notes.md"), "DRAFT\n");
+      await prompt(agent, sessionId, [{ op: "edit", path: "code.ts", find: "v1", replace: "v2" }]);
+      await eventually(() => states().includes("done"), 10_000, "the first turn's after-snapshot");
+      // Saved after that snapshot: the next prompt's snapshot must see it, not reuse the last one.
+      fs.writeFileSync(path.join(project, "notes.md"), "edited\n");
+      await prompt(agent, sessionId, [{ op: "edit", path: "code.ts", find: "v2", replace: "v3" }]);
+    });
+    await stop(conductor);
+    const turns = await records(project);
+    assert.deepEqual(
+      turns.map((turn) => turn.roots[0]!.files.map((file) => file.path)),
+      [["code.ts"], ["code.ts"]],
+    );
+    assert.equal(await beforeTurn(project, turns[0]!.id, "notes.md"), "DRAFT\n");
+    assert.equal(await beforeTurn(project, turns[1]!.id, "notes.md"), "edited\n");
   });
 
   it("keeps message order while a prompt waits for its snapshot: a cancel sent right after reaches the agent after it", async () => {
