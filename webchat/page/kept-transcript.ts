@@ -15,7 +15,11 @@ export class KeptTranscript {
   private replayed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly root: HTMLElement) {
+  /** `onScreen`: whether this transcript's tab is the one shown (only its copy is kept). */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly onScreen: () => boolean = () => true,
+  ) {
     if (window.parent === window) return; // a plain browser tab: no panel to keep it
     new MutationObserver(() => this.schedule()).observe(root, { childList: true, subtree: true, characterData: true });
   }
@@ -38,6 +42,7 @@ export class KeptTranscript {
   private send(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (!this.onScreen()) return;
     toPanel({ type: CHAT_MESSAGE.transcript, entries: transcriptCopy(this.root) });
   }
 }

@@ -205,7 +205,8 @@ export interface ContextChip {
 }
 
 export type ServerMessage =
-  | { type: "hello"; conversationId: string; named: boolean; title: string; projectDir: string }
+  /** `maxConversations`: the server's limit of live conversations (the page's tabs stay within it). */
+  | { type: "hello"; conversationId: string; named: boolean; title: string; projectDir: string; maxConversations?: number }
   | { type: "replay"; events: TranscriptEvent[] }
   | { type: "event"; event: TranscriptEvent }
   | { type: "session"; session: SessionInfo }

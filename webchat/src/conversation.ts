@@ -40,6 +40,8 @@ export interface ConversationOptions extends Omit<
   /** Named in the page's URL: survives a detach for `graceMs`. */
   named: boolean;
   graceMs: number;
+  /** The server's limit of live conversations, told to the page (its tabs). */
+  maxConversations?: number;
   title: string;
   /** Where this workspace's conversations are kept (undefined: not kept). */
   history?: HistoryStore;
@@ -126,8 +128,8 @@ export class Conversation {
     this.flush(); // what is queued is in the transcript the new page gets: send it to the others first
     const link = new PageLink(socket);
     this.links.set(socket, link);
-    const { id, named, title, projectDir } = this.options;
-    link.sendNow(JSON.stringify({ type: "hello", conversationId: id, named, title, projectDir } satisfies ServerMessage));
+    const { id, named, title, projectDir, maxConversations } = this.options;
+    link.sendNow(JSON.stringify({ type: "hello", conversationId: id, named, title, projectDir, maxConversations } satisfies ServerMessage));
     link.sendNow(JSON.stringify({ type: "session", session: this.session.info } satisfies ServerMessage));
     link.sendNow(JSON.stringify(contextMessage));
     void link.replay(replayFrames(this.transcript));
@@ -464,7 +466,7 @@ export function refuseConversation(socket: WebSocket, max: number, log: (line: s
   log(`refused a new conversation: the ${max} running (--max-conversations) all have a page open`);
   const message =
     `This chat server already runs ${max} conversation${max === 1 ? "" : "s"}, each with a page open: the most it allows. ` +
-    `Close a chat tab (or use New chat in one), then reload this page. The limit is the setting symposium.chat.maxConversations (the chat server's --max-conversations).`;
+    `Close a tab or another chat page, then use New chat here. The limit is the setting symposium.chat.maxConversations (the chat server's --max-conversations).`;
   const session: SessionInfo = { state: "ended", modes: [], commands: [], ended: { message, stderrTail: [] } };
   socket.on("error", () => {}); // the page may be gone already: nothing to tell
   socket.send(JSON.stringify({ type: "session", session } satisfies ServerMessage));
