@@ -17,6 +17,8 @@ const app = document.getElementById("app")!;
 const named = params.has(QUERY.conversation);
 /** The open tabs and their drafts, kept across a reload of this frame (sessionStorage, this frame only). */
 const TABS_KEY = "symposium/tabs";
+/** The conversation VS Code's panel knows this page by. */
+let panelConversation = params.get(QUERY.conversation) ?? undefined;
 
 interface KeptTab {
   conversation?: string;
@@ -35,7 +37,10 @@ const strip: TabStrip = new TabStrip({
     }),
   blank: () => (named ? { conversation: randomId() } : {}),
   activated: tabShown,
-  listChanged: keepTabs,
+  listChanged: () => {
+    keepTabs();
+    keepPanelOnATab();
+  },
 });
 app.append(strip.element, strip.panes);
 openFirstTabs();
@@ -112,17 +117,35 @@ function keepTabs(): void {
   }
 }
 
-/** The tab on screen: the URL names its conversation, VS Code's panel returns to it after a reload, mentions go to its composer. */
+/** The tab on screen: the URL names its conversation (a reload opens it again), VS Code's panel returns to it after a reload, mentions go to its composer. */
 function tabShown(tab: ConversationTab): void {
   mentionTarget(tab.input);
-  if (tab.conversationId !== undefined && params.get(QUERY.conversation) !== tab.conversationId) {
-    params.set(QUERY.conversation, tab.conversationId);
-    params.delete(QUERY.reopen);
-    params.delete(QUERY.reopenAgent);
-    window.history.replaceState(null, "", `?${params.toString()}`);
-    toPanel({ type: CHAT_MESSAGE.conversation, conversation: tab.conversationId });
+  const before = params.toString();
+  const { conversation, reopen, reopenAgent } = tab.init;
+  for (const [key, value] of [
+    [QUERY.conversation, conversation],
+    [QUERY.reopen, reopen],
+    [QUERY.reopenAgent, reopenAgent],
+  ] as const) {
+    if (value === undefined) params.delete(key);
+    else params.set(key, value);
   }
+  if (params.toString() !== before) window.history.replaceState(null, "", `?${params.toString()}`);
   keepTabs();
+}
+
+/**
+ * VS Code's panel opens the conversation it was last told of after a window
+ * reload (and shows it in its other surface, reloading that one): it is told
+ * only when that conversation is no longer among the tabs, not at each switch.
+ */
+function keepPanelOnATab(): void {
+  const open = strip.tabs.map((tab) => tab.conversationId);
+  const shown = strip.active?.conversationId;
+  if (panelConversation !== undefined && open.includes(panelConversation)) return;
+  if (shown === undefined) return;
+  panelConversation = shown;
+  toPanel({ type: CHAT_MESSAGE.conversation, conversation: shown });
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {

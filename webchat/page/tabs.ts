@@ -89,9 +89,11 @@ export class TabStrip {
     if (index < 0) return;
     const tab = this.host.open(next);
     this.tabs[index] = tab;
+    const hadFocus = old.element.contains(document.activeElement) || document.activeElement === document.body;
     old.element.remove();
     this.attach(tab);
     if (this.current === old) this.show(tab);
+    if (hadFocus && this.current === tab && document.hasFocus()) tab.focusComposer(); // the keys stay in the chat, in the new conversation
     this.host.listChanged();
   }
 
