@@ -39,6 +39,8 @@ export interface TabInit {
   reopenAgent?: string;
   /** The agent the picker just switched to: said once the new conversation is shown. */
   newAgent?: string;
+  /** Said once the conversation is shown (a fork says where it comes from). */
+  notice?: string;
   /** The composer's text carried over (from the conversation this tab replaces, or a reload). */
   draft?: string;
 }
@@ -56,6 +58,8 @@ export interface TabShell {
   serverLimit(max: number): void;
   /** A new conversation id for a named tab. */
   newId(): string;
+  /** Opens `next` in a new tab beside this one (a fork); false when the limit of conversations is reached (the strip says so). */
+  openBeside(next: TabInit): boolean;
 }
 
 export interface ConversationTab {
@@ -109,6 +113,10 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
   const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
   const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation in this tab" }, "New chat");
+  const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab (the agent's session/fork)" }, "Fork");
+  /** The text of the message being edited, while its fork is asked for (undefined: a plain Fork). */
+  let forkDraft: string | undefined;
+  let forking = false;
   const signOutButton = h("button", { id: "sign-out", title: "Sign out of the agent (it forgets its sign-in)", hidden: "" }, "Sign out");
   const sendButton = h("button", { id: "send", class: "primary", title: "Send (Enter)" }, "Send");
   const transcriptElement = h("main", { id: "transcript", "aria-live": "polite" });
@@ -172,6 +180,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       pickers.element,
       history.button,
       signOutButton,
+      forkButton,
       newChatButton,
     ),
     banner,
@@ -192,6 +201,12 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   sendButton.addEventListener("click", () => composer.submit());
   cancelButton.addEventListener("click", cancelTurn);
   newChatButton.addEventListener("click", newChat);
+  forkButton.addEventListener("click", () => fork(undefined));
+  transcriptElement.addEventListener("click", (event) => {
+    const button = (event.target as Element | null)?.closest?.(".edit-resend");
+    const text = button?.closest<HTMLElement>(".message.user")?.dataset.text;
+    if (text !== undefined) fork(text);
+  });
   signOutButton.addEventListener("click", () => send({ type: "logout" }));
   modeSelect.addEventListener("change", () => send({ type: "setMode", modeId: modeSelect.value }));
   chipToggle.addEventListener("change", () => chipRow.classList.toggle("skipped", !chipToggle.checked));
@@ -294,6 +309,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         message.events.forEach(showEvent);
         if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
         newAgentNotice = null;
+        if (init.notice) view.add({ kind: "notice", message: init.notice });
         if (shell.isActive(tab)) kept.shown();
         return shell.changed(tab);
       case "event":
@@ -319,6 +335,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         return showSession(); // the header names the agent as the list does
       case "agentChoice":
         return agentChosen(message);
+      case "forked":
+        return forked(message);
       case "applyEdit":
         edits.add(message.id);
         void applyEdit(message).then((result) => {
@@ -354,6 +372,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     usageMeter.show(next.usage);
     attachments.accepts = next.imagePrompts === true;
     signOutButton.hidden = next.canLogout !== true || next.state === "ended";
+    if (next.canFork === true && next.state !== "ended") element.dataset.canFork = "";
+    else delete element.dataset.canFork;
     queue.onState(next.state);
     if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
     if (next.ended) showEnded(next.ended);
@@ -460,6 +480,41 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     agentPicker.reset();
     updateSession(session);
     view.add({ kind: "error", message: `The agent was not changed: ${answer.message ?? "the server refused it"}` });
+  }
+
+  /**
+   * Asks the agent for a fork of this conversation (`session/fork`); `text`: a message to edit
+   * and send again in it. The draft forks the whole session (no point to cut at), so the fork
+   * holds the conversation up to now and the message waits in the new tab's composer.
+   */
+  function fork(text: string | undefined): void {
+    if (forking) return;
+    if (session.state !== "ready") return composer.showNotice("Not forked: the agent is answering or not ready; fork once its turn has ended.");
+    forking = true;
+    forkDraft = text;
+    forkButton.disabled = true;
+    send({ type: "fork" });
+  }
+
+  function forked(answer: { agentSessionId?: string; historyId?: string; error?: string }): void {
+    forking = false;
+    forkButton.disabled = false;
+    const text = forkDraft;
+    forkDraft = undefined;
+    if (answer.agentSessionId === undefined)
+      return void view.add({ kind: "error", message: `The agent did not fork the conversation: ${answer.error ?? "no answer"}` });
+    const from = firstMessage ? `“${firstMessage}”` : "the conversation";
+    const notice =
+      text === undefined
+        ? `Forked from ${from}.`
+        : `Forked from ${from} to edit a message: the fork holds the whole conversation (the agent's session/fork copies it all); the message waits below to edit and send.`;
+    shell.openBeside({
+      ...(named ? { conversation: shell.newId() } : {}),
+      // Its entry in the history shows the conversation it continues; without a history, the agent's session alone.
+      ...(answer.historyId !== undefined ? { reopen: answer.historyId } : { reopenAgent: answer.agentSessionId }),
+      notice,
+      ...(text !== undefined ? { draft: text } : {}),
+    });
   }
 
   function newChat(): void {

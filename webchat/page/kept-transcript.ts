@@ -50,7 +50,9 @@ export class KeptTranscript {
 /** The transcript's last blocks as text (innerText: the text as shown, Markdown already rendered). */
 export function transcriptCopy(root: HTMLElement): KeptEntry[] {
   return [...root.children].slice(-MAX_KEPT_ENTRIES).flatMap((element) => {
-    const text = (element as HTMLElement).innerText.trim().slice(0, MAX_KEPT_ENTRY_CHARS);
+    // A user's message as typed (not its buttons); the rest as shown.
+    const shown = element.classList.contains("user") ? ((element as HTMLElement).dataset.text ?? "") : (element as HTMLElement).innerText;
+    const text = shown.trim().slice(0, MAX_KEPT_ENTRY_CHARS);
     if (!text) return [];
     const role = element.classList.contains("user") ? "user" : element.classList.contains("agent") ? "agent" : "other";
     return [{ role, text }];

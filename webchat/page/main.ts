@@ -34,6 +34,7 @@ const strip: TabStrip = new TabStrip({
       changed: () => strip.render(),
       serverLimit: (max) => strip.setLimit(max),
       newId: randomId,
+      openBeside: (next) => strip.openTab(next),
     }),
   blank: () => (named ? { conversation: randomId() } : {}),
   activated: tabShown,

@@ -372,6 +372,8 @@ function userMessage(text: string, contextSkipped: boolean, images = 0): HTMLEle
     // The images went to the agent only: the transcript and the history keep how many.
     ...(images > 0 ? [h("div", { class: "images" }, images === 1 ? "with 1 image" : `with ${images} images`)] : []),
     ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []),
+    // Shown only where the agent forks sessions (conversation-tab.ts sets data-can-fork).
+    h("button", { class: "edit-resend", title: "Edit this message and send it in a fork of this conversation (a new tab)" }, "Edit and resend"),
   );
   element.dataset.text = text;
   return element;

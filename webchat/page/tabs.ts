@@ -68,14 +68,21 @@ export class TabStrip {
 
   /** The new-tab button and Alt+Shift+N: a new conversation, unless the server's limit is reached (said why). */
   openNew(): void {
+    this.openTab(this.host.blank());
+  }
+
+  /** Opens `init` in a new tab and shows it; false (and why, in the strip) at the server's limit. */
+  openTab(init: TabInit): boolean {
     if (this.limit !== undefined && this.tabs.length >= this.limit) {
-      return this.say(
+      this.say(
         `Not opened: the chat runs at most ${this.limit} conversation${this.limit === 1 ? "" : "s"} at once ` +
           `(the setting symposium.chat.maxConversations). Close a tab first.`,
       );
+      return false;
     }
     this.say(null);
-    this.add(this.host.blank()).focusComposer();
+    this.add(init).focusComposer();
+    return true;
   }
 
   /** Whether `tab` is the one on screen. */

@@ -274,6 +274,8 @@ export class Conversation {
         return void this.sendAgentSessions(link, typeof message.cursor === "string" ? message.cursor : undefined);
       case "listFiles":
         return this.sendFiles(link);
+      case "fork":
+        return void this.fork(link);
       case "deleteHistory":
         if (this.options.history?.delete(String(message.id))) this.options.log(`deleted history ${String(message.id)}`);
         return this.sendHistory(link);
@@ -387,6 +389,20 @@ export class Conversation {
   }
 
   /** A page of the agent's own sessions; the agent's refusal is said in the list, never thrown. */
+  /** Forks the agent's session for the page that asked (it opens the fork in a new tab); a refusal is said, nothing else changes. */
+  private async fork(link: PageLink): Promise<void> {
+    let answer: ServerMessage;
+    try {
+      const agentSessionId = await this.session.fork();
+      const historyId = this.keepFork(agentSessionId);
+      answer = { type: "forked", agentSessionId, ...(historyId ? { historyId } : {}) };
+    } catch (error) {
+      this.options.log(`session/fork failed: ${(error as Error).message}`);
+      answer = { type: "forked", error: (error as Error).message.slice(0, 300) };
+    }
+    link.send(JSON.stringify(answer));
+  }
+
   private async sendAgentSessions(link: PageLink, cursor: string | undefined): Promise<void> {
     let answer: ServerMessage;
     try {
@@ -402,6 +418,30 @@ export class Conversation {
   private sendHistory(link: PageLink): void {
     const entries = this.options.history?.list() ?? [];
     link.send(JSON.stringify({ type: "history", entries } satisfies ServerMessage));
+  }
+
+  /**
+   * The fork as a conversation of the history, with this transcript, so its tab shows the
+   * conversation it continues (reopened as any kept one: load or resume); undefined: not kept.
+   */
+  private keepFork(agentSessionId: string): string | undefined {
+    const history = this.options.history;
+    if (!history) return undefined;
+    const now = Date.now();
+    const entry: KeptConversation = {
+      id: newHistoryId(),
+      title: `${this.kept.title || "Conversation"} (fork)`,
+      createdAt: now,
+      updatedAt: now,
+      agentSessionId,
+    };
+    try {
+      history.save(entry, [...this.transcript.replay(REPLAY_FRAME_BYTES)].flat());
+      return entry.id;
+    } catch (error) {
+      this.options.log(`cannot keep the fork in ${history.dir}: ${errorLine(error)}`);
+      return undefined;
+    }
   }
 
   /** Writes this conversation to the history (once it has a first prompt); a failure is logged, never thrown. */
