@@ -64,6 +64,7 @@ describe("webchat: fork and edit and resend", { skip }, () => {
     assert.deepEqual(await shown(page).locator(".message.user .body").allInnerTexts(), ["first", "second"]);
     assert.equal(await page.locator(".tab-strip [role=tab]").nth(1).innerText(), "first");
     const shots = SCREENSHOTS ?? tempDir("webchat-shots-");
+    await shown(page).locator(".message.user").last().hover(); // its Edit and resend shows
     for (const theme of ["light", "dark"]) {
       await page.evaluate((chosen) => window.postMessage({ type: "symposium/theme", theme: chosen }, "*"), theme);
       await page.waitForFunction((chosen) => document.body.dataset.theme === chosen, theme, TIMEOUT);
