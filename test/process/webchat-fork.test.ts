@@ -78,6 +78,19 @@ describe("webchat: fork and edit and resend", { skip }, () => {
     await page.close();
   });
 
+  it("a fork answered with an unusable session id: said in the tab, no new tab, the conversation goes on", async () => {
+    const server = await suite.serve({ command: quote([process.execPath, FORK_AGENT, "--bad-fork"]), env: { FORK_AGENT_DIR: tempDir("fork-agent-") } });
+    const page = await openChatPage(suite.browser, server);
+    await ask(page, "before");
+    await shown(page).locator("#fork").click();
+    await shown(page)
+      .locator(".error", { hasText: "The agent did not fork the conversation: the agent answered session/fork without a usable session id" })
+      .waitFor(TIMEOUT);
+    assert.equal(await page.locator(".tab-strip [role=tab]").count(), 1);
+    await ask(page, "after");
+    await page.close();
+  });
+
   it("an agent without session/fork: neither Fork nor Edit and resend", async () => {
     const server = await suite.serve({ command: quote([process.execPath, FORK_AGENT, "--no-fork"]), env: { FORK_AGENT_DIR: tempDir("fork-agent-") } });
     const page = await openChatPage(suite.browser, server);
