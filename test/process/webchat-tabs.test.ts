@@ -101,6 +101,29 @@ describe("webchat: tabs", { skip }, () => {
     await page.close();
   });
 
+  it("a reload brings back the named tabs, their conversations and their text, on the tab that was shown", async () => {
+    const server = await suite.serve();
+    const page = await openChatPage(suite.browser, server, { conversation: "tabs-reload" });
+    await typeInTab(page, "in the first");
+    await shown(page).locator(".message.agent", { hasText: "in the first" }).waitFor(TIMEOUT);
+    await page.keyboard.press("Alt+Shift+N");
+    await tabState(page, "ready");
+    await typeInTab(page, "in the second");
+    await shown(page).locator(".message.agent", { hasText: "in the second" }).waitFor(TIMEOUT);
+    await shown(page).locator("#input").fill("unsent in the second");
+    const agents = server.agentPids().length;
+    await page.reload();
+    await tabState(page, "ready");
+    assert.equal(await tabs(page).count(), 2);
+    assert.equal(await tabs(page).nth(1).getAttribute("aria-selected"), "true");
+    assert.equal(await shown(page).locator("#input").inputValue(), "unsent in the second");
+    assert.deepEqual(await shown(page).locator(".message.user").allInnerTexts(), ["in the second"]);
+    await page.keyboard.press("Alt+Shift+PageUp");
+    await shown(page).locator(".message.user", { hasText: "in the first" }).waitFor(TIMEOUT);
+    assert.equal(server.agentPids().length, agents, "the same conversations, attached again: no new agent");
+    await page.close();
+  });
+
   it("more tabs than the server's limit: the new-tab button says why, nothing lost", async () => {
     const server = await suite.serve({ extraArgs: ["--max-conversations", "2"] });
     const page = await openChatPage(suite.browser, server);
