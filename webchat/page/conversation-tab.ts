@@ -100,6 +100,10 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   /** Set once this tab is leaving its conversation: its socket's close is no lost connection. */
   let leaving = false;
   let firstMessage: string | undefined;
+  /** The server's replay has arrived: this tab's transcript is whole. */
+  let replayed = false;
+  /** The server has sent the session at least once. */
+  let sessionHeard = false;
   /** Permissions and questions not answered yet (the strip marks the tab). */
   const open = new Set<string>();
   /** Agents' writes this tab handed to VS Code: withdrawn when its socket goes (other tabs' stay). */
@@ -233,8 +237,9 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     waiting: () => open.size > 0,
     shown: () => {
       document.body.dataset.state = session.state;
-      showSession();
-      kept.shown();
+      if (sessionHeard) showSession(); // until the server speaks, the status says "Connecting…"
+      // The panel's copy becomes this tab's, once its replay is in (an empty copy would take the panel's away too soon).
+      if (replayed) kept.shown();
     },
     focusComposer: () => composer.input.focus(),
     draft: () => composer.input.value,
@@ -310,6 +315,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
         newAgentNotice = null;
         if (init.notice) view.add({ kind: "notice", message: init.notice });
+        replayed = true;
         if (shell.isActive(tab)) kept.shown();
         return shell.changed(tab);
       case "event":
@@ -361,6 +367,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   function updateSession(next: SessionInfo): void {
     const previousName = session.agentName;
     session = next;
+    sessionHeard = true;
     showSession();
     composer.setCommands(next.commands);
     modeSelect.hidden = next.modes.length === 0;
