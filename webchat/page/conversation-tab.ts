@@ -117,7 +117,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
   const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
   const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation in this tab" }, "New chat");
-  const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab (the agent's session/fork)" }, "Fork");
+  const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab (the agent's session/fork)", hidden: "" }, "Fork");
   /** The text of the message being edited, while its fork is asked for (undefined: a plain Fork). */
   let forkDraft: string | undefined;
   let forking = false;
@@ -379,7 +379,10 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     usageMeter.show(next.usage);
     attachments.accepts = next.imagePrompts === true;
     signOutButton.hidden = next.canLogout !== true || next.state === "ended";
-    if (next.canFork === true && next.state !== "ended") element.dataset.canFork = "";
+    const canFork = next.canFork === true && next.state !== "ended";
+    forkButton.hidden = !canFork;
+    view.editable = next.canFork === true;
+    if (canFork) element.dataset.canFork = "";
     else delete element.dataset.canFork;
     queue.onState(next.state);
     if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
