@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { chatFigures } from "./figures/chat.js";
 import { c1, c2, c3 } from "./figures/checkpoints.js";
 import { streamFigure } from "./figures/chat-stream.js";
+import { tabsFigure } from "./figures/chat-tabs.js";
 import { REPO, type Figure } from "./figures/common.js";
 import { p13, p14, p15 } from "./figures/editor-tools.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
@@ -35,6 +36,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["TOAD-COLD"], () => toadColdStart(dir)],
   [["P10", "P11"], () => chatFigures(dir)],
   [["P12"], () => streamFigure(dir)],
+  [["P16"], () => tabsFigure(dir)],
   [["C1"], () => c1(dir)],
   [["C2"], () => c2(dir)],
   [["C3"], c3],

@@ -87,7 +87,7 @@ interface Round {
 }
 
 /** The chat's agent command as the extension gives it: our conductor's `run`, its config naming the bench agent. */
-function conductorRun(dir: string): string[] {
+export function conductorRun(dir: string): string[] {
   const config = path.join(dir, "chat-config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: quote(CHAT_AGENT) }));
   return [node, CONDUCTOR_CLI, "run", "--config", config];

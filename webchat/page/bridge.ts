@@ -37,9 +37,14 @@ export function startBridge(composer: HTMLTextAreaElement, onPanel?: () => void)
   if (window.parent === window) return;
   window.addEventListener("message", onParentMessage);
   // Leaving (a reload, New chat, the panel closing): VS Code must not apply what this page can no longer answer for.
-  window.addEventListener("pagehide", withdrawEdits);
+  window.addEventListener("pagehide", () => withdrawEdits());
   // Capture: the composer's own keys (Enter, arrows) never match a chord, and the chord must not also type.
   document.addEventListener("keydown", onKey, true);
+}
+
+/** The composer the panel's mentions go to from now on (the tab on screen). */
+export function mentionTarget(composer: HTMLTextAreaElement): void {
+  input = composer;
 }
 
 /** Tells VS Code the agent's name and the conversation's state (the view's title). */
@@ -104,10 +109,11 @@ export function applyEdit(edit: Extract<ServerMessage, { type: "applyEdit" }>): 
  * The connection to the chat server is gone (or the page is): the server has refused the writes
  * it offered here ("pageLeft"), so VS Code is told to drop them, a review still on screen included.
  */
-export function withdrawEdits(): void {
+export function withdrawEdits(ids: Iterable<string> = [...pendingEdits.keys()]): void {
   // Not answered here: the server already counts them as refused ("pageLeft", docs/panel.md).
-  for (const id of pendingEdits.keys()) request({ kind: "withdrawEdit", id });
-  pendingEdits.clear();
+  for (const id of ids) {
+    if (pendingEdits.delete(id)) request({ kind: "withdrawEdit", id });
+  }
 }
 
 function request(body: BridgeRequest): void {

@@ -6,7 +6,7 @@
 // files dropped on the page become `@path` mentions.
 
 import { MAX_PAGE_MESSAGE_BYTES, type SlashCommand } from "./protocol.js";
-import { h } from "./dom.js";
+import { h, WHOLE_PAGE, type PageScope } from "./dom.js";
 import { droppedPaths, matchFiles, mentionAt } from "./mentions.js";
 import { mentionText } from "./mention-syntax.js";
 
@@ -36,17 +36,25 @@ export class Composer {
   /** Where the chat's project is (from the server's hello): drops outside it are refused. */
   projectDir = "";
 
-  constructor(private readonly hooks: ComposerHooks) {
+  constructor(
+    private readonly hooks: ComposerHooks,
+    scope: PageScope = WHOLE_PAGE,
+  ) {
     this.input.addEventListener("keydown", (event) => this.onKey(event));
     this.input.addEventListener("input", () => {
       this.updateMenu();
       this.showNotice(null);
     });
     // Files dropped anywhere on the page land in the composer (in VS Code, with Shift held: docs/webchat.md).
-    document.addEventListener("dragover", (event) => {
-      if (hasFiles(event)) event.preventDefault(); // lets the drop happen
-    });
-    document.addEventListener("drop", (event) => this.onDrop(event));
+    const listening = { signal: scope.signal };
+    document.addEventListener(
+      "dragover",
+      (event) => {
+        if (scope.active() && hasFiles(event)) event.preventDefault(); // lets the drop happen
+      },
+      listening,
+    );
+    document.addEventListener("drop", (event) => scope.active() && this.onDrop(event), listening);
   }
 
   /** The project's files (the server's answer to listFiles). */

@@ -193,3 +193,15 @@ const WARM_UP_SAMPLE =
 export function warmUpMarkdown(): void {
   markdownFragment(WARM_UP_SAMPLE);
 }
+
+/**
+ * Where a part of one tab listens to the whole page (paste, drop): only while
+ * its tab is on screen, and no longer once the tab has closed.
+ */
+export interface PageScope {
+  active: () => boolean;
+  signal?: AbortSignal;
+}
+
+/** A page with one conversation: always on screen. */
+export const WHOLE_PAGE: PageScope = { active: () => true };

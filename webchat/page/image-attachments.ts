@@ -6,7 +6,7 @@
 // The kind and bounds are image-check.ts's, which the server applies again.
 
 import "./acp-features.css";
-import { h } from "./dom.js";
+import { h, WHOLE_PAGE, type PageScope } from "./dom.js";
 import { imageKind, imageRefusal, sizeText, type PromptImage } from "./image-check.js";
 
 interface Attached extends PromptImage {
@@ -20,23 +20,39 @@ export class ImageAttachments {
   /** The agent takes images (the session says so). */
   accepts = false;
 
-  /** `notify`: the composer's notice (null clears it). */
-  constructor(private readonly notify: (message: string | null) => void) {
-    document.addEventListener("paste", (event) => {
-      const files = [...(event.clipboardData?.files ?? [])];
-      if (files.length === 0) return; // text pastes as text
-      event.preventDefault();
-      void this.add(files);
-    });
+  /** `notify`: the composer's notice (null clears it); `scope`: the tab this belongs to. */
+  constructor(
+    private readonly notify: (message: string | null) => void,
+    scope: PageScope = WHOLE_PAGE,
+  ) {
+    const listening = { signal: scope.signal };
+    document.addEventListener(
+      "paste",
+      (event) => {
+        const files = [...(event.clipboardData?.files ?? [])];
+        if (files.length === 0 || !scope.active()) return; // text pastes as text
+        event.preventDefault();
+        void this.add(files);
+      },
+      listening,
+    );
     // Files from the system's file manager; VS Code's explorer drops a uri-list: mentions (composer.ts).
-    document.addEventListener("dragover", (event) => {
-      if (droppedFiles(event)) event.preventDefault();
-    });
-    document.addEventListener("drop", (event) => {
-      if (!droppedFiles(event) || event.defaultPrevented) return;
-      event.preventDefault();
-      void this.add([...(event.dataTransfer?.files ?? [])]);
-    });
+    document.addEventListener(
+      "dragover",
+      (event) => {
+        if (scope.active() && droppedFiles(event)) event.preventDefault();
+      },
+      listening,
+    );
+    document.addEventListener(
+      "drop",
+      (event) => {
+        if (!scope.active() || !droppedFiles(event) || event.defaultPrevented) return;
+        event.preventDefault();
+        void this.add([...(event.dataTransfer?.files ?? [])]);
+      },
+      listening,
+    );
   }
 
   /** Attaches what is an image within the bounds; says why about the rest. */

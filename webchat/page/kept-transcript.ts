@@ -15,7 +15,11 @@ export class KeptTranscript {
   private replayed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly root: HTMLElement) {
+  /** `onScreen`: whether this transcript's tab is the one shown (only its copy is kept). */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly onScreen: () => boolean = () => true,
+  ) {
     if (window.parent === window) return; // a plain browser tab: no panel to keep it
     new MutationObserver(() => this.schedule()).observe(root, { childList: true, subtree: true, characterData: true });
   }
@@ -38,6 +42,7 @@ export class KeptTranscript {
   private send(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (!this.onScreen()) return;
     toPanel({ type: CHAT_MESSAGE.transcript, entries: transcriptCopy(this.root) });
   }
 }
@@ -45,7 +50,9 @@ export class KeptTranscript {
 /** The transcript's last blocks as text (innerText: the text as shown, Markdown already rendered). */
 export function transcriptCopy(root: HTMLElement): KeptEntry[] {
   return [...root.children].slice(-MAX_KEPT_ENTRIES).flatMap((element) => {
-    const text = (element as HTMLElement).innerText.trim().slice(0, MAX_KEPT_ENTRY_CHARS);
+    // A user's message as typed (not its buttons); the rest as shown.
+    const shown = element.classList.contains("user") ? ((element as HTMLElement).dataset.text ?? "") : (element as HTMLElement).innerText;
+    const text = shown.trim().slice(0, MAX_KEPT_ENTRY_CHARS);
     if (!text) return [];
     const role = element.classList.contains("user") ? "user" : element.classList.contains("agent") ? "agent" : "other";
     return [{ role, text }];

@@ -175,6 +175,8 @@ export interface SessionInfo {
   agentSessionId?: string;
   /** The agent can sign out (agentCapabilities.auth.logout): the header offers Sign out. */
   canLogout?: boolean;
+  /** The agent forks sessions (the draft `sessionCapabilities.fork`) and reopens them (load or resume): Fork and Edit and resend are offered. */
+  canFork?: boolean;
   /** The agent takes images in prompts (promptCapabilities.image): the composer attaches pasted and dropped ones. */
   imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
@@ -205,8 +207,11 @@ export interface ContextChip {
 }
 
 export type ServerMessage =
-  | { type: "hello"; conversationId: string; named: boolean; title: string; projectDir: string }
+  /** `maxConversations`: the server's limit of live conversations (the page's tabs stay within it). */
+  | { type: "hello"; conversationId: string; named: boolean; title: string; projectDir: string; maxConversations?: number }
   | { type: "replay"; events: TranscriptEvent[] }
+  /** The answer to `fork`: the agent's id of the new session and, when the history is kept, its entry there (a new tab reopens it), or why not. */
+  | { type: "forked"; agentSessionId?: string; historyId?: string; error?: string }
   | { type: "event"; event: TranscriptEvent }
   | { type: "session"; session: SessionInfo }
   | { type: "context"; chip: ContextChip | null }
@@ -239,6 +244,8 @@ export type PageMessage =
   | { type: "logout" }
   /** The agent's own sessions (when SessionInfo.agentSessions says it lists them): the first page, or the one `cursor` names. */
   | { type: "listAgentSessions"; cursor?: string }
+  /** Fork this conversation's session (`session/fork`, only when the session says `canFork`); the answer is `forked`. */
+  | { type: "fork" }
   /** The project's files, for `@` in the composer. */
   | { type: "listFiles" }
   | { type: "deleteHistory"; id: string }

@@ -47,6 +47,8 @@ export class TranscriptView {
   private renderQueued = new Set<TextBlock>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRenderAt = -Infinity;
+  /** The agent forks sessions: the user's messages get Edit and resend (conversation-tab.ts). */
+  editable = false;
   /** Whether the view follows new content: the user has not scrolled up from the end. */
   private following = true;
 
@@ -91,7 +93,7 @@ export class TranscriptView {
     this.pending?.remove();
     this.lastText = undefined;
     this.plan = undefined;
-    this.pending = userMessage(text, contextSkipped, images);
+    this.pending = userMessage(text, contextSkipped, images, this.editable);
     this.pending.classList.add("pending");
     this.append(this.pending);
     this.root.scrollTop = this.root.scrollHeight; // the user just sent: show it, wherever they had scrolled
@@ -123,7 +125,7 @@ export class TranscriptView {
           return;
         }
         pending?.remove();
-        this.append(userMessage(event.text, event.contextSkipped, event.images));
+        this.append(userMessage(event.text, event.contextSkipped, event.images, this.editable));
         return;
       }
       case "signIn": {
@@ -364,7 +366,7 @@ function contentText(content: unknown): string {
   return block?.type ? `*[${block.type} content]*` : "";
 }
 
-function userMessage(text: string, contextSkipped: boolean, images = 0): HTMLElement {
+function userMessage(text: string, contextSkipped: boolean, images = 0, editable = false): HTMLElement {
   const element = h(
     "div",
     { class: "message user" },
@@ -372,6 +374,16 @@ function userMessage(text: string, contextSkipped: boolean, images = 0): HTMLEle
     // The images went to the agent only: the transcript and the history keep how many.
     ...(images > 0 ? [h("div", { class: "images" }, images === 1 ? "with 1 image" : `with ${images} images`)] : []),
     ...(contextSkipped ? [h("div", { class: "meta" }, "sent without editor context")] : []),
+    // Only where the agent forks sessions; shown while the conversation can fork (data-can-fork, tabs.css).
+    ...(editable
+      ? [
+          h(
+            "button",
+            { class: "edit-resend", hidden: "", title: "Edit this message and send it in a fork of this conversation (a new tab)" },
+            "Edit and resend",
+          ),
+        ]
+      : []),
   );
   element.dataset.text = text;
   return element;

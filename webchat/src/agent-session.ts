@@ -31,7 +31,9 @@ import { Elicitations } from "./elicitation.js";
 import { usageInfo } from "./usage.js";
 import { closeAgentSession } from "./agent-sessions.js";
 import { promptImages } from "./prompt-images.js";
-import { agentSessionPage, type AgentSessionPage } from "./agent-session-list.js";
+import { agentSessionPage, isAgentSessionId, type AgentSessionPage } from "./agent-session-list.js";
+// session/fork is a draft: its types are the SDK's unstable schema.
+import type { ForkSessionResponse, SessionCapabilities as DraftSessionCapabilities } from "@agentclientprotocol/sdk/unstable";
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
@@ -172,6 +174,25 @@ export class AgentSession {
     if (this.info.agentSessions !== true) return { sessions: [], leftOut: 0 };
     const response = await this.connection.agent.request("session/list", { cwd: this.options.projectDir, ...(cursor ? { cursor } : {}) });
     return agentSessionPage(response);
+  }
+
+  /**
+   * A copy of this session (`session/fork`, a draft of ACP: only when the agent offers it): the
+   * agent's id of the new session, for a new conversation to reopen. The draft copies the whole
+   * session; it has no point to cut at.
+   */
+  async fork(): Promise<string> {
+    if (this.info.canFork !== true || this.sessionId === undefined) throw new Error("this agent does not fork sessions, or the session has not started");
+    const folders = this.foldersOffered ? this.options.files.additionalDirectories : [];
+    const forked = await this.connection.agent.request<Partial<ForkSessionResponse> | null>("session/fork", {
+      sessionId: this.sessionId,
+      cwd: this.options.projectDir,
+      mcpServers: [],
+      ...(folders.length > 0 ? { additionalDirectories: folders } : {}),
+    });
+    const id = forked?.sessionId;
+    if (!isAgentSessionId(id)) throw new Error("the agent answered session/fork without a usable session id");
+    return id;
   }
 
   /** Ends the running turn: pending permission requests are cancelled, then session/cancel. */
@@ -334,6 +355,8 @@ export class AgentSession {
       this.closeOffered = init.agentCapabilities?.sessionCapabilities?.close != null;
       const reopens = init.agentCapabilities?.loadSession === true || init.agentCapabilities?.sessionCapabilities?.resume != null;
       this.info.agentSessions = init.agentCapabilities?.sessionCapabilities?.list != null && reopens;
+      // A fork is reopened by a new conversation's agent process: only an agent that reopens sessions can be offered it.
+      this.info.canFork = (init.agentCapabilities?.sessionCapabilities as DraftSessionCapabilities | null | undefined)?.fork != null && reopens;
       this.foldersOffered = init.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
       this.info.authMethods = this.authMethods.map((method) => authMethodInfo(method, commandText(this.options.command)));
     } catch (error) {

@@ -27,8 +27,9 @@ export const CLIENT_CAPABILITIES = {
  * The agent capabilities the chat acts on (agent-session.ts): a reopened
  * conversation is loaded or resumed, mentions travel as `resource` blocks,
  * pasted and dropped images as `image` blocks, the session is closed at the
- * end, a multi-root workspace's other folders reach the agent, and the agent's
- * own sessions are listed in History, and the header offers Sign out.
+ * end, a multi-root workspace's other folders reach the agent, the agent's
+ * own sessions are listed in History, the header offers Sign out, and a
+ * session the agent forks opens in a new tab (Fork, Edit and resend).
  */
 export const AGENT_CAPABILITIES_USED = [
   "loadSession",
@@ -39,6 +40,7 @@ export const AGENT_CAPABILITIES_USED = [
   "sessionCapabilities.additionalDirectories",
   "sessionCapabilities.list",
   "auth.logout",
+  "sessionCapabilities.fork",
 ] as const;
 
 /**
@@ -53,6 +55,5 @@ export const AGENT_CAPABILITIES_NOT_USED = [
   "mcpCapabilities.acp",
   "providers",
   "sessionCapabilities.delete",
-  "sessionCapabilities.fork",
   "sessionCapabilities.systemPrompt",
 ] as const;

@@ -40,6 +40,8 @@ export interface ConversationOptions extends Omit<
   /** Named in the page's URL: survives a detach for `graceMs`. */
   named: boolean;
   graceMs: number;
+  /** The server's limit of live conversations, told to the page (its tabs). */
+  maxConversations?: number;
   title: string;
   /** Where this workspace's conversations are kept (undefined: not kept). */
   history?: HistoryStore;
@@ -126,8 +128,8 @@ export class Conversation {
     this.flush(); // what is queued is in the transcript the new page gets: send it to the others first
     const link = new PageLink(socket);
     this.links.set(socket, link);
-    const { id, named, title, projectDir } = this.options;
-    link.sendNow(JSON.stringify({ type: "hello", conversationId: id, named, title, projectDir } satisfies ServerMessage));
+    const { id, named, title, projectDir, maxConversations } = this.options;
+    link.sendNow(JSON.stringify({ type: "hello", conversationId: id, named, title, projectDir, maxConversations } satisfies ServerMessage));
     link.sendNow(JSON.stringify({ type: "session", session: this.session.info } satisfies ServerMessage));
     link.sendNow(JSON.stringify(contextMessage));
     void link.replay(replayFrames(this.transcript));
@@ -272,6 +274,8 @@ export class Conversation {
         return void this.sendAgentSessions(link, typeof message.cursor === "string" ? message.cursor : undefined);
       case "listFiles":
         return this.sendFiles(link);
+      case "fork":
+        return void this.fork(link);
       case "deleteHistory":
         if (this.options.history?.delete(String(message.id))) this.options.log(`deleted history ${String(message.id)}`);
         return this.sendHistory(link);
@@ -385,6 +389,20 @@ export class Conversation {
   }
 
   /** A page of the agent's own sessions; the agent's refusal is said in the list, never thrown. */
+  /** Forks the agent's session for the page that asked (it opens the fork in a new tab); a refusal is said, nothing else changes. */
+  private async fork(link: PageLink): Promise<void> {
+    let answer: ServerMessage;
+    try {
+      const agentSessionId = await this.session.fork();
+      const historyId = this.keepFork(agentSessionId);
+      answer = { type: "forked", agentSessionId, ...(historyId ? { historyId } : {}) };
+    } catch (error) {
+      this.options.log(`session/fork failed: ${(error as Error).message}`);
+      answer = { type: "forked", error: (error as Error).message.slice(0, 300) };
+    }
+    link.send(JSON.stringify(answer));
+  }
+
   private async sendAgentSessions(link: PageLink, cursor: string | undefined): Promise<void> {
     let answer: ServerMessage;
     try {
@@ -400,6 +418,30 @@ export class Conversation {
   private sendHistory(link: PageLink): void {
     const entries = this.options.history?.list() ?? [];
     link.send(JSON.stringify({ type: "history", entries } satisfies ServerMessage));
+  }
+
+  /**
+   * The fork as a conversation of the history, with this transcript, so its tab shows the
+   * conversation it continues (reopened as any kept one: load or resume); undefined: not kept.
+   */
+  private keepFork(agentSessionId: string): string | undefined {
+    const history = this.options.history;
+    if (!history) return undefined;
+    const now = Date.now();
+    const entry: KeptConversation = {
+      id: newHistoryId(),
+      title: `${this.kept.title || "Conversation"} (fork)`,
+      createdAt: now,
+      updatedAt: now,
+      agentSessionId,
+    };
+    try {
+      history.save(entry, [...this.transcript.replay(REPLAY_FRAME_BYTES)].flat());
+      return entry.id;
+    } catch (error) {
+      this.options.log(`cannot keep the fork in ${history.dir}: ${errorLine(error)}`);
+      return undefined;
+    }
   }
 
   /** Writes this conversation to the history (once it has a first prompt); a failure is logged, never thrown. */
@@ -464,7 +506,7 @@ export function refuseConversation(socket: WebSocket, max: number, log: (line: s
   log(`refused a new conversation: the ${max} running (--max-conversations) all have a page open`);
   const message =
     `This chat server already runs ${max} conversation${max === 1 ? "" : "s"}, each with a page open: the most it allows. ` +
-    `Close a chat tab (or use New chat in one), then reload this page. The limit is the setting symposium.chat.maxConversations (the chat server's --max-conversations).`;
+    `Close a tab or another chat page, then use New chat here. The limit is the setting symposium.chat.maxConversations (the chat server's --max-conversations).`;
   const session: SessionInfo = { state: "ended", modes: [], commands: [], ended: { message, stderrTail: [] } };
   socket.on("error", () => {}); // the page may be gone already: nothing to tell
   socket.send(JSON.stringify({ type: "session", session } satisfies ServerMessage));

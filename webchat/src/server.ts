@@ -195,6 +195,7 @@ export class ChatServer {
         reopen,
         named: named !== null,
         graceMs: this.options.graceMs,
+        maxConversations: this.options.maxConversations,
         title: this.options.title,
         command: this.options.command,
         projectDir: this.options.projectDir,
