@@ -40,6 +40,18 @@ const common = {
   metafile: true,
 };
 
+/** A page a browser loads (the chat's, the panel's): one minified script, no source map. */
+const browserPage = {
+  ...common,
+  plugins: [],
+  platform: "browser",
+  target: "es2022",
+  format: "iife",
+  mainFields: ["browser", "module", "main"],
+  sourcemap: false,
+  minify: true,
+};
+
 const cliBanner = {
   js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 };
@@ -91,31 +103,9 @@ await Promise.all([
     external: wsOptionalNatives,
   }),
   // and the page's script and stylesheet it serves.
-  esbuild.build({
-    ...common,
-    plugins: [],
-    platform: "browser",
-    target: "es2022",
-    format: "iife",
-    mainFields: ["browser", "module", "main"],
-    sourcemap: false,
-    minify: true,
-    entryPoints: { page: "webchat/page/main.ts" },
-    outdir: "dist/webchat",
-  }),
+  esbuild.build({ ...browserPage, entryPoints: { page: "webchat/page/main.ts" }, outdir: "dist/webchat" }),
   // The panel page's script and stylesheet (webview/page/), loaded by VS Code's webview under the panel's CSP.
-  esbuild.build({
-    ...common,
-    plugins: [],
-    platform: "browser",
-    target: "es2022",
-    format: "iife",
-    mainFields: ["browser", "module", "main"],
-    sourcemap: false,
-    minify: true,
-    entryPoints: { panel: "webview/page/main.ts" },
-    outdir: "dist/webview",
-  }),
+  esbuild.build({ ...browserPage, entryPoints: { panel: "webview/page/main.ts" }, outdir: "dist/webview" }),
   esbuild.build({
     ...common,
     format: "esm",
