@@ -5,7 +5,9 @@
 // appeared meanwhile), then starts the agent the file now names, as `run`
 // would, in the same session, and answers with it the question the user asked
 // first. From then on it relays the session (chosen-agent.ts): the client goes
-// on as if the agent had been configured from the start.
+// on as if the agent had been configured from the start. A client that opens a
+// new conversation for the choice (the built-in chat; setup-handoff.ts) gets
+// the choice in the turn's answer instead, and starts the agent itself.
 //
 // Every message is handled raw (the SDK's "*" handlers): what is relayed
 // reaches the other side as it was sent, except `sessionId`, which the client
@@ -19,6 +21,7 @@ import { ChosenAgent } from "./chosen-agent.js";
 import * as fs from "node:fs";
 import { loadConfig, splitCommandLine } from "./config.js";
 import { recordFirstChoice } from "./record-choice.js";
+import { AGENT_CHOSEN, opensNewConversation, SETUP_AGENT_TITLE, type AgentChosen } from "./setup-handoff.js";
 import { pickerDescription } from "./registry-format.js";
 import { RegistryError, resolveAgent, type RegistryContext } from "./registry.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
@@ -63,7 +66,8 @@ function idLine({ agent }: CatalogEntry): string {
   return `- ${agent.id}: ${agent.name ?? agent.id}${agent.version ? ` ${agent.version}` : ""}${description ? ` — ${description}` : ""}`;
 }
 
-export function menu({ configPath, entries }: Menu, firstQuestion: string | null = null): string {
+/** `newConversation`: the client opens a new conversation with the chosen agent (setup-handoff.ts). */
+export function menu({ configPath, entries }: Menu, firstQuestion: string | null = null, newConversation = false): string {
   const builtins = entries.filter(({ source }) => source === "builtin");
   const own = entries.filter(({ source }) => source === "config" || source === "custom");
   const registry = entries.filter(({ source }) => source === "registry");
@@ -78,16 +82,15 @@ export function menu({ configPath, entries }: Menu, firstQuestion: string | null
     ...(own.length === 0 ? [] : ["", "Or one of your own, by its id:", ...own.map(idLine)]),
     ...(registry.length === 0 ? [] : ["", "Or one from the ACP agent registry, by its id:", ...registry.map(idLine)]),
     "",
-    `Type a number (1-${builtins.length}) or a name (${names})${own.length + registry.length === 0 ? "" : ", or another agent's id"}. Your choice is saved in that file, the agent starts in this session${question}.`,
-    `Changed your mind, or the agent does not start? Type ${CHOOSE_AGAIN} in this chat to see this menu again.`,
+    `Type a number (1-${builtins.length}) or a name (${names})${own.length + registry.length === 0 ? "" : ", or another agent's id"}. Your choice is saved in that file, the agent starts in ${newConversation ? "a new conversation" : "this session"}${question}.`,
+    newConversation
+      ? "Changed your mind later, or the agent does not start? Choose another agent in the chat's header."
+      : `Changed your mind, or the agent does not start? Type ${CHOOSE_AGAIN} in this chat to see this menu again.`,
     "",
     `Where nobody can answer this menu (for example \`acpx exec\`, one prompt per session), name the agent instead: ` +
       `${AGENT_CHOICE_ENV}=demo in the environment, or \`symposium-conductor run --agent-choice demo\`.`,
   ].join("\n");
 }
-
-/** The setup agent's title in its initialize answer: the built-in chat knows the first-run menu by it (webchat/src/agent-catalog.ts). */
-export const SETUP_AGENT_TITLE = "Symposium setup";
 
 /** What a user types, in the chat with the setup agent, to undo the choice and see the menu again. */
 export const CHOOSE_AGAIN = "/agent";
@@ -197,7 +200,7 @@ class SetupAgent {
     const entry = findChoice(typed, options.entries);
     if (entry === null) {
       if (session.firstQuestion === null && typed !== "") session.firstQuestion = prompt;
-      await this.say(params.sessionId, menu(options, session.firstQuestion && userText(session.firstQuestion)));
+      await this.say(params.sessionId, menu(options, session.firstQuestion && userText(session.firstQuestion), this.opensNewConversation()));
       return { stopReason: "end_turn" };
     }
     if (!recordFirstChoice(entry.agent, { ...this.options.catalogue, log: this.log })) {
@@ -211,6 +214,7 @@ class SetupAgent {
     this.chosen = choice;
     this.savedText = readText(this.options.configPath);
     this.log(`saved ${choice.name} as the agent in ${this.options.configPath}`);
+    if (this.opensNewConversation()) return this.handOver(params.sessionId, choice, session);
     await this.say(params.sessionId, `Saved: ${choice.name} is your agent (${this.options.configPath}). Starting it…\n\n`);
     let started: ChosenAgent | null = null;
     try {
@@ -232,6 +236,24 @@ class SetupAgent {
   }
 
   /**
+   * The client opens a new conversation with the chosen agent and asks the
+   * first question there: the agent starts with its own `initialize`, so the
+   * client sees its capabilities, modes and sign-in, as after any other choice.
+   */
+  private async handOver(sessionId: unknown, choice: Chosen, session: SetupSession): Promise<unknown> {
+    const question = session.firstQuestion && userText(session.firstQuestion);
+    session.firstQuestion = null;
+    const answers = question ? ", and it answers what you asked first" : "";
+    await this.say(sessionId, `Saved: ${choice.name} is your agent (${this.options.configPath}). A new conversation with it starts now${answers}.`);
+    const chosen: AgentChosen = { id: choice.id, name: choice.name, ...(question ? { firstQuestion: question } : {}) };
+    return { stopReason: "end_turn", _meta: { [AGENT_CHOSEN]: chosen } };
+  }
+
+  private opensNewConversation(): boolean {
+    return opensNewConversation(this.initializeParams);
+  }
+
+  /**
    * The chosen agent did not start: the choice is undone (its config file
    * removed) and the chat says why, then shows the menu again, so the next
    * prompt can choose another. The error itself is the turn's answer.
@@ -248,7 +270,7 @@ class SetupAgent {
       "",
       `${file}. Fix it and choose it again, or choose another agent.`,
       "",
-      menu(options, session.firstQuestion && userText(session.firstQuestion)),
+      menu(options, session.firstQuestion && userText(session.firstQuestion), this.opensNewConversation()),
     ];
     await this.say(sessionId, text.join("\n"));
   }
@@ -262,7 +284,7 @@ class SetupAgent {
     if (previous !== null) this.log(`${previous.name} is no longer the agent; ${file}`);
     const options = await this.menu();
     const undone = previous === null ? "" : `${previous.name} is no longer your agent: ${file}.\n\n`;
-    await this.say(params.sessionId, `${undone}${menu(options, session.firstQuestion && userText(session.firstQuestion))}`);
+    await this.say(params.sessionId, `${undone}${menu(options, session.firstQuestion && userText(session.firstQuestion), this.opensNewConversation())}`);
     return { stopReason: "end_turn" };
   }
 

@@ -108,14 +108,17 @@ describe("one way to choose an agent: the quick pick, the chat's header and the 
     const names = new Map(agents.map((agent) => [agent.name, agent.id]));
     assert.deepEqual(menuIds(menu, names).sort(), [...listed.ids].sort(), "the first-run menu lists the same agents");
 
-    // Chosen in the first-run menu: recorded as the others record a choice, and the agent answers the first question.
+    // Chosen in the first-run menu: recorded as the others record a choice; as after the header's choice, the page
+    // is told to open a new conversation, where the agent answers the first question.
     const answer = await first.ask("agent-b", 30_000);
-    assert.match(answer, /Saved: Agent B is your agent[\s\S]*Agent B heard: hello\?/);
+    assert.match(answer, /^Saved: Agent B is your agent .*A new conversation with it starts now, and it answers what you asked first\.$/);
+    const handedOver = first.messages.find((message) => message.type === "agentChoice");
+    assert.deepEqual(handedOver, { type: "agentChoice", ok: true, id: "agent-b", name: "Agent B", firstQuestion: "hello?" });
     assert.equal((await quickPickListing(env)).current, "agent-b", "the quick pick marks the menu's choice");
     await eventually(() => first.messages.filter(isAgents).at(-1)?.current === "agent-b", 30_000, "the first conversation's header naming the choice");
     const second = await open(server, "second");
     assert.equal((await headerListing(second)).current, "agent-b", "so does the header of the next conversation");
-    assert.match(await second.ask("who runs now?", 30_000), /^Agent B heard: who runs now\?/);
+    assert.match(await second.ask("hello?", 30_000), /^Agent B heard: hello\?/);
 
     // Chosen in the chat's header: the quick pick sees it.
     second.socket.send(JSON.stringify({ type: "chooseAgent", id: "agent-a" }));

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { parseConfig } from "../../conductor-hooks/src/config.js";
+import { agentChosenIn, NEW_CONVERSATION_ON_CHOICE } from "../../conductor-hooks/src/setup-handoff.js";
 import { openSession, testClient, type AgentCalls } from "../support/acp-client.js";
 import { escapeRegExp, failingKiro, kiroOnPath, node, POSIX, QUESTION, run, textOf, type Turn } from "../support/conductor-run.js";
 import { isAlive, eventually, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
@@ -112,6 +113,41 @@ describe("first run: an agent that cannot start is undone, and the menu comes ba
     });
     assert.equal(configuredAgent(config), "demo", "the working choice stays for the next conversation");
   });
+
+  it(
+    "a client that opens a new conversation for the choice gets it in the turn's answer; the agent starts only if the session goes on",
+    POSIX_ONLY,
+    async () => {
+      const config = path.join(tempDir(), "home", ".symposium", "config.jsonc");
+      const { env, pidFile } = notLoggedInKiro();
+      const proc = run(config, [], env);
+      const peer = testClient(streamTo(proc.child));
+      await peer
+        .run(async (agent) => {
+          const capabilities = { _meta: { [NEW_CONVERSATION_ON_CHOICE]: true } };
+          await agent.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities, clientInfo: { name: "a chat", version: "1" } });
+          const { sessionId } = await agent.request<{ sessionId: string }>("session/new", { cwd: tempDir(), mcpServers: [] });
+          const prompt = (text: string): Promise<unknown> => agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+          await prompt(QUESTION);
+          assert.match(textOf(peer.updates), /the agent starts in a new conversation and it will answer what you asked first/);
+          peer.updates.length = 0;
+          const answer = await prompt("kiro");
+          assert.deepEqual(agentChosenIn(answer), { id: "kiro", name: "Kiro CLI", firstQuestion: QUESTION });
+          assert.match(
+            textOf(peer.updates),
+            /^Saved: Kiro CLI is your agent \(.*\)\. A new conversation with it starts now, and it answers what you asked first\.$/,
+          );
+          assert.equal(configuredAgent(config), "kiro");
+          assert.equal(fs.existsSync(pidFile), false, "the setup agent started no agent: the client's new conversation will");
+          // A client that stays in this session anyway is relayed to the chosen agent, as one that does not open conversations.
+          const relayed = await prompt("are you there?").catch((error: { message: string }) => error);
+          assert.match((relayed as { message: string }).message, /Authentication required/);
+          assert.ok(fs.existsSync(pidFile), "the chosen agent started for the relay");
+        })
+        .finally(() => proc.child.stdin!.end());
+      assert.equal(await proc.exited, 0, proc.stderr());
+    },
+  );
 
   it("an agent that exits at start: its exit code and stderr in the chat, the menu again, then another choice", POSIX_ONLY, async () => {
     const config = path.join(tempDir(), "config.jsonc");

@@ -5,6 +5,8 @@
 // through `registry use`, starts a new conversation that B answers, and
 // leaves the first conversation in the history. A page cannot choose an id
 // the list does not have; a command that is not our conductor gets no picker.
+// With no configuration, the first-run menu's choice opens a new conversation
+// with the chosen agent, which answers the question asked of the menu.
 // While `run` downloads a binary agent (a stalled download from a local
 // server), the status says "Installing <id> <version>…".
 // WEBCHAT_SCREENSHOT_DIR=docs writes the picker's pictures (light and dark).
@@ -118,6 +120,39 @@ describe("webchat agent picker", { skip }, () => {
     await page.waitForFunction(() => document.querySelectorAll(".history-entry").length === 2, undefined, TIMEOUT);
     assert.deepEqual((await page.locator(".history-title").allInnerTexts()).sort(), ["and now?", "who are you?"]);
     if (SCREENSHOTS) await screenshots(page);
+    await page.close();
+  });
+
+  it("a first run: the menu's choice opens a new conversation, where the chosen agent answers the question asked first", async () => {
+    const { dir, config, env } = home();
+    fs.rmSync(config); // no configuration: the conductor starts the first-run menu
+    const server = await suite.serve({
+      agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
+      extraArgs: ["--state-dir", path.join(dir, "state")],
+      env,
+    });
+    const page = await openChat(server);
+    await ask(page, "what can you do?");
+    await answered(page, "Welcome to Symposium!");
+    const firstUrl = page.url();
+
+    await ask(page, "demo");
+    await page.waitForURL((url) => url.toString() !== firstUrl && url.searchParams.get("conversation") !== "first", TIMEOUT);
+    await page.waitForFunction(
+      () => document.querySelector("#transcript .notice")?.textContent === "New conversation with Built-in demo agent",
+      undefined,
+      TIMEOUT,
+    );
+    // The question asked of the menu is sent in the new conversation once the agent is ready, and answered there.
+    await answered(page, "I am Symposium's built-in demo agent");
+    assert.deepEqual(await page.locator(".message.user").allInnerTexts(), ["what can you do?"]);
+    assert.match(await page.locator(".message.agent").innerText(), /what can you do\?/);
+    assert.match(await page.locator("#status").innerText(), /^Built-in demo agent · Ready/);
+    assert.match(fs.readFileSync(config, "utf8"), /"id": "demo"/);
+
+    await page.click("#history-button");
+    await page.waitForFunction(() => document.querySelectorAll(".history-entry").length === 2, undefined, TIMEOUT);
+    assert.deepEqual(await page.locator(".history-title").allInnerTexts(), ["what can you do?", "what can you do?"]);
     await page.close();
   });
 

@@ -88,17 +88,32 @@ describe("the built-in chat runs our conductor in its own process", { skip: !POS
     });
   });
 
-  it("a first run: the menu in the chat, then the chosen demo agent answers, started by the server", async () => {
+  it("a first run: the menu in the chat; the choice opens a new conversation where the chosen demo agent answers the first question", async () => {
     const config = path.join(tempDir("in-process-first-run-"), "config.jsonc");
     await withServer(conductorRun(config), {}, async (server) => {
       const page = new ChatPage(server, "first");
       await page.ready();
-      assert.match(await page.ask("hello"), /Welcome to Symposium![\s\S]*Type \/agent in this chat to see this menu again/);
+      assert.match(
+        await page.ask("hello"),
+        /Welcome to Symposium![\s\S]*the agent starts in a new conversation[\s\S]*Choose another agent in the chat's header/,
+      );
       const answered = await page.ask("demo", 20_000);
-      assert.match(answered, /Saved: Built-in demo agent is your agent[\s\S]*I am Symposium's built-in demo agent/);
+      assert.match(
+        answered,
+        /^Saved: Built-in demo agent is your agent \(.*\)\. A new conversation with it starts now, and it answers what you asked first\.$/,
+      );
+      // The setup agent did not start the demo agent itself: the page that chose is told to open a new conversation.
+      const choice = page.messages.find((message) => message.type === "agentChoice");
+      assert.deepEqual(choice, { type: "agentChoice", ok: true, id: "demo", name: "Built-in demo agent", firstQuestion: "hello" });
+      assert.ok(choice?.type === "agentChoice" && choice.firstQuestion !== undefined);
       assert.match(fs.readFileSync(config, "utf8"), /demo-agent/);
       assert.match(server.process.stderr(), /\[symposium-conductor\] no configuration at .*: starting the setup agent/);
-      await page.close();
+      assert.match(server.process.stderr(), /the first-run menu chose Built-in demo agent: the page opens a new conversation with it/);
+      // What the page does with it: a new conversation, the first question sent there, answered by the agent's own session.
+      const next = new ChatPage(server, "second");
+      await next.ready();
+      assert.match(await next.ask(choice.firstQuestion, 20_000), /I am Symposium's built-in demo agent/);
+      await Promise.all([page.close(), next.close()]);
     });
   });
 

@@ -43,6 +43,8 @@ export interface TabInit {
   notice?: string;
   /** The composer's text carried over (from the conversation this tab replaces, or a reload). */
   draft?: string;
+  /** A message sent once the agent is ready (the question asked of the first-run menu), queued in sight until then. */
+  send?: string;
 }
 
 /** What a tab needs from the page around it (main.ts). */
@@ -164,6 +166,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   const composer = new Composer({ send: sendPrompt, listFiles: () => send({ type: "listFiles" }) }, scope);
   const attachments = new ImageAttachments((message) => composer.showNotice(message), scope);
   if (init.draft) composer.input.value = init.draft;
+  if (init.send) queue.sendOnceReady(init.send);
   const agentPicker = new AgentPicker((agent) => {
     setStatus(`Switching to ${agent.name}…`);
     send({ type: "chooseAgent", id: agent.id });
@@ -485,8 +488,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   }
 
   /** The server saved the picker's choice: a new conversation runs that agent (this one stays in the history). */
-  function agentChosen(answer: { ok: boolean; name?: string; message?: string }): void {
-    if (answer.ok) return switchConversation({ newAgent: answer.name ?? "the chosen agent" });
+  function agentChosen(answer: { ok: boolean; name?: string; message?: string; firstQuestion?: string }): void {
+    if (answer.ok) return switchConversation({ newAgent: answer.name ?? "the chosen agent", ...(answer.firstQuestion ? { send: answer.firstQuestion } : {}) });
     agentPicker.reset();
     updateSession(session);
     view.add({ kind: "error", message: `The agent was not changed: ${answer.message ?? "the server refused it"}` });

@@ -34,6 +34,12 @@ export class MessageQueue {
     return true;
   }
 
+  /** A message that goes as soon as the agent is ready, as if a turn had just ended (the first question, after the first-run menu's choice). */
+  sendOnceReady(text: string): void {
+    if (!this.add(text)) return;
+    this.turnEnded = true;
+  }
+
   /** The user pressed Stop (or the turn failed): what is queued waits for them. */
   hold(why = "Stopped: the queued messages wait."): void {
     if (this.items.length > 0) {

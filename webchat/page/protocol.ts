@@ -222,8 +222,11 @@ export type ServerMessage =
   | { type: "files"; files: string[]; truncated: boolean }
   /** The agents to choose from (docs/webchat.md: choosing the agent); only when the agent command is our conductor. `current`: the one this conversation runs, when it is in the list. */
   | { type: "agents"; agents: AgentChoice[]; current?: string }
-  /** The answer to `chooseAgent`: saved (the page then starts a new conversation), or why not. */
-  | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string }
+  /**
+   * The answer to `chooseAgent`, or the first-run menu's choice: saved (the page then starts a new conversation), or why not.
+   * `firstQuestion`: what the user asked the menu, sent in the new conversation once its agent is ready.
+   */
+  | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string; firstQuestion?: string }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] }
   /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */

@@ -43,8 +43,6 @@ const LIST_TTL_MS = 5 * 60_000;
  * (conductor-hooks/src/agent-choices.ts: AGENT_PICKER_ENV, the same name).
  */
 export const AGENT_PICKER_ENV = "SYMPOSIUM_AGENT_PICKER";
-/** The first-run menu's title as it says it in `initialize` (conductor-hooks/src/configuration-agent.ts: SETUP_AGENT_TITLE, the same text). */
-export const SETUP_AGENT_TITLE = "Symposium setup";
 /** What the page is sent at most: the catalog is the conductor's answer, bounded all the same. */
 const MAX_AGENTS = 500;
 const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;

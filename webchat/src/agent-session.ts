@@ -18,6 +18,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
+import { agentChosenIn, SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
@@ -135,16 +136,20 @@ export class AgentSession {
     return this.terminals.snapshots();
   }
 
-  async prompt(text: string, skipContext: boolean, images?: unknown): Promise<void> {
+  /** Resolves once the turn has ended; with the agent chosen in it when the first-run menu's turn recorded a choice (setup-handoff.ts). */
+  async prompt(text: string, skipContext: boolean, images?: unknown): Promise<AgentChosen | undefined> {
     if (this.info.state !== "ready" || this.sessionId === undefined) {
       this.options.onEvent({
         kind: "notice",
         message: this.info.state === "prompting" ? "The agent is still answering: wait, or cancel the turn." : "The agent is not ready.",
       });
-      return;
+      return undefined;
     }
     const imageBlocks = promptImages(images, this.info.imagePrompts === true);
-    if ("refused" in imageBlocks) return this.options.onEvent({ kind: "error", message: `The message was not sent: ${imageBlocks.refused}.` });
+    if ("refused" in imageBlocks) {
+      this.options.onEvent({ kind: "error", message: `The message was not sent: ${imageBlocks.refused}.` });
+      return undefined;
+    }
     const shownImages = imageBlocks.blocks.length > 0 ? { images: imageBlocks.blocks.length } : {};
     this.options.onEvent({ kind: "user", text, contextSkipped: skipContext, ...shownImages });
     this.setState("prompting");
@@ -160,10 +165,12 @@ export class AgentSession {
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
+      return this.info.agentName === SETUP_AGENT_TITLE ? agentChosenIn(response) : undefined;
     } catch (error) {
-      if (this.state() === "ended") return;
+      if (this.state() === "ended") return undefined;
       if (isAuthRequired(error)) await this.askToSignIn(error, text);
       else this.options.onEvent({ kind: "error", message: `The prompt failed: ${(error as Error).message}` });
+      return undefined;
     } finally {
       if (this.state() === "prompting") this.setState("ready");
     }

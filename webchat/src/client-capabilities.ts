@@ -4,6 +4,7 @@
 // against the real adapters' recorded initialize answers.
 
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { NEW_CONVERSATION_ON_CHOICE } from "../../conductor-hooks/src/setup-handoff.js";
 
 /** The `_meta` key under which agents (Claude Code's adapter) name a sign-in command for a terminal. */
 export const TERMINAL_AUTH_META = "terminal-auth";
@@ -19,8 +20,9 @@ export const CLIENT_CAPABILITIES = {
   auth: { terminal: true },
   // elicitation/create in both modes and elicitation/complete (elicitation.ts).
   elicitation: { form: {}, url: {} },
-  // The older spelling of terminal sign-in, still read by Claude Code's adapter.
-  _meta: { [TERMINAL_AUTH_META]: true },
+  // The older spelling of terminal sign-in, still read by Claude Code's adapter; and the first-run
+  // menu's choice opens a new conversation with the chosen agent (conversation.ts, setup-handoff.ts).
+  _meta: { [TERMINAL_AUTH_META]: true, [NEW_CONVERSATION_ON_CHOICE]: true },
 } as const satisfies ClientCapabilities;
 
 /**

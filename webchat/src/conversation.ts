@@ -17,7 +17,8 @@ import type { WebSocket } from "ws";
 import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
-import { SETUP_AGENT_TITLE, type AgentCatalog, type AgentListing } from "./agent-catalog.js";
+import { type AgentCatalog, type AgentListing } from "./agent-catalog.js";
+import { SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
@@ -250,7 +251,7 @@ export class Conversation {
     switch (message.type) {
       case "prompt":
         if (typeof message.text === "string" && message.text.trim() !== "")
-          void this.session.prompt(message.text, message.skipContext === true, message.images);
+          void this.session.prompt(message.text, message.skipContext === true, message.images).then((chosen) => chosen && this.handOver(chosen, link));
         return;
       case "cancel":
         return this.session.cancel();
@@ -353,6 +354,16 @@ export class Conversation {
     if (listing?.current === undefined) return;
     this.agentListing = now;
     this.broadcast({ type: "agents", agents: listing.agents, current: listing.current });
+  }
+
+  /**
+   * The first-run menu recorded a choice (setup-handoff.ts): the page that
+   * chose opens a new conversation with that agent, as after a choice in the
+   * header, and sends the question the user asked first there.
+   */
+  private handOver(chosen: AgentChosen, link: PageLink): void {
+    this.options.log(`the first-run menu chose ${chosen.name}: the page opens a new conversation with it`);
+    link.send(JSON.stringify({ type: "agentChoice", ok: true, ...chosen } satisfies ServerMessage));
   }
 
   /** After a turn: "N files changed" with Review and Undo turn, once its checkpoint record says which. */

@@ -13,17 +13,18 @@ import { authMethodInfo } from "../../../webchat/src/agent-session.js";
 import { RECORDED_INITIALIZE as RECORDED, capabilityPaths } from "../../interop/adapters.js";
 
 describe("the chat's client capabilities", () => {
-  it("advertises exactly what it handles: fs, terminals, boolean options, terminal sign-in, elicitation in both modes", () => {
+  it("advertises exactly what it handles: fs, terminals, boolean options, terminal sign-in, elicitation in both modes, the first-run hand-over", () => {
     // Each one's handler and its test: fs → project-files.ts (webchat-fs-boundary), terminal → terminals.ts
     // (webchat-features), boolean options → pickers.ts (webchat-features), auth.terminal and the terminal-auth
-    // hint → the sign-in card (webchat-features), elicitation → elicitation.ts (webchat-elicitation).
+    // hint → the sign-in card (webchat-features), elicitation → elicitation.ts (webchat-elicitation), a new
+    // conversation for the first-run menu's choice → conversation.ts (webchat-agent-picker, webchat-conductor-in-process).
     assert.deepEqual(CLIENT_CAPABILITIES, {
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       session: { configOptions: { boolean: {} } },
       auth: { terminal: true },
       elicitation: { form: {}, url: {} },
-      _meta: { "terminal-auth": true },
+      _meta: { "terminal-auth": true, "symposium.dev/newConversationOnChoice": true },
     });
   });
 
