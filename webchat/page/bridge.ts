@@ -15,6 +15,7 @@ import {
   MAX_LABEL,
   parseToChat,
   type BridgeRequest,
+  type ChatTheme,
   type EditResult,
   type FromChat,
   type SelectionMention,
@@ -25,17 +26,26 @@ let chords = new Set<string>();
 let input: HTMLTextAreaElement | undefined;
 /** Sent again once the panel has spoken (the session may be reported before it does). */
 let lastAgent: BridgeRequest | undefined;
-/** Called once the panel has spoken: from then on the page is known to be in VS Code's panel. */
-let onPanelSpoke: (() => void) | undefined;
+/** What the page does with the panel's messages that are not the bridge's own. */
+export interface PanelHandlers {
+  /** Called once the panel has spoken: from then on the page is known to be in VS Code's panel. */
+  panelSpoke(): void;
+  /** VS Code's theme changed (in a plain browser tab, the page's own message: the tests' way to set it). */
+  theme(theme: ChatTheme): void;
+  /** The panel was focused: the composer takes the keys. */
+  focus(): void;
+}
+
+let handlers: PanelHandlers | undefined;
 /** Agents' writes sent to VS Code, by id, waiting for its answer. */
 const pendingEdits = new Map<string, (result: EditResult) => void>();
 
-/** Starts listening to the panel; `composer` receives mentions. */
-export function startBridge(composer: HTMLTextAreaElement, onPanel?: () => void): void {
+/** Starts listening to the panel, the page's one listener for its messages; `composer` receives mentions. */
+export function startBridge(composer: HTMLTextAreaElement, panel: PanelHandlers): void {
   input = composer;
-  onPanelSpoke = onPanel;
-  if (window.parent === window) return;
+  handlers = panel;
   window.addEventListener("message", onParentMessage);
+  if (window.parent === window) return;
   // Leaving (a reload, New chat, the panel closing): VS Code must not apply what this page can no longer answer for.
   window.addEventListener("pagehide", () => withdrawEdits());
   // Capture: the composer's own keys (Enter, arrows) never match a chord, and the chord must not also type.
@@ -127,18 +137,32 @@ export function toPanel(message: FromChat): void {
 
 function onParentMessage(event: MessageEvent): void {
   if (event.source !== window.parent) return;
+  const inPanel = window.parent !== window;
   // The panel speaks first (chords on load, focus, theme): requests go to that origin only.
-  if (parentOrigin === undefined) {
+  if (inPanel && parentOrigin === undefined) {
     parentOrigin = event.origin;
     if (lastAgent) request(lastAgent);
-    onPanelSpoke?.();
+    handlers?.panelSpoke();
   }
-  if (event.origin !== parentOrigin) return;
-  // The theme and focus are main.ts's (a page outside the panel takes them too).
+  if (inPanel && event.origin !== parentOrigin) return;
   const message = parseToChat(event.data);
-  if (message?.type === CHAT_MESSAGE.chords) chords = new Set(message.chords);
-  else if (message?.type === CHAT_MESSAGE.mention) insertMention(selectionText(message));
-  else if (message?.type === CHAT_MESSAGE.editResult) settleEdit(message.id, message.result);
+  switch (message?.type) {
+    // The theme and focus reach a page outside the panel too.
+    case CHAT_MESSAGE.theme:
+      return handlers?.theme(message.theme);
+    case CHAT_MESSAGE.focus:
+      return handlers?.focus();
+  }
+  if (!inPanel) return;
+  switch (message?.type) {
+    case CHAT_MESSAGE.chords:
+      chords = new Set(message.chords);
+      return;
+    case CHAT_MESSAGE.mention:
+      return insertMention(selectionText(message));
+    case CHAT_MESSAGE.editResult:
+      return settleEdit(message.id, message.result);
+  }
 }
 
 function settleEdit(id: string, result: EditResult): void {

@@ -6,7 +6,7 @@ import "./style.css"; // bundled into page.css beside page.js
 import "./tabs.css";
 import { h, warmUpMarkdown } from "./dom.js";
 import { QUERY } from "./protocol.js";
-import { CHAT_MESSAGE, isTheme, parseToChat, type ChatTheme } from "../../webview/src/panel-messages.js";
+import { CHAT_MESSAGE, isTheme, type ChatTheme } from "../../webview/src/panel-messages.js";
 import { mentionTarget, startBridge, toPanel } from "./bridge.js";
 import { openConversationTab, type ConversationTab, type TabInit } from "./conversation-tab.js";
 import { TabStrip } from "./tabs.js";
@@ -48,15 +48,14 @@ openFirstTabs();
 window.addEventListener("pagehide", keepTabs); // a reload keeps the tabs and their text
 
 applyTheme(params.get(QUERY.theme));
-window.addEventListener("message", (event) => {
-  if (event.source !== window.parent) return;
-  const message = parseToChat(event.data);
-  if (message?.type === CHAT_MESSAGE.theme) applyTheme(message.theme);
-  else if (message?.type === CHAT_MESSAGE.focus) strip.active?.focusComposer();
-});
 window.addEventListener("focus", () => strip.active?.focusComposer());
-// VS Code's chords, Open diff, mentions, agents' writes (bridge.ts); mentions go to the tab on screen.
-startBridge(h("textarea"), () => strip.tabs.forEach((tab) => tab.panelSpoke()));
+// The panel's messages (bridge.ts): VS Code's chords, Open diff, mentions, agents' writes, the theme and focus;
+// mentions go to the tab on screen.
+startBridge(h("textarea"), {
+  panelSpoke: () => strip.tabs.forEach((tab) => tab.panelSpoke()),
+  theme: applyTheme,
+  focus: () => strip.active?.focusComposer(),
+});
 if (strip.active) mentionTarget(strip.active.input);
 // While the agent starts: the first answer then renders warm.
 setTimeout(warmUpMarkdown, 0);
