@@ -64,6 +64,12 @@ export class EditorStateTracker implements vscode.Disposable {
       },
     });
     const changed = (): void => this.writer.schedule();
+    // A save, revert or close changes which files have unsaved text, which an agent's write must not go over
+    // (editor-state/src/agent-writes.ts): written at once rather than after the typing debounce.
+    const changedNow = (): void => {
+      this.writer.schedule();
+      this.writer.flush();
+    };
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         this.lastEditor = this.editingPlace(editor) ?? this.lastEditor;
@@ -71,9 +77,9 @@ export class EditorStateTracker implements vscode.Disposable {
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => this.ifTracked(event.textEditor.document, changed)),
       // Any file's edit, save or revert may change the unsaved files listed.
-      vscode.workspace.onDidChangeTextDocument((event) => this.ifFile(event.document, changed)),
-      vscode.workspace.onDidSaveTextDocument((document) => this.ifFile(document, changed)),
-      vscode.workspace.onDidCloseTextDocument(changed),
+      vscode.workspace.onDidChangeTextDocument((event) => this.ifFile(event.document, event.document.isDirty ? changed : changedNow)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.ifFile(document, changedNow)),
+      vscode.workspace.onDidCloseTextDocument(changedNow),
       vscode.window.tabGroups.onDidChangeTabs(changed),
       vscode.languages.onDidChangeDiagnostics((event) => {
         const document = this.lastEditor?.document;

@@ -21,6 +21,8 @@ import type { PanelStatus } from "../../webview/src/panel-messages.js";
 /** What `activate` returns (`vscode.extensions.getExtension(…).exports`): what the chat view shows, for tests. */
 export interface SymposiumApi {
   readonly chatView: { readonly visible: boolean; readonly status: PanelStatus; readonly title: string };
+  /** The file this window's editor state is written to (docs/state-file.md); undefined while context sharing is off. */
+  readonly editorStateFile: string | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): SymposiumApi {
@@ -89,6 +91,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       get title() {
         return view.title;
       },
+    },
+    get editorStateFile() {
+      return tracker.stateFilePath;
     },
   };
 }

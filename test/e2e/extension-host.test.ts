@@ -73,6 +73,6 @@ describe("extension-host suite inside code-server", { skip, timeout: 300_000 }, 
       throw new Error(`${error.message}\n${extensionHostLogs(server!)}\n${server!.log()}`);
     });
     const result = JSON.parse(fs.readFileSync(summaryFile, "utf8")) as { passed: number; failed: number };
-    assert.deepEqual(result, { passed: 4, failed: 0 }, extensionHostLogs(server!));
+    assert.deepEqual(result, { passed: 5, failed: 0 }, extensionHostLogs(server!));
   });
 });

@@ -3,6 +3,7 @@
 // through test/extension-host/index.ts.
 
 import * as assert from "node:assert";
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { SymposiumApi } from "../../extension/src/extension.js";
 
@@ -53,5 +54,40 @@ suite("Symposium extension (extension host)", () => {
     // Opening the view starts the chat (the built-in one here: no Toad on PATH); the view then shows it.
     await eventually(() => api.chatView.status.kind !== "starting", 30_000);
     assert.deepStrictEqual(api.chatView.status, { kind: "ready" });
+  });
+
+  test("a save or a revert is in the editor state file when it returns, not after the typing debounce", async function () {
+    this.timeout(30_000);
+    const api = extension().exports;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, "the suite runs in a workspace");
+    const uri = vscode.Uri.joinPath(folder.uri, `save-at-once-${Date.now()}.txt`);
+    await vscode.workspace.fs.writeFile(uri, Buffer.from("first\n"));
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document);
+      const unsaved = (): boolean | undefined => {
+        const file = api.editorStateFile;
+        if (file === undefined || !fs.existsSync(file)) return undefined;
+        const state = JSON.parse(fs.readFileSync(file, "utf8")) as { unsavedDocuments?: Array<{ path: string }> };
+        return (state.unsavedDocuments ?? []).some((entry) => entry.path === uri.fsPath);
+      };
+      const typeUnsaved = async (text: string): Promise<void> => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(uri, new vscode.Position(0, 0), text);
+        assert.ok(await vscode.workspace.applyEdit(edit));
+        assert.ok(await eventually(() => unsaved() === true, 10_000), "the state file lists the document as unsaved");
+      };
+      await typeUnsaved("typed ");
+      assert.ok(await document.save());
+      assert.strictEqual(unsaved(), false, "listed as saved as soon as the save returned");
+      await typeUnsaved("again ");
+      await vscode.commands.executeCommand("workbench.action.files.revert");
+      assert.strictEqual(document.isDirty, false);
+      assert.strictEqual(unsaved(), false, "listed as saved as soon as the revert returned");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      await vscode.workspace.fs.delete(uri);
+    }
   });
 });
