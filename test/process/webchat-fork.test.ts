@@ -62,7 +62,7 @@ describe("webchat: fork and edit and resend", { skip }, () => {
     // The fork's entry in the history shows the conversation it continues.
     await page.waitForFunction(() => document.querySelectorAll(".conversation:not([hidden]) .message.user").length === 2, undefined, TIMEOUT);
     assert.deepEqual(await shown(page).locator(".message.user .body").allInnerTexts(), ["first", "second"]);
-    assert.equal(await page.locator(".tab-strip [role=tab]").nth(1).innerText(), "first");
+    assert.deepEqual(await page.locator(".tab-strip [role=tab]").allInnerTexts(), ["first", "first (fork)"], "the fork's tab says it is one");
     const shots = SCREENSHOTS ?? tempDir("webchat-shots-");
     await shown(page).locator(".message.user").last().hover(); // its Edit and resend shows
     for (const theme of ["light", "dark"]) {
@@ -75,6 +75,9 @@ describe("webchat: fork and edit and resend", { skip }, () => {
     assert.match(await shown(page).locator(".message.agent").last().innerText(), new RegExp(`^in ${forked} after \\[first \\| second\\]: second, edited`));
     await page.locator(".tab-strip [role=tab]").first().click();
     assert.deepEqual(await shown(page).locator(".message.user .body").allInnerTexts(), ["first", "second"], "the first tab's conversation is unchanged");
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll(".tab-strip [role=tab]").length === 2, undefined, TIMEOUT);
+    await page.waitForFunction(() => document.querySelectorAll(".tab-strip [role=tab]")[1]?.textContent?.includes("(fork)"), undefined, TIMEOUT);
     await page.close();
   });
 

@@ -43,6 +43,8 @@ export interface TabInit {
   notice?: string;
   /** The composer's text carried over (from the conversation this tab replaces, or a reload). */
   draft?: string;
+  /** A fork of another conversation: its label says so (the first message is the same as the original's). */
+  fork?: boolean;
   /** A message sent once the agent is ready (the question asked of the first-run menu), queued in sight until then. */
   send?: string;
 }
@@ -71,7 +73,7 @@ export interface ConversationTab {
   readonly init: TabInit;
   /** The conversation's id (undefined: unnamed). */
   readonly conversationId: string | undefined;
-  /** The strip's label: the conversation's first message, else "New chat". */
+  /** The strip's label: the conversation's first message (marked "(fork)" in a fork), else "New chat". */
   label(): string;
   /** The agent's name and what it does, for the strip's tooltip. */
   status(): string;
@@ -231,7 +233,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     input: composer.input,
     init,
     conversationId: init.conversation,
-    label: () => firstMessage ?? "New chat",
+    label: () => (init.fork === true ? `${firstMessage ?? "Chat"} (fork)` : (firstMessage ?? "New chat")),
     status: () => {
       const name = agentName();
       return `${name ? `${name} · ` : ""}${stateWord(session)}`;
@@ -526,6 +528,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       // Its entry in the history shows the conversation it continues; without a history, the agent's session alone.
       ...(answer.historyId !== undefined ? { reopen: answer.historyId } : { reopenAgent: answer.agentSessionId }),
       notice,
+      fork: true,
       ...(text !== undefined ? { draft: text } : {}),
     });
   }

@@ -23,6 +23,7 @@ let panelConversation = params.get(QUERY.conversation) ?? undefined;
 interface KeptTab {
   conversation?: string;
   draft?: string;
+  fork?: boolean;
 }
 
 const strip: TabStrip = new TabStrip({
@@ -81,23 +82,26 @@ function openFirstTabs(): void {
     strip.add(first);
     return;
   }
-  kept.forEach((tab, index) => strip.add(index === here ? { ...first, ...optional("draft", tab.draft) } : tabInit(tab), false));
+  kept.forEach((tab, index) =>
+    strip.add(index === here ? { ...first, ...optional("draft", tab.draft), ...(tab.fork ? { fork: true } : {}) } : tabInit(tab), false),
+  );
   strip.show(strip.tabs[here]!);
 }
 
 function tabInit(tab: KeptTab): TabInit {
   // A named conversation is attached again; an unnamed one ended with the page: a new one takes its text.
-  return { ...(named ? { conversation: tab.conversation ?? randomId() } : {}), ...optional("draft", tab.draft) };
+  return { ...(named ? { conversation: tab.conversation ?? randomId() } : {}), ...optional("draft", tab.draft), ...(tab.fork ? { fork: true } : {}) };
 }
 
 function keptTabs(): KeptTab[] {
   try {
     const kept: unknown = JSON.parse(sessionStorage.getItem(TABS_KEY) ?? "[]");
     if (!Array.isArray(kept)) return [];
-    return kept.flatMap((each: { conversation?: unknown; draft?: unknown }) => [
+    return kept.flatMap((each: { conversation?: unknown; draft?: unknown; fork?: unknown }) => [
       {
         ...optional("conversation", typeof each?.conversation === "string" ? each.conversation : null),
         ...optional("draft", typeof each?.draft === "string" ? each.draft : null),
+        ...(each?.fork === true ? { fork: true } : {}),
       },
     ]);
   } catch {
@@ -109,6 +113,7 @@ function keepTabs(): void {
   const kept: KeptTab[] = strip.tabs.map((tab) => ({
     ...optional("conversation", tab.conversationId ?? null),
     ...optional("draft", tab.draft().trim() ? tab.draft() : null),
+    ...(tab.init.fork ? { fork: true } : {}),
   }));
   try {
     sessionStorage.setItem(TABS_KEY, JSON.stringify(kept));
