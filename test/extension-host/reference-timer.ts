@@ -40,11 +40,15 @@ async function answer(): Promise<void> {
   const requestFile = process.env[REQUEST_FILE_ENV];
   if (requestFile === undefined) throw new Error(`${REQUEST_FILE_ENV} is not set`);
   const request = JSON.parse(fs.readFileSync(requestFile, "utf8")) as TimerRequest;
+  let answer: unknown;
   try {
-    fs.writeFileSync(request.out, JSON.stringify(await timeReferences(request)));
+    answer = await timeReferences(request);
   } catch (error) {
-    fs.writeFileSync(request.out, JSON.stringify({ error: (error as Error).message }));
+    answer = { error: (error as Error).message };
   }
+  // Whole or not at all: the test reads the file as soon as it exists.
+  fs.writeFileSync(`${request.out}.partial`, JSON.stringify(answer));
+  fs.renameSync(`${request.out}.partial`, request.out);
 }
 
 export function activate(context: vscode.ExtensionContext): void {
