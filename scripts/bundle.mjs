@@ -122,12 +122,20 @@ await Promise.all([
     outfile: "out/extension-host/extension.test.cjs",
     external: ["vscode", "mocha"],
   }),
-  // A Language Model API consumer the e2e test runs in code-server's extension host (test/e2e/lm-provider.test.ts).
+  // A Language Model API consumer the e2e test runs in code-server's extension host (test/e2e/language-models.test.ts).
   esbuild.build({
     ...common,
     format: "cjs",
     entryPoints: ["test/extension-host/lm-consumer.ts"],
     outfile: "out/extension-host/lm-consumer.cjs",
+    external: ["vscode"],
+  }),
+  // A timer of VS Code's own reference provider, beside Symposium in code-server (test/e2e/editor-tools.test.ts).
+  esbuild.build({
+    ...common,
+    format: "cjs",
+    entryPoints: ["test/extension-host/reference-timer.ts"],
+    outfile: "out/extension-host/reference-timer.cjs",
     external: ["vscode"],
   }),
   esbuild.build({

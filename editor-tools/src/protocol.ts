@@ -57,14 +57,6 @@ export const LIMITS = {
   requestMs: 30_000,
 } as const;
 
-/**
- * An answer's `_meta` key: how long VS Code's own providers took for it, in ms
- * (find_references). The MCP server moves an answer's `_meta` to the tool
- * result's `_meta`, out of the text the agent reads; the e2e compares it with
- * the whole round trip (docs/benchmarks.md).
- */
-export const PROVIDER_MS_META = "symposium/providerMs";
-
 /** Error codes the window answers with (JSON-RPC's own, and ours in the server range). */
 export const CHANNEL_ERROR = {
   invalidParams: -32602,

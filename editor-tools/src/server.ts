@@ -15,7 +15,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { isObject, packageVersion } from "../../acp-wire/src/index.js";
+import { packageVersion } from "../../acp-wire/src/index.js";
 import { REVIEW_ANSWER_GRACE_MS, REVIEW_ANSWER_MS } from "../../editor-state/src/index.js";
 import { ChannelClient, NoWindowError } from "./channel-client.js";
 import { checkProposal } from "./proposal.js";
@@ -114,11 +114,6 @@ function rendered(name: ToolName, result: unknown): CallToolResult {
     const note = "note" in result && typeof result.note === "string" ? `\n${result.note}` : "";
     const header = `${result.path}: lines ${result.startLine}-${result.endLine} of ${result.totalLines} (${result.unsaved ? "with unsaved changes" : "saved"}, from the ${result.source})${more}${note}`;
     return { content: [{ type: "text", text: `${header}\n${result.text}` }] };
-  }
-  if (isObject(result) && isObject(result._meta)) {
-    // The window's own figures (PROVIDER_MS_META) go to the result's _meta, not into the text the agent reads.
-    const { _meta: meta, ...answer } = result;
-    return { content: [{ type: "text", text: JSON.stringify(answer, null, 1) }], _meta: meta };
   }
   return { content: [{ type: "text", text: JSON.stringify(result, null, 1) }] };
 }

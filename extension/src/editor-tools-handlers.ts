@@ -13,7 +13,6 @@ import * as vscode from "vscode";
 import {
   CHANNEL_ERROR,
   LIMITS,
-  PROVIDER_MS_META,
   TOOL,
   linesOf,
   pageOf,
@@ -321,14 +320,11 @@ async function findDefinitions(params: Record<string, unknown>): Promise<Record<
 async function findReferences(params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const offset = integer(params.offset, "offset", 0);
   const found: vscode.Location[] = [];
-  let providerMs = 0;
   for (const target of await targets(params)) {
-    const started = performance.now();
     found.push(...((await vscode.commands.executeCommand<vscode.Location[]>("vscode.executeReferenceProvider", target.uri, target.position)) ?? []));
-    providerMs += performance.now() - started;
   }
   const { items, page } = pageOf(locations(found), offset);
-  return { ...page, references: withLineText(items), _meta: { [PROVIDER_MS_META]: providerMs } };
+  return { ...page, references: withLineText(items) };
 }
 
 async function hover(params: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -84,10 +84,13 @@ export interface TrackedWindow {
   knownLogs: Set<string>;
 }
 
-/** A copy of the fixture workspace plus `files` (paths relative to it), served by code-server, with one window open on it. */
-export async function openTrackedWindow(files: Record<string, string> = {}): Promise<TrackedWindow> {
+/**
+ * A copy of the fixture workspace plus `files` (paths relative to it), served by code-server, with one window
+ * open on it; `root`: the profile, where a test installed extensions of its own (startCodeServer).
+ */
+export async function openTrackedWindow(files: Record<string, string> = {}, root?: string): Promise<TrackedWindow> {
   const workspace = copySampleWorkspace(path.join(tempDir("symposium-ws-"), "workspace"), files);
-  const server = await startCodeServer(workspace);
+  const server = await startCodeServer(workspace, { root });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser();
