@@ -8,6 +8,7 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { RACY_MARGIN_MS, recordDisk, unchangedSince, type DiskRecord } from "./disk-record.js";
 import { GitError, nulRecords, runGit, type GitCall } from "./git.js";
 
 /** Every file is stored as the bytes on disk: no end-of-line or filter conversion, whatever .gitattributes says. */
@@ -28,6 +29,19 @@ export interface Snapshot {
    * is that snapshot's (no file staged, no tree written).
    */
   unchanged?: boolean;
+  /** True when that was found without git, from the stat record the last snapshot left (see disk-record.ts). */
+  checkedWithoutGit?: boolean;
+}
+
+export interface SnapshotOptions {
+  /**
+   * A before-turn snapshot, on the prompt's path: it may be proven unchanged from the last snapshot's stat
+   * record, without git. It leaves no record itself (the turn's own snapshot follows soon, and the agent
+   * needs the CPU meanwhile).
+   */
+  beforeTurn?: boolean;
+  /** Taken again only to leave a record the last one could not (see recordInBackground); never taken again itself. */
+  settling?: boolean;
 }
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
@@ -71,6 +85,10 @@ export class ShadowRepo {
   private indexTree: string | null = null;
   /** Which repository folder `indexTree` is in (another process may set a damaged one aside and start afresh). */
   private indexTreeRepo = "";
+  /** The stat record of the last snapshot, while it is the index's tree (see disk-record.ts). */
+  private diskRecord: DiskRecord | null = null;
+  /** Counts snapshots and index resets: a record made after one is kept only if no other came since. */
+  private generation = 0;
   /** Snapshots of this repository run one at a time in this process (they share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -101,13 +119,19 @@ export class ShadowRepo {
   pending = 0;
 
   /** The project's files as a tree, within `timeoutMs` per git call. */
-  snapshot(timeoutMs: number): Promise<Snapshot> {
+  snapshot(timeoutMs: number, options: SnapshotOptions = {}): Promise<Snapshot> {
     this.pending++;
     const run = this.queue.then(async () => {
       const started = Date.now();
       this.runningSince = started;
       try {
-        return await this.snapshotNow(timeoutMs);
+        const proven = options.beforeTurn ? this.unchangedWithoutGit() : null;
+        if (proven !== null) return proven;
+        const generation = ++this.generation;
+        this.diskRecord = null;
+        const snapshot = await this.snapshotNow(timeoutMs);
+        if (!options.beforeTurn) this.recordInBackground(generation, snapshot, started, timeoutMs, options.settling === true);
+        return snapshot;
       } finally {
         this.runningSince = null;
         this.recordSnapshotMs(Date.now() - started);
@@ -116,6 +140,78 @@ export class ShadowRepo {
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** The stat record being made behind the last snapshot. */
+  private recording: Promise<void> = Promise.resolve();
+
+  /**
+   * Records the disk as `snapshot` found it, behind the snapshot (it is off the prompt's path: two git calls
+   * and a stat per file). Dropped when another snapshot or an index reset came meanwhile.
+   */
+  private recordInBackground(generation: number, snapshot: Snapshot, startedMs: number, timeoutMs: number, settling: boolean): void {
+    if (snapshot.repaired !== undefined) return;
+    const call = this.call(timeoutMs);
+    this.recording = (async () => {
+      const listed = await runGit(["ls-tree", "-r", "-t", "-z", "--full-tree", snapshot.tree], call);
+      const treeEntries = new Map<string, string>();
+      for (const record of nulRecords(listed.stdout)) {
+        const tab = record.indexOf("\t");
+        treeEntries.set(record.slice(tab + 1), record.slice(0, record.indexOf(" ")));
+      }
+      const record = await recordDisk({
+        workTree: this.options.workTree,
+        tree: snapshot.tree,
+        skipped: snapshot.skipped,
+        startedMs,
+        treeEntries,
+        ignored: async (paths) => {
+          // check-ignore takes pathspecs: a name with pattern characters is not asked about (no record then).
+          if (paths.some((entry) => /[*?[\\:]/.test(entry))) throw new Error("a name check-ignore would read as a pattern");
+          const input = paths.map((entry) => `./${entry}\0`).join("");
+          const args = ["--no-literal-pathspecs", "check-ignore", "-z", "--stdin"];
+          const { stdout } = await runGit(args, { ...call, input, alsoSuccess: [1] });
+          return new Set(nulRecords(stdout).map((entry) => entry.replace(/^\.\//, "")));
+        },
+      });
+      if (generation !== this.generation || snapshot.tree !== this.indexTree) return;
+      if (record === "racy") {
+        // Files written just before the snapshot (the agent's, at the end of its turn): a snapshot taken once
+        // the margin has passed, in the background, can leave a record before the next prompt needs it.
+        if (!settling) this.settleLater(generation, timeoutMs);
+      } else if (record !== null) this.diskRecord = record;
+    })().catch(() => {});
+  }
+
+  private settleTimer: NodeJS.Timeout | null = null;
+
+  /** One snapshot more, once the racy margin has passed, when no other came meanwhile. */
+  private settleLater(generation: number, timeoutMs: number): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (generation === this.generation && this.pending === 0) this.snapshot(timeoutMs, { settling: true }).catch(() => {});
+    }, RACY_MARGIN_MS + 100);
+    this.settleTimer.unref();
+  }
+
+  /**
+   * The last snapshot again when its stat record proves nothing changed since (no git process started); null
+   * when there is no record, it is not this index's tree in this repository folder, or anything differs.
+   */
+  private unchangedWithoutGit(): Snapshot | null {
+    const record = this.diskRecord;
+    if (record?.tree !== this.indexTree || record === null) return null;
+    try {
+      if (this.indexTreeRepo !== this.repositoryIdentity()) return null;
+    } catch {
+      return null;
+    }
+    if (!unchangedSince(record, this.options.workTree)) {
+      this.diskRecord = null; // it can only differ more from now on
+      return null;
+    }
+    return { tree: record.tree, skipped: [...record.skipped], unchanged: true, checkedWithoutGit: true };
   }
 
   /** Names `tree` by `ref` (refs/turns/<id>/before), so git keeps it. */
@@ -187,13 +283,14 @@ export class ShadowRepo {
     return (await runGit(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", before, after], this.call(timeoutMs))).stdout;
   }
 
-  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included). */
+  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included), nor its stat record. */
   idle(): Promise<void> {
-    return this.queue.then(() => undefined);
+    return this.queue.then(() => this.recording);
   }
 
   /** Removes this process's index (at exit). */
   dispose(): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
     this.dropIndex();
   }
 
@@ -205,6 +302,8 @@ export class ShadowRepo {
 
   private dropIndex(): void {
     this.indexTree = null;
+    this.diskRecord = null;
+    this.generation++;
     fs.rmSync(this.ownIndex, { force: true });
   }
 
