@@ -8,7 +8,7 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { RACY_MARGIN_MS, recordDisk, unchangedSince, type DiskRecord } from "./disk-record.js";
+import { MAX_RECORDED_ENTRIES, RACY_MARGIN_MS, recordDisk, unchangedSince, type DiskRecord } from "./disk-record.js";
 import { GitError, nulRecords, runGit, type GitCall } from "./git.js";
 
 /** Every file is stored as the bytes on disk: no end-of-line or filter conversion, whatever .gitattributes says. */
@@ -150,7 +150,7 @@ export class ShadowRepo {
    * and a stat per file). Dropped when another snapshot or an index reset came meanwhile.
    */
   private recordInBackground(generation: number, snapshot: Snapshot, startedMs: number, timeoutMs: number, settling: boolean): void {
-    if (snapshot.repaired !== undefined) return;
+    if (snapshot.repaired !== undefined || !this.fewEnoughToRecord(snapshot)) return;
     const call = this.call(timeoutMs);
     this.recording = (async () => {
       const listed = await runGit(["ls-tree", "-r", "-t", "-z", "--full-tree", snapshot.tree], call);
@@ -183,16 +183,47 @@ export class ShadowRepo {
     })().catch(() => {});
   }
 
+  /**
+   * Whether the index holds few enough files for a record to pay (its header says how many), so a big
+   * project's tree is not listed after every snapshot for nothing.
+   */
+  private fewEnoughToRecord(snapshot: Snapshot): boolean {
+    try {
+      const header = Buffer.alloc(12);
+      const fd = fs.openSync(this.ownIndex, "r");
+      try {
+        fs.readSync(fd, header, 0, 12, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return header.toString("latin1", 0, 4) === "DIRC" && header.readUInt32BE(8) + snapshot.skipped.length <= MAX_RECORDED_ENTRIES;
+    } catch {
+      return false;
+    }
+  }
+
   private settleTimer: NodeJS.Timeout | null = null;
+  private settling: Promise<void> = Promise.resolve();
+
+  /** Settles once the snapshot taken to leave a record after a racy one (if one is due) and its record are done. */
+  settled(): Promise<void> {
+    return this.settling;
+  }
 
   /** One snapshot more, once the racy margin has passed, when no other came meanwhile. */
   private settleLater(generation: number, timeoutMs: number): void {
     if (this.settleTimer !== null) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      if (generation === this.generation && this.pending === 0) this.snapshot(timeoutMs, { settling: true }).catch(() => {});
-    }, RACY_MARGIN_MS + 100);
-    this.settleTimer.unref();
+    this.settling = new Promise<void>((resolve) => {
+      this.settleTimer = setTimeout(() => {
+        this.settleTimer = null;
+        if (generation !== this.generation || this.pending > 0) return resolve();
+        this.snapshot(timeoutMs, { settling: true })
+          .then(() => this.recording)
+          .catch(() => {})
+          .finally(resolve);
+      }, RACY_MARGIN_MS + 100);
+      this.settleTimer.unref();
+    });
   }
 
   /**

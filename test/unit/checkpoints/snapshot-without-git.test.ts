@@ -174,6 +174,21 @@ describe("before-turn snapshots proven unchanged without git", () => {
     repo.dispose();
   });
 
+  it("leaves a record once the racy margin has passed, from one snapshot more in the background", async () => {
+    const dir = oldProject();
+    write(dir, "fresh.txt", "just written\n");
+    const repo = repoFor(dir);
+    const last = await settled(repo);
+    // Its timer does not keep a process alive (a conductor has its pipes): this test must.
+    const alive = setInterval(() => {}, 1_000);
+    await repo.settled().finally(() => clearInterval(alive));
+    const { snapshot, gitSpawns } = await beforeTurn(repo);
+    assert.equal(gitSpawns, 0);
+    assert.equal(snapshot.checkedWithoutGit, true);
+    assert.equal(snapshot.tree, last.tree);
+    repo.dispose();
+  });
+
   it("sees a file added in a folder that has files", () =>
     seenThroughGit((dir) => write(dir, "src/new.txt", "new\n"), ["src/new.txt", "src/b.txt"], { "src/new.txt": "new\n", "src/b.txt": "bbbb\n" }));
 
