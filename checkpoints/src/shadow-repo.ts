@@ -85,10 +85,15 @@ export class ShadowRepo {
   private indexTree: string | null = null;
   /** Which repository folder `indexTree` is in (another process may set a damaged one aside and start afresh). */
   private indexTreeRepo = "";
-  /** The stat record of the last snapshot, while it is the index's tree (see disk-record.ts). */
+  /**
+   * A stat record of the index's tree (see disk-record.ts): it proves the disk holds that tree while its stats
+   * match, whichever snapshot made it, so it is kept while later snapshots find the same tree.
+   */
   private diskRecord: DiskRecord | null = null;
-  /** Counts snapshots and index resets: a record made after one is kept only if no other came since. */
-  private generation = 0;
+  /** Counts index resets: a record made across one is dropped. */
+  private indexEpoch = 0;
+  /** The tree a record is being made of, if one is. */
+  private recordingTree: string | null = null;
   /** Snapshots of this repository run one at a time in this process (they share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -127,10 +132,11 @@ export class ShadowRepo {
       try {
         const proven = options.beforeTurn ? this.unchangedWithoutGit() : null;
         if (proven !== null) return proven;
-        const generation = ++this.generation;
-        this.diskRecord = null;
+        const epoch = this.indexEpoch;
         const snapshot = await this.snapshotNow(timeoutMs);
-        if (!options.beforeTurn) this.recordInBackground(generation, snapshot, started, timeoutMs, options.settling === true);
+        if (this.diskRecord?.tree !== snapshot.tree) this.diskRecord = null;
+        const recordNeeded = this.diskRecord === null && this.recordingTree !== snapshot.tree;
+        if (!options.beforeTurn && recordNeeded) this.recordInBackground(epoch, snapshot, started, timeoutMs, options.settling === true);
         return snapshot;
       } finally {
         this.runningSince = null;
@@ -147,11 +153,12 @@ export class ShadowRepo {
 
   /**
    * Records the disk as `snapshot` found it, behind the snapshot (it is off the prompt's path: two git calls
-   * and a stat per file). Dropped when another snapshot or an index reset came meanwhile.
+   * and a stat per file). Kept only if the index still holds that tree, with no reset meanwhile.
    */
-  private recordInBackground(generation: number, snapshot: Snapshot, startedMs: number, timeoutMs: number, settling: boolean): void {
+  private recordInBackground(epoch: number, snapshot: Snapshot, startedMs: number, timeoutMs: number, settling: boolean): void {
     if (snapshot.repaired !== undefined || !this.fewEnoughToRecord(snapshot)) return;
     const call = this.call(timeoutMs);
+    this.recordingTree = snapshot.tree;
     this.recording = (async () => {
       const listed = await runGit(["ls-tree", "-r", "-t", "-z", "--full-tree", snapshot.tree], call);
       const treeEntries = new Map<string, string>();
@@ -174,13 +181,17 @@ export class ShadowRepo {
           return new Set(nulRecords(stdout).map((entry) => entry.replace(/^\.\//, "")));
         },
       });
-      if (generation !== this.generation || snapshot.tree !== this.indexTree) return;
+      if (epoch !== this.indexEpoch || snapshot.tree !== this.indexTree || this.diskRecord !== null) return;
       if (record === "racy") {
         // Files written just before the snapshot (the agent's, at the end of its turn): a snapshot taken once
         // the margin has passed, in the background, can leave a record before the next prompt needs it.
-        if (!settling) this.settleLater(generation, timeoutMs);
+        if (!settling) this.settleLater(snapshot.tree, timeoutMs);
       } else if (record !== null) this.diskRecord = record;
-    })().catch(() => {});
+    })()
+      .catch(() => {})
+      .finally(() => {
+        if (this.recordingTree === snapshot.tree) this.recordingTree = null;
+      });
   }
 
   /**
@@ -210,13 +221,13 @@ export class ShadowRepo {
     return this.settling;
   }
 
-  /** One snapshot more, once the racy margin has passed, when no other came meanwhile. */
-  private settleLater(generation: number, timeoutMs: number): void {
+  /** One snapshot more, once the racy margin has passed, unless a record of the tree came meanwhile. */
+  private settleLater(tree: string, timeoutMs: number): void {
     if (this.settleTimer !== null) clearTimeout(this.settleTimer);
     this.settling = new Promise<void>((resolve) => {
       this.settleTimer = setTimeout(() => {
         this.settleTimer = null;
-        if (generation !== this.generation || this.pending > 0) return resolve();
+        if (this.diskRecord !== null || this.indexTree !== tree || this.pending > 0) return resolve();
         this.snapshot(timeoutMs, { settling: true })
           .then(() => this.recording)
           .catch(() => {})
@@ -334,7 +345,7 @@ export class ShadowRepo {
   private dropIndex(): void {
     this.indexTree = null;
     this.diskRecord = null;
-    this.generation++;
+    this.indexEpoch++;
     fs.rmSync(this.ownIndex, { force: true });
   }
 

@@ -53,7 +53,7 @@ function oldProject(): string {
 }
 
 before(async () => {
-  for (let i = 0; i < 16; i++) projects.push(makeProject());
+  for (let i = 0; i < 18; i++) projects.push(makeProject());
   nestedRepository = makeProject();
   execFileSync("git", ["init", "-q", path.join(nestedRepository, "vendor/lib")]);
   write(nestedRepository, "vendor/lib/lib.txt", "lib\n");
@@ -135,6 +135,19 @@ describe("before-turn snapshots proven unchanged without git", () => {
       assert.equal(snapshot.unchanged, true);
       assert.equal(snapshot.tree, last.tree);
     }
+    repo.dispose();
+  });
+
+  it("keeps the record across a snapshot that finds the same tree, so a prompt right after a turn spawns nothing", async () => {
+    const repo = repoFor(oldProject());
+    const last = await settled(repo);
+    // A turn that wrote nothing, its after-turn snapshot, and at once the next prompt (no new record made between).
+    const afterTurn = await repo.snapshot(LIMIT_MS);
+    assert.equal(afterTurn.tree, last.tree);
+    const { snapshot, gitSpawns } = await beforeTurn(repo);
+    assert.equal(gitSpawns, 0);
+    assert.equal(snapshot.checkedWithoutGit, true);
+    await repo.idle();
     repo.dispose();
   });
 
