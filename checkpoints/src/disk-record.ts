@@ -147,8 +147,10 @@ export function unchangedSince(record: DiskRecord, workTree: string): boolean {
 
 /** The files outside the project git reads ignore rules from: the user's own excludes file (its default place). */
 function outsideFiles(): string[] {
-  const config = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config");
-  return [path.join(config, "git", "ignore")];
+  // git finds it from XDG_CONFIG_HOME, else HOME (which on Windows may differ from the profile folder).
+  const homes = new Set([os.homedir(), process.env.HOME].filter((home): home is string => Boolean(home)));
+  const configs = process.env.XDG_CONFIG_HOME ? [process.env.XDG_CONFIG_HOME] : [...homes].map((home) => path.join(home, ".config"));
+  return configs.map((config) => path.join(config, "git", "ignore"));
 }
 
 /** A time near or after the snapshot's start: the file may have changed while git read it. */
