@@ -29,15 +29,14 @@ export interface Snapshot {
    * is that snapshot's (no file staged, no tree written).
    */
   unchanged?: boolean;
-  /** True when that was found without git, from the stat record the last snapshot left (see disk-record.ts). */
+  /** True when that was found without git, from the stat record a snapshot of that tree left (see disk-record.ts). */
   checkedWithoutGit?: boolean;
 }
 
 export interface SnapshotOptions {
   /**
-   * A before-turn snapshot, on the prompt's path: it may be proven unchanged from the last snapshot's stat
-   * record, without git. It leaves no record itself (the turn's own snapshot follows soon, and the agent
-   * needs the CPU meanwhile).
+   * A before-turn snapshot, on the prompt's path: it leaves no stat record itself when git took it (the turn's
+   * own snapshot follows soon, and the agent needs the CPU meanwhile).
    */
   beforeTurn?: boolean;
   /** Taken again only to leave a record the last one could not (see recordInBackground); never taken again itself. */
@@ -130,7 +129,9 @@ export class ShadowRepo {
       const started = Date.now();
       this.runningSince = started;
       try {
-        const proven = options.beforeTurn ? this.unchangedWithoutGit() : null;
+        // The same proof serves every snapshot (a turn that wrote nothing has its after-tree without git too),
+        // but the one taken to leave a record.
+        const proven = options.settling ? null : this.unchangedWithoutGit();
         if (proven !== null) return proven;
         const epoch = this.indexEpoch;
         const snapshot = await this.snapshotNow(timeoutMs);
