@@ -93,9 +93,9 @@ export function conductorRun(dir: string): string[] {
   return [node, CONDUCTOR_CLI, "run", "--config", config];
 }
 
-async function round(dir: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<Round> {
+async function round(dir: string, project: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<Round> {
   const stateFile = freshStateFile(dir); // fresh for the reader's 30 s limit
-  const server = await startChatServer(conductorRun(dir), dir, { [STATE_FILE_ENV]: stateFile });
+  const server = await startChatServer(conductorRun(dir), project, { [STATE_FILE_ENV]: stateFile });
   try {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const serverIdleKb = residentKb(server.child.pid);
@@ -162,13 +162,19 @@ function sessionMemory(serverPid: number) {
 
 export async function chatFigures(dir: string): Promise<Figure[]> {
   const projectDir = fs.mkdtempSync(path.join(dir, "chat-"));
+  // The chat's project, apart from the files each round writes (its config and the editor's state file, which
+  // VS Code keeps in its own storage): a project nobody is writing while the prompts are typed.
+  const project = path.join(projectDir, "project");
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
+  fs.writeFileSync(path.join(project, "README.md"), "# A small project\n");
+  fs.writeFileSync(path.join(project, "src", "main.ts"), "export const answer = 42;\n");
   const browser = await launchBrowser();
   const rounds: Round[] = [];
   const processArm: number[] = [];
   try {
-    await round(projectDir, browser); // warm-up: page cache, Chromium's first page
+    await round(projectDir, project, browser); // warm-up: page cache, Chromium's first page
     for (let i = 0; i < RUNS; i++) {
-      rounds.push(await round(projectDir, browser));
+      rounds.push(await round(projectDir, project, browser));
       processArm.push(await processArmMemory(projectDir));
     }
   } finally {

@@ -8,6 +8,7 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { MAX_RECORDED_ENTRIES, RACY_MARGIN_MS, recordDisk, unchangedSince, type DiskRecord } from "./disk-record.js";
 import { GitError, nulRecords, runGit, type GitCall } from "./git.js";
 
 /** Every file is stored as the bytes on disk: no end-of-line or filter conversion, whatever .gitattributes says. */
@@ -28,6 +29,18 @@ export interface Snapshot {
    * is that snapshot's (no file staged, no tree written).
    */
   unchanged?: boolean;
+  /** True when that was found without git, from the stat record a snapshot of that tree left (see disk-record.ts). */
+  checkedWithoutGit?: boolean;
+}
+
+export interface SnapshotOptions {
+  /**
+   * A before-turn snapshot, on the prompt's path: it leaves no stat record itself when git took it (the turn's
+   * own snapshot follows soon, and the agent needs the CPU meanwhile).
+   */
+  beforeTurn?: boolean;
+  /** Taken again only to leave a record the last one could not (see recordInBackground); never taken again itself. */
+  settling?: boolean;
 }
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed";
@@ -71,6 +84,15 @@ export class ShadowRepo {
   private indexTree: string | null = null;
   /** Which repository folder `indexTree` is in (another process may set a damaged one aside and start afresh). */
   private indexTreeRepo = "";
+  /**
+   * A stat record of the index's tree (see disk-record.ts): it proves the disk holds that tree while its stats
+   * match, whichever snapshot made it, so it is kept while later snapshots find the same tree.
+   */
+  private diskRecord: DiskRecord | null = null;
+  /** Counts index resets: a record made across one is dropped. */
+  private indexEpoch = 0;
+  /** The tree a record is being made of, if one is. */
+  private recordingTree: string | null = null;
   /** Snapshots of this repository run one at a time in this process (they share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -101,13 +123,22 @@ export class ShadowRepo {
   pending = 0;
 
   /** The project's files as a tree, within `timeoutMs` per git call. */
-  snapshot(timeoutMs: number): Promise<Snapshot> {
+  snapshot(timeoutMs: number, options: SnapshotOptions = {}): Promise<Snapshot> {
     this.pending++;
     const run = this.queue.then(async () => {
       const started = Date.now();
       this.runningSince = started;
       try {
-        return await this.snapshotNow(timeoutMs);
+        // The same proof serves every snapshot (a turn that wrote nothing has its after-tree without git too),
+        // but the one taken to leave a record.
+        const proven = options.settling ? null : this.unchangedWithoutGit();
+        if (proven !== null) return proven;
+        const epoch = this.indexEpoch;
+        const snapshot = await this.snapshotNow(timeoutMs);
+        if (this.diskRecord?.tree !== snapshot.tree) this.diskRecord = null;
+        const recordNeeded = this.diskRecord === null && this.recordingTree !== snapshot.tree;
+        if (!options.beforeTurn && recordNeeded) this.recordInBackground(epoch, snapshot, started, timeoutMs, options.settling === true);
+        return snapshot;
       } finally {
         this.runningSince = null;
         this.recordSnapshotMs(Date.now() - started);
@@ -116,6 +147,114 @@ export class ShadowRepo {
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** The stat record being made behind the last snapshot. */
+  private recording: Promise<void> = Promise.resolve();
+
+  /**
+   * Records the disk as `snapshot` found it, behind the snapshot (it is off the prompt's path: two git calls
+   * and a stat per file). Kept only if the index still holds that tree, with no reset meanwhile.
+   */
+  private recordInBackground(epoch: number, snapshot: Snapshot, startedMs: number, timeoutMs: number, settling: boolean): void {
+    if (snapshot.repaired !== undefined || !this.fewEnoughToRecord(snapshot)) return;
+    const call = this.call(timeoutMs);
+    this.recordingTree = snapshot.tree;
+    this.recording = (async () => {
+      const listed = await runGit(["ls-tree", "-r", "-t", "-z", "--full-tree", snapshot.tree], call);
+      const treeEntries = new Map<string, string>();
+      for (const record of nulRecords(listed.stdout)) {
+        const tab = record.indexOf("\t");
+        treeEntries.set(record.slice(tab + 1), record.slice(0, record.indexOf(" ")));
+      }
+      const record = await recordDisk({
+        workTree: this.options.workTree,
+        tree: snapshot.tree,
+        skipped: snapshot.skipped,
+        startedMs,
+        treeEntries,
+        ignored: async (paths) => {
+          // check-ignore takes pathspecs: a name with pattern characters is not asked about (no record then).
+          if (paths.some((entry) => /[*?[\\:]/.test(entry))) throw new Error("a name check-ignore would read as a pattern");
+          const input = paths.map((entry) => `./${entry}\0`).join("");
+          const args = ["--no-literal-pathspecs", "check-ignore", "-z", "--stdin"];
+          const { stdout } = await runGit(args, { ...call, input, alsoSuccess: [1] });
+          return new Set(nulRecords(stdout).map((entry) => entry.replace(/^\.\//, "")));
+        },
+      });
+      if (epoch !== this.indexEpoch || snapshot.tree !== this.indexTree || this.diskRecord !== null) return;
+      if (record === "racy") {
+        // Files written just before the snapshot (the agent's, at the end of its turn): a snapshot taken once
+        // the margin has passed, in the background, can leave a record before the next prompt needs it.
+        if (!settling) this.settleLater(snapshot.tree, timeoutMs);
+      } else if (record !== null) this.diskRecord = record;
+    })()
+      .catch(() => {})
+      .finally(() => {
+        if (this.recordingTree === snapshot.tree) this.recordingTree = null;
+      });
+  }
+
+  /**
+   * Whether the index holds few enough files for a record to pay (its header says how many), so a big
+   * project's tree is not listed after every snapshot for nothing.
+   */
+  private fewEnoughToRecord(snapshot: Snapshot): boolean {
+    try {
+      const header = Buffer.alloc(12);
+      const fd = fs.openSync(this.ownIndex, "r");
+      try {
+        fs.readSync(fd, header, 0, 12, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return header.toString("latin1", 0, 4) === "DIRC" && header.readUInt32BE(8) + snapshot.skipped.length <= MAX_RECORDED_ENTRIES;
+    } catch {
+      return false;
+    }
+  }
+
+  private settleTimer: NodeJS.Timeout | null = null;
+  private settling: Promise<void> = Promise.resolve();
+
+  /** Settles once the snapshot taken to leave a record after a racy one (if one is due) and its record are done. */
+  settled(): Promise<void> {
+    return this.settling;
+  }
+
+  /** One snapshot more, once the racy margin has passed, unless a record of the tree came meanwhile. */
+  private settleLater(tree: string, timeoutMs: number): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settling = new Promise<void>((resolve) => {
+      this.settleTimer = setTimeout(() => {
+        this.settleTimer = null;
+        if (this.diskRecord !== null || this.indexTree !== tree || this.pending > 0) return resolve();
+        this.snapshot(timeoutMs, { settling: true })
+          .then(() => this.recording)
+          .catch(() => {})
+          .finally(resolve);
+      }, RACY_MARGIN_MS + 100);
+      this.settleTimer.unref();
+    });
+  }
+
+  /**
+   * The last snapshot again when its stat record proves nothing changed since (no git process started); null
+   * when there is no record, it is not this index's tree in this repository folder, or anything differs.
+   */
+  private unchangedWithoutGit(): Snapshot | null {
+    const record = this.diskRecord;
+    if (record?.tree !== this.indexTree || record === null) return null;
+    try {
+      if (this.indexTreeRepo !== this.repositoryIdentity()) return null;
+    } catch {
+      return null;
+    }
+    if (!unchangedSince(record, this.options.workTree)) {
+      this.diskRecord = null; // it can only differ more from now on
+      return null;
+    }
+    return { tree: record.tree, skipped: [...record.skipped], unchanged: true, checkedWithoutGit: true };
   }
 
   /** Names `tree` by `ref` (refs/turns/<id>/before), so git keeps it. */
@@ -187,13 +326,14 @@ export class ShadowRepo {
     return (await runGit(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", before, after], this.call(timeoutMs))).stdout;
   }
 
-  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included). */
+  /** Settles once no snapshot of this repository is running or queued (one behind a skipped turn included), nor its stat record. */
   idle(): Promise<void> {
-    return this.queue.then(() => undefined);
+    return this.queue.then(() => this.recording);
   }
 
   /** Removes this process's index (at exit). */
   dispose(): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
     this.dropIndex();
   }
 
@@ -205,6 +345,8 @@ export class ShadowRepo {
 
   private dropIndex(): void {
     this.indexTree = null;
+    this.diskRecord = null;
+    this.indexEpoch++;
     fs.rmSync(this.ownIndex, { force: true });
   }
 

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { gitVersion } from "./git.js";
 import { restorePaths, type RestoreOutcome } from "./restore.js";
 import type { CheckpointSettings } from "./settings.js";
-import { ShadowRepo, isDamagedRepository, type Snapshot } from "./shadow-repo.js";
+import { ShadowRepo, isDamagedRepository, type Snapshot, type SnapshotOptions } from "./shadow-repo.js";
 import {
   PROMPT_CHARS,
   RECORD_VERSION,
@@ -115,7 +115,9 @@ export class CheckpointStore {
     const roots = project === null ? [] : this.rootsOf(request.dirs, record);
     const tooBig = roots.find(({ repo }) => this.isTooBig(repo));
     const ready = (
-      tooBig ? this.skipTooBig(tooBig.repo, roots) : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots), this.settings.budgetMs)
+      tooBig
+        ? this.skipTooBig(tooBig.repo, roots)
+        : withinBudget(roots.length === 0 ? Promise.resolve(null) : this.snapshotAll(roots, { beforeTurn: true }), this.settings.budgetMs)
     ).then((snapshots) => this.started(project, record, roots, snapshots));
     let finished: Promise<void> | null = null;
     const turn: TurnInProgress = {
@@ -342,8 +344,8 @@ export class CheckpointStore {
     return this.tooBig.has(repo);
   }
 
-  private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>): Promise<Snapshot[]> {
-    return Promise.all(roots.map(({ repo }) => repo.snapshot(this.settings.hardLimitMs)));
+  private snapshotAll(roots: ReadonlyArray<{ repo: ShadowRepo }>, options: SnapshotOptions = {}): Promise<Snapshot[]> {
+    return Promise.all(roots.map(({ repo }) => repo.snapshot(this.settings.hardLimitMs, options)));
   }
 
   /** Writes the open record once the before-trees are in; false when the turn is not recorded (over budget, or failed). */
