@@ -22,6 +22,9 @@ export const AGENT_CHOSEN = "symposium.dev/agentChosen";
 
 /** The most of the first question carried over; a longer one is cut, and the user sees it before it is sent. */
 const MAX_QUESTION_CHARS = 100_000;
+/** An id longer than the agent lists take is no choice of theirs; a name is cut as the lists cut it. */
+const MAX_ID_CHARS = 128;
+const MAX_NAME_CHARS = 120;
 
 export interface AgentChosen {
   /** The catalogue id recorded in the config file. */
@@ -42,7 +45,9 @@ export function opensNewConversation(initializeParams: unknown): boolean {
 export function agentChosenIn(response: unknown): AgentChosen | undefined {
   if (!isObject(response) || !isObject(response._meta)) return undefined;
   const chosen = response._meta[AGENT_CHOSEN];
-  if (!isObject(chosen) || typeof chosen.id !== "string" || typeof chosen.name !== "string" || chosen.id === "") return undefined;
+  if (!isObject(chosen) || typeof chosen.id !== "string" || typeof chosen.name !== "string") return undefined;
+  if (chosen.id === "" || chosen.id.length > MAX_ID_CHARS) return undefined;
+  const name = chosen.name.trim() === "" ? chosen.id : chosen.name.slice(0, MAX_NAME_CHARS);
   const question = typeof chosen.firstQuestion === "string" && chosen.firstQuestion.trim() !== "" ? chosen.firstQuestion : undefined;
-  return { id: chosen.id, name: chosen.name, ...(question ? { firstQuestion: question.slice(0, MAX_QUESTION_CHARS) } : {}) };
+  return { id: chosen.id, name, ...(question ? { firstQuestion: question.slice(0, MAX_QUESTION_CHARS) } : {}) };
 }
