@@ -63,7 +63,9 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
   }
 
   before(async () => {
-    ({ workspace, server, browser, page } = await openDemoWindow({}, { "files.autoSave": "off" }));
+    // A generous snapshot budget: code-server, Chromium and the agent share this machine's cores, and a turn
+    // over the budget has no Review or Undo to click (the budget has its own tests: webchat-turn-changes).
+    ({ workspace, server, browser, page } = await openDemoWindow({ SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "20000" }, { "files.autoSave": "off" }));
     fs.writeFileSync(path.join(workspace, "notes.txt"), "first line\n");
     fs.writeFileSync(path.join(workspace, "plan.md"), "# plan\n");
     fs.writeFileSync(path.join(workspace, "story.txt"), story());
@@ -122,33 +124,32 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
   });
 
   it("the chat's Undo turn and Rewind to here ask in VS Code's modal first; Cancel changes nothing", async () => {
-    const notes = frame.locator(".turn-changes");
-    const before = await notes.count();
     await agentRuns([{ op: "write", path: "rewind/a.txt", content: "a, first turn\n" }]);
     await agentRuns([
       { op: "write", path: "rewind/a.txt", content: "a, second turn\n" },
       { op: "write", path: "rewind/b.txt", content: "b, second turn\n" },
     ]);
     await agentRuns([{ op: "write", path: "rewind/c.txt", content: "c, third turn\n" }]);
-    // Each note comes once its turn's record is finished, a moment after the answer.
-    const count = before + 3;
-    await waitForText(async () => String(await notes.count()), new RegExp(`^${count}$`), 30_000);
+    // Each note comes once its turn's record is finished, a moment after the answer (an earlier
+    // test's may come later still): find a turn's note by the files it names, not by counting.
+    const noteNaming = (files: string) => frame.locator(".turn-changes").filter({ has: frame.locator(`span[title="${files}"]`) });
+    const [firstTurn, thirdTurn] = [noteNaming("rewind/a.txt"), noteNaming("rewind/c.txt")];
+    for (const note of [thirdTurn, firstTurn]) {
+      await note.waitFor({ timeout: 30_000 }).catch(async (error: Error) => {
+        const notes = await frame.locator(".turn-changes").evaluateAll((all) => all.map((one) => `${one.textContent} [${one.querySelector("span")?.title}]`));
+        throw new Error(`${error.message}; the turns' notes: ${JSON.stringify(notes)}`);
+      });
+    }
     const dialog = page.locator(".monaco-dialog-box");
     // Undo turn on the newest turn, then Cancel: nothing moves.
-    await notes
-      .nth(count - 1)
-      .locator(".turn-undo")
-      .click();
+    await thirdTurn.locator(".turn-undo").click();
     await dialog.waitFor({ timeout: 10_000 });
     assert.match(await dialog.innerText(), /rewind\/c\.txt/);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
     assert.equal(fs.readFileSync(path.join(workspace, "rewind/c.txt"), "utf8"), "c, third turn\n");
     // Rewind to just after the first of the three: the two later turns undone, newest first.
-    await notes
-      .nth(count - 3)
-      .locator(".turn-rewind")
-      .click();
+    await firstTurn.locator(".turn-rewind").click();
     await dialog.waitFor({ timeout: 10_000 });
     assert.match(await dialog.innerText(), /Rewind the conversation to just after/);
     await page.screenshot({ path: path.join(shots, "rewind-confirm.png") });

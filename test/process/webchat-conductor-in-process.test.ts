@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { quote } from "shell-quote";
 import { ChatPage } from "../support/chat-page.js";
-import { CONDUCTOR_CLI, PROXY_CLI, eventually, isAlive, tempDir } from "../support/processes.js";
+import { CONDUCTOR_CLI, PROXY_CLI, descendants, eventually, isAlive, tempDir } from "../support/processes.js";
 import { CHAT_AGENT, allGone, startChatServer, type ChatServer } from "../support/webchat-server.js";
 import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 
@@ -36,11 +36,16 @@ function parentOf(pid: number): number {
   return Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" }).trim());
 }
 
-/** Every process whose command line names the conductor's script, with its parent. */
-function conductorProcesses(): string[] {
-  return execFileSync("ps", ["-A", "-o", "pid=,ppid=,args="], { encoding: "utf8" })
+/**
+ * The conductor processes in the chat server's own tree (other tests run
+ * their own servers alongside, with conductors of their own), as "pid args".
+ */
+function conductorProcesses(server: ChatServer): string[] {
+  const tree = new Set(descendants(server.process.child.pid!));
+  return execFileSync("ps", ["-A", "-o", "pid=,args="], { encoding: "utf8" })
     .split("\n")
-    .filter((line) => line.includes(CONDUCTOR_CLI) && !line.includes(" registry "));
+    .map((line) => line.trim())
+    .filter((line) => tree.has(Number(line.split(/\s+/, 1)[0])) && line.includes(CONDUCTOR_CLI) && !line.includes(" registry "));
 }
 
 async function withServer(agent: string[], env: NodeJS.ProcessEnv, body: (server: ChatServer) => Promise<void>): Promise<void> {
@@ -57,7 +62,6 @@ describe("the built-in chat runs our conductor in its own process", { skip: !POS
     const config = configFor(quote([node, CHAT_AGENT]));
     const env = { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) };
     await withServer(conductorRun(config), env, async (server) => {
-      const before = conductorProcesses();
       const pages = [new ChatPage(server, "one"), new ChatPage(server, "two")];
       await Promise.all(pages.map((page) => page.ready()));
       const answer = await pages[0]!.ask("what do you get?");
@@ -65,7 +69,7 @@ describe("the built-in chat runs our conductor in its own process", { skip: !POS
       const agents = server.agentPids();
       assert.equal(agents.length, 2, "one agent per conversation");
       for (const pid of agents) assert.equal(parentOf(pid), server.process.child.pid, `agent ${pid} is the chat server's own child`);
-      assert.deepEqual(conductorProcesses(), before, "no symposium-conductor process started");
+      assert.deepEqual(conductorProcesses(server), [], "no symposium-conductor process started");
       assert.match(server.process.stderr(), /started the conductor in this process: /);
       await Promise.all(pages.map((page) => page.close()));
     });
