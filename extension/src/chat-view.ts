@@ -22,6 +22,9 @@ import { parseFromPanel, type ChatTheme, type PanelStatus, type SelectionMention
  * the old one yet.
  */
 export const CHAT_VIEW_ID = "symposium.chatView";
+/** How long a page showing an older render may wait for the latest one before it is rendered again. */
+const STALE_RENDER_MS = 3_000;
+
 /** The editor tab's webview type ("Open Chat in Editor"). */
 export const CHAT_EDITOR_TYPE = "symposium.chatEditor";
 
@@ -33,6 +36,10 @@ interface Surface {
   webview: vscode.Webview;
   readonly visible: boolean;
   renderedUrl: string | undefined | null;
+  /** The status sequence number of the last HTML given to it: the page says which render it shows. */
+  renderedSeq: number;
+  /** Set while the page shows an older render: fires a new render unless the latest one's page reports first. */
+  staleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Requests of the page now in it that VS Code has not answered yet (an edit under review), by id. */
   readonly open: Map<string, AbortController>;
 }
@@ -170,11 +177,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return visible();
       },
       renderedUrl: null,
+      renderedSeq: -1,
+      staleTimer: undefined,
       open: new Map(),
     };
     webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.surfaces.add(surface);
     onDispose(() => {
+      clearTimeout(surface.staleTimer);
       this.surfaces.delete(surface);
       withdrawAll(surface);
     });
@@ -186,6 +196,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private receive(data: unknown, surface: Surface): void {
     const message = parseFromPanel(data);
     if (message?.type === "retry") this.retried.fire();
+    else if (message?.type === "rendered") this.rendered(message.seq, surface);
     else if (message?.type === "conversation") this.conversationMoved(message.conversation, surface);
     else if (message?.type === "request") {
       const request = message.request;
@@ -207,6 +218,22 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.chatUrl = next;
     this.conversationMovedTo.fire(id);
     for (const other of this.surfaces) if (other.renderedUrl !== next) this.render(other);
+  }
+
+  /**
+   * The page shows the render of `seq`. An older one is normal for a moment (the newer HTML is still
+   * on its way), but a newer HTML set while the window was still loading after a reload can be lost
+   * (seen on VS Code 1.139 under load): the panel would say "Reconnecting" for good. So when the
+   * latest render's page has not reported a while later, render again.
+   */
+  private rendered(seq: number, surface: Surface): void {
+    clearTimeout(surface.staleTimer);
+    surface.staleTimer = undefined;
+    if (seq >= surface.renderedSeq) return;
+    surface.staleTimer = setTimeout(() => {
+      this.log.warn(`the chat panel still shows an older page (render ${seq}, the latest is ${surface.renderedSeq}): rendering it again`);
+      this.render(surface);
+    }, STALE_RENDER_MS);
   }
 
   /** An answer (an agent's edit: applied or not) goes back to the page that asked only, while it is there. */
@@ -248,7 +275,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private render(surface: Surface): void {
     const webview = surface.webview;
     withdrawAll(surface); // the page that asked is replaced by this render
+    clearTimeout(surface.staleTimer);
+    surface.staleTimer = undefined;
     surface.renderedUrl = this.chatUrl;
+    surface.renderedSeq = this.seq;
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       nonce: crypto.randomBytes(16).toString("base64"),

@@ -284,6 +284,8 @@ export interface PanelLook {
   chat: string;
   /** The chat page's own status line ("Connecting…", "Ready"), when its page is on screen. */
   chatStatus: string;
+  /** The chat's frame in the panel's page: none, or hidden or shown, with the address it loads (for a failure's message). */
+  frame?: string;
   /** When it was seen (wall clock). */
   at?: number;
 }
@@ -298,7 +300,15 @@ export async function lookAtPanel(page: Page): Promise<PanelLook | undefined> {
           return element && !element.hidden ? element.innerText : "";
         };
         if (document.readyState === "loading" || !document.getElementById("status")) return undefined;
-        return { status: shown("status"), kept: shown("kept"), chatShown: shown("chat") !== "" || !!document.querySelector("#chat:not([hidden])") };
+        const frame = document.querySelector("iframe#chat");
+        const described =
+          frame instanceof HTMLIFrameElement ? `${frame.hidden ? "hidden" : "shown"} ${frame.src ? new URL(frame.src).pathname : "(no src yet)"}` : "none";
+        return {
+          status: shown("status"),
+          kept: shown("kept"),
+          chatShown: shown("chat") !== "" || !!document.querySelector("#chat:not([hidden])"),
+          frame: described,
+        };
       })
       .catch(() => undefined);
     if (!look) continue;
@@ -309,7 +319,7 @@ export async function lookAtPanel(page: Page): Promise<PanelLook | undefined> {
             .evaluate(() => ({ text: document.getElementById("transcript")?.innerText ?? "", status: document.getElementById("status")?.innerText ?? "" }))
             .catch(() => ({ text: "", status: "" }))
         : { text: "", status: "" };
-    return { status: look.status, kept: look.kept, chat: seen.text, chatStatus: seen.status };
+    return { status: look.status, kept: look.kept, chat: seen.text, chatStatus: seen.status, frame: `${look.frame}; chat page: ${chat ? "loaded" : "none"}` };
   }
   return undefined;
 }

@@ -42,6 +42,8 @@ let status: PanelStatus = parseStatus(parseJson(document.body.dataset.status)) ?
 let seq = Number(document.body.dataset.seq) || 0;
 kept.wantChat(wantsChat(status), false); // a reload's first render may say "starting": the copy is kept until a status says the chat starts afresh
 draw(status);
+// Which render this is: a newer HTML set while the window was still loading can be lost, and the extension then renders again.
+toExtension({ type: "rendered", seq });
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const message = fromExtension(event) ? parseToPanel(event.data) : chat?.sent(event) ? parseFromChat(event.data) : null;

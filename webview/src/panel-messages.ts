@@ -78,7 +78,12 @@ export type ToPanel =
   | { type: "editResult"; id: string; result: EditResult };
 
 /** The panel page → the extension (acquireVsCodeApi().postMessage). `conversation`: the chat page started a new one ("New chat"); a reload should return to it. */
-export type FromPanel = { type: "retry" } | { type: "conversation"; conversation: string } | { type: "request"; request: BridgeRequest };
+export type FromPanel =
+  | { type: "retry" }
+  | { type: "conversation"; conversation: string }
+  | { type: "request"; request: BridgeRequest }
+  /** The page's script runs: it shows the render whose status sequence number is `seq` (the extension renders again if that is not its latest). */
+  | { type: "rendered"; seq: number };
 
 /**
  * The names of the messages between the panel page and the chat page (window.postMessage across
@@ -209,6 +214,7 @@ export function parseToPanel(data: unknown): ToPanel | null {
 export function parseFromPanel(data: unknown): FromPanel | null {
   if (!isObject(data)) return null;
   if (data.type === "retry") return { type: "retry" };
+  if (data.type === "rendered") return Number.isSafeInteger(data.seq) && (data.seq as number) >= 0 ? { type: "rendered", seq: data.seq as number } : null;
   if (data.type === "conversation" && isConversationId(data.conversation)) return { type: "conversation", conversation: data.conversation };
   if (data.type === "request") {
     const request = parseBridgeRequest(data.request);

@@ -64,7 +64,20 @@ describe("messages from the panel's page", () => {
   it("are taken only in the shapes the extension knows", () => {
     assert.deepEqual(parseFromPanel({ type: "retry" }), { type: "retry" });
     assert.deepEqual(parseFromPanel({ type: "conversation", conversation: "abc", extra: 1 }), { type: "conversation", conversation: "abc" });
-    for (const bad of [null, "retry", 7, {}, { type: "conversation" }, { type: "conversation", conversation: 5 }, { type: "stop" }]) {
+    assert.deepEqual(parseFromPanel({ type: "rendered", seq: 3 }), { type: "rendered", seq: 3 });
+    for (const bad of [
+      null,
+      "retry",
+      7,
+      {},
+      { type: "conversation" },
+      { type: "conversation", conversation: 5 },
+      { type: "stop" },
+      { type: "rendered" },
+      { type: "rendered", seq: -1 },
+      { type: "rendered", seq: 1.5 },
+      { type: "rendered", seq: "3" },
+    ]) {
       assert.equal(parseFromPanel(bad), null, JSON.stringify(bad));
     }
   });
