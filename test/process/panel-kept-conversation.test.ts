@@ -259,7 +259,11 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
         error: false,
       });
       await panel.locator("#retry").click();
-      assert.deepEqual(await panel.evaluate(() => (window as unknown as { toExtension: unknown[] }).toExtension), [{ type: "retry" }]);
+      // First the page said which render it shows (the HTML's status number), then the button's retry.
+      assert.deepEqual(await panel.evaluate(() => (window as unknown as { toExtension: unknown[] }).toExtension), [
+        { type: "rendered", seq: 1 },
+        { type: "retry" },
+      ]);
     } finally {
       await page.close();
     }
@@ -279,8 +283,9 @@ describe("the panel's kept copy of the conversation", { skip }, () => {
         post({ type: "symposium/conversation", conversation: "c2" });
       });
       const sent = () => panel.evaluate(() => (window as unknown as { toExtension: unknown[] }).toExtension);
-      await panel.waitForFunction(() => (window as unknown as { toExtension: unknown[] }).toExtension.length >= 3);
+      await panel.waitForFunction(() => (window as unknown as { toExtension: unknown[] }).toExtension.length >= 4);
       assert.deepEqual(await sent(), [
+        { type: "rendered", seq: 1 },
         { type: "request", request: { kind: "openFile", path: "/w/a b.rs", line: 2 } },
         { type: "request", request: { kind: "openUrl", url: "https://example.com/sign-in" } },
         { type: "conversation", conversation: "c2" },
