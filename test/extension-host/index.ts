@@ -19,7 +19,11 @@ export function run(): Promise<void> {
       const summary = JSON.stringify({ passed: runner.stats?.passes ?? 0, failed: failures });
       console.log(`${SUMMARY_PREFIX} ${summary}`);
       const file = process.env[SUMMARY_FILE_ENV];
-      if (file) fs.writeFileSync(file, summary);
+      // Whole or not at all: the test waits for the file to exist, then reads it.
+      if (file) {
+        fs.writeFileSync(`${file}.partial`, summary);
+        fs.renameSync(`${file}.partial`, file);
+      }
       if (failures > 0) reject(new Error(`${failures} extension-host tests failed`));
       else resolve();
     });

@@ -179,7 +179,11 @@ export async function run(): Promise<void> {
     summary = { failed: (error as Error).stack ?? String(error) };
   }
   const file = process.env[SUMMARY_FILE_ENV];
-  if (file) fs.writeFileSync(file, JSON.stringify(summary));
+  // Whole or not at all: the test waits for the file to exist, then reads it.
+  if (file) {
+    fs.writeFileSync(`${file}.partial`, JSON.stringify(summary));
+    fs.renameSync(`${file}.partial`, file);
+  }
   console.log(`${LM_SUMMARY_PREFIX} ${JSON.stringify(summary)}`);
 }
 
