@@ -33,11 +33,18 @@ describe("webchat: elicitation and usage", { skip }, () => {
     return server;
   }
 
-  /** The agent's last message matches `pattern` once the turn is over. */
+  /**
+   * The last prompt's turn is over and its answer matches `pattern`: every message sent has its
+   * answer (so an earlier answer that matches too is not taken for this one's).
+   */
   async function answered(page: Page, pattern: RegExp): Promise<string> {
     await page
       .waitForFunction(
-        (source) => new RegExp(source).test([...document.querySelectorAll(".message.agent")].at(-1)?.textContent?.trim() ?? ""),
+        (source) => {
+          const answers = [...document.querySelectorAll(".message.agent")];
+          const caughtUp = answers.length >= document.querySelectorAll(".message.user").length && document.body.dataset.state === "ready";
+          return caughtUp && new RegExp(source).test(answers.at(-1)?.textContent?.trim() ?? "");
+        },
         pattern.source,
         TIMEOUT,
       )
@@ -170,10 +177,7 @@ describe("webchat: elicitation and usage", { skip }, () => {
     ];
     for (const [prompt, why] of cases) {
       const errors = await page.locator("#transcript .error").count();
-      const answers = await page.locator(".message.agent").count();
       await typePrompt(page, prompt);
-      // This prompt's own answer, not the last one's (which says "refused" too).
-      await page.waitForFunction((count) => document.querySelectorAll(".message.agent").length > count, answers, TIMEOUT);
       const said = await answered(page, /^refused: /);
       assert.match(said, why);
       await page.waitForFunction((count) => document.querySelectorAll("#transcript .error").length > count, errors, TIMEOUT);

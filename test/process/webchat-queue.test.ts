@@ -2,14 +2,16 @@
 // real chat server and the chat fixture agent (test/fixtures/chat-agent.ts):
 // typed while the agent answers, listed under the composer, edited and
 // removed, sent in order as turns end; Stop keeps them waiting; an agent that
-// crashes leaves them queued with a note.
+// crashes leaves them queued with a note; a message sent before the server has
+// taken the last one (a slow connection, or another surface's turn) is queued,
+// never lost.
 
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { chromiumSkipReason } from "../harness/code-server.js";
-import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
+import { chatSuite, holdableServerFrames, loadChat, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { tempDir } from "../support/processes.js";
 
 const skip = chromiumSkipReason();
@@ -72,5 +74,44 @@ describe("webchat: queued messages", { skip }, () => {
       "kept after the crash",
     ]);
     await page.close();
+  });
+
+  it("a second message sent before the server has taken the first waits in the queue, then goes after the first's turn", async () => {
+    const page = await suite.browser.newPage();
+    const frames = await holdableServerFrames(page);
+    await loadChat(page, await suite.serve(), {}, TIMEOUT.timeout);
+    frames.hold(); // the server's "prompting" has not come back when the user presses Enter again
+    await typePrompt(page, "stream 3");
+    await typePrompt(page, "right after");
+    assert.deepEqual(await page.locator("#message-queue .queued-text").evaluateAll((items) => items.map((item) => (item as HTMLTextAreaElement).value)), [
+      "right after",
+    ]);
+    frames.release();
+    await page.waitForFunction(() => document.querySelectorAll(".message.agent").length === 2 && document.body.dataset.state === "ready", undefined, TIMEOUT);
+    assert.deepEqual(await userTexts(page), ["stream 3", "right after"]);
+    assert.equal(await page.locator("#transcript .notice").count(), 0, "the server refused nothing");
+    assert.equal(await page.locator("#message-queue").isHidden(), true);
+    await page.close();
+  });
+
+  it("a message the server refuses (another surface's turn began first) is queued again and sent when that turn ends", async () => {
+    const server = await suite.serve();
+    const first = await openChatPage(suite.browser, server, { conversation: "shared" }, TIMEOUT.timeout);
+    const second = await suite.browser.newPage();
+    const frames = await holdableServerFrames(second);
+    await loadChat(second, server, { conversation: "shared" }, TIMEOUT.timeout);
+    frames.hold(); // the second surface has not heard of the first one's turn
+    await typePrompt(first, "stream 8");
+    await first.waitForSelector("body[data-state=prompting]", TIMEOUT);
+    await typePrompt(second, "from the other surface");
+    frames.release();
+    await second.locator("#transcript .notice", { hasText: "The agent is still answering" }).waitFor(TIMEOUT);
+    for (const page of [first, second]) {
+      await page.waitForFunction(() => document.querySelectorAll(".message.user").length === 2 && document.body.dataset.state === "ready", undefined, TIMEOUT);
+      await page.waitForFunction(() => document.querySelectorAll(".message.agent").length === 2, undefined, TIMEOUT);
+      assert.deepEqual(await userTexts(page), ["stream 8", "from the other surface"]);
+    }
+    assert.equal(await second.locator("#message-queue").isHidden(), true);
+    await Promise.all([first.close(), second.close()]);
   });
 });

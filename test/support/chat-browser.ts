@@ -25,6 +25,36 @@ export async function openChatPage(browser: Browser, server: ChatAddress, query:
   return loadChat(await browser.newPage(), server, query, timeoutMs);
 }
 
+/** What the server sends a page, held back on demand: a slow connection, made exact. */
+export interface HeldServerFrames {
+  /** From now on the page receives nothing (its own frames still reach the server). */
+  hold(): void;
+  /** Delivers what was held, in order, and lets frames through again. */
+  release(): void;
+}
+
+/** Routes `page`'s chat websocket through the test (before the page loads the chat), so `hold` can delay what the server sends it. */
+export async function holdableServerFrames(page: Page): Promise<HeldServerFrames> {
+  let held: Array<string | Buffer> | undefined;
+  const deliver: Array<(frame: string | Buffer) => void> = [];
+  await page.routeWebSocket(/\/ws\?/, (socket) => {
+    const server = socket.connectToServer(); // the page's frames go on to the server untouched
+    const send = (frame: string | Buffer): void => socket.send(frame);
+    deliver.push(send);
+    server.onMessage((frame) => (held ? held.push(frame) : send(frame)));
+  });
+  return {
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const frames = held ?? [];
+      held = undefined;
+      for (const frame of frames) deliver.at(-1)?.(frame);
+    },
+  };
+}
+
 /** Types a prompt into the composer and sends it with Enter. */
 export async function typePrompt(page: Page, text: string): Promise<void> {
   await page.fill("#input", text);

@@ -108,6 +108,12 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   let replayed = false;
   /** The server has sent the session at least once. */
   let sessionHeard = false;
+  /**
+   * A prompt sent that the server has not taken yet (its copy of the message and "prompting" come
+   * a round trip later): until then a second message queues, as while the agent answers, instead
+   * of reaching a server that would refuse it.
+   */
+  let promptInFlight: string | undefined;
   /** Permissions and questions not answered yet (the strip marks the tab). */
   const open = new Set<string>();
   /** Agents' writes this tab handed to VS Code: withdrawn when its socket goes (other tabs' stay). */
@@ -147,7 +153,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   });
   const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ type: "elicitation", ...answer }));
   const usageMeter = new UsageMeter();
-  const queue = new MessageQueue((text) => sendPrompt(text) === null);
+  const queue = new MessageQueue((text) => promptInFlight === undefined && sendPrompt(text) === null);
   const pickers = new ConfigPickers((configId, value) => send({ type: "setConfigOption", configId, value }));
   const agentSessions = new AgentSessionList(
     { list: (cursor) => send({ type: "listAgentSessions", ...(cursor ? { cursor } : {}) }), open: reopenAgentSession },
@@ -312,6 +318,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         if (message.maxConversations !== undefined) shell.serverLimit(message.maxConversations);
         return;
       case "replay":
+        promptInFlight = undefined; // a reconnect: the replay shows whether the server took it
         view.clear();
         elicitations.clear();
         open.clear();
@@ -324,6 +331,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         if (shell.isActive(tab)) kept.shown();
         return shell.changed(tab);
       case "event":
+        promptSettled(message.event);
         queue.onEvent(message.event);
         tellPanel(attentionRequest(message.event, queue.size, init.conversation ?? session.historyId ?? ""));
         showEvent(message.event);
@@ -373,6 +381,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     const previousName = session.agentName;
     session = next;
     sessionHeard = true;
+    if (next.state === "ended") promptInFlight = undefined;
     showSession();
     composer.setCommands(next.commands);
     modeSelect.hidden = next.modes.length === 0;
@@ -572,7 +581,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     const refused = notSendable();
     if (refused !== null) return refused;
     const images = attachments.images();
-    if (session.state === "prompting") {
+    if (session.state === "prompting" || promptInFlight !== undefined) {
       if (images.length > 0) return "Not queued: images go with a message sent once the agent is ready; your text and images stay here.";
       return queue.add(text) ? null : "Not queued: the queue is full; your text stays here."; // sent when the turn ends (message-queue.ts)
     }
@@ -581,10 +590,20 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     const skipContext = chip !== null && !chipToggle.checked;
     view.addPending(text, skipContext, images.length);
     send({ type: "prompt", text, skipContext, ...(images.length > 0 ? { images } : {}) });
+    promptInFlight = text;
     attachments.clear();
     chipToggle.checked = true; // the skip is for one prompt only
     chipRow.classList.remove("skipped");
     return null;
+  }
+
+  /** The server's answer to the prompt in flight: it took it (its copy of the message), refused it (queued again: nothing typed is lost), or failed it. */
+  function promptSettled(event: TranscriptEvent): void {
+    if (promptInFlight === undefined) return;
+    if (event.kind === "notice" && event.promptRefused === true) queue.sendOnceReady(promptInFlight);
+    // Another surface's message on the same conversation is not this one's.
+    else if (!(event.kind === "user" && event.text === promptInFlight) && event.kind !== "error") return;
+    promptInFlight = undefined;
   }
 
   /** Tells the server this page is in VS Code's panel: it offers agents' writes here (webchat/src/workspace-edits.ts). */

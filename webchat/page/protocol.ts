@@ -18,7 +18,8 @@ export type TranscriptEvent =
   /** The turn that just ended changed files (its checkpoint record, docs/checkpoints.md): `files` project-relative, the first few. */
   | { kind: "turnChanges"; project: string; turn: string; count: number; files: string[]; notRecorded?: string }
   | { kind: "error"; message: string; detail?: string[] }
-  | { kind: "notice"; message: string }
+  /** `promptRefused`: the server did not take the page's prompt (the agent was already answering, or not ready); the page queues its text again. */
+  | { kind: "notice"; message: string; promptRefused?: boolean }
   /** The agent wants a sign-in (docs/webchat.md: sign-in): a card with its methods, and the prompt to send again. */
   | { kind: "signIn"; id: string; message: string; methods: AuthMethodInfo[]; retryText?: string }
   | { kind: "signInDone"; id: string; methodId: string; ok: boolean; message?: string }

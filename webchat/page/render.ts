@@ -180,7 +180,7 @@ export class TranscriptView {
         );
         return;
       case "notice":
-        this.dropPending(); // a prompt the server refused ("still answering") never becomes a message
+        if (event.promptRefused === true) this.dropPending(); // a prompt the server refused never becomes a message (the page queues its text again)
         this.append(h("div", { class: "meta notice" }, event.message));
         return;
     }

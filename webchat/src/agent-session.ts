@@ -142,6 +142,7 @@ export class AgentSession {
       this.options.onEvent({
         kind: "notice",
         message: this.info.state === "prompting" ? "The agent is still answering: wait, or cancel the turn." : "The agent is not ready.",
+        promptRefused: true,
       });
       return undefined;
     }
