@@ -184,7 +184,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     webview.options = { enableScripts: true, localResourceRoots: [this.mediaRoot()] };
     this.surfaces.add(surface);
     onDispose(() => {
-      clearTimeout(surface.staleTimer);
+      stopStaleTimer(surface);
       this.surfaces.delete(surface);
       withdrawAll(surface);
     });
@@ -227,8 +227,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * latest render's page has not reported a while later, render again.
    */
   private rendered(seq: number, surface: Surface): void {
-    clearTimeout(surface.staleTimer);
-    surface.staleTimer = undefined;
+    stopStaleTimer(surface);
     if (seq >= surface.renderedSeq) return;
     surface.staleTimer = setTimeout(() => {
       this.log.warn(`the chat panel still shows an older page (render ${seq}, the latest is ${surface.renderedSeq}): rendering it again`);
@@ -275,8 +274,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private render(surface: Surface): void {
     const webview = surface.webview;
     withdrawAll(surface); // the page that asked is replaced by this render
-    clearTimeout(surface.staleTimer);
-    surface.staleTimer = undefined;
+    stopStaleTimer(surface);
     surface.renderedUrl = this.chatUrl;
     surface.renderedSeq = this.seq;
     webview.html = panelHtml({
@@ -307,6 +305,12 @@ export function currentTheme(): ChatTheme {
     default:
       return "dark";
   }
+}
+
+/** A newer render or report came (or the surface went): the page no longer needs rendering again. */
+function stopStaleTimer(surface: Surface): void {
+  clearTimeout(surface.staleTimer);
+  surface.staleTimer = undefined;
 }
 
 /** The surface's page is gone: nothing it asked may be applied any more. */

@@ -51,7 +51,6 @@ describe("webchat: elicitation and usage", { skip }, () => {
       .catch(async (error: Error) => {
         throw new Error(`${error.message}: no answer matching ${pattern} in:\n${await page.locator("#transcript").innerText()}`);
       });
-    await page.waitForSelector("body[data-state=ready]", TIMEOUT);
     return page.locator(".message.agent").last().innerText();
   }
 

@@ -35,13 +35,10 @@ export interface HeldServerFrames {
 
 /** Routes `page`'s chat websocket through the test (before the page loads the chat), so `hold` can delay what the server sends it. */
 export async function holdableServerFrames(page: Page): Promise<HeldServerFrames> {
-  let held: Array<string | Buffer> | undefined;
-  const deliver: Array<(frame: string | Buffer) => void> = [];
+  let held: Array<() => void> | undefined;
   await page.routeWebSocket(/\/ws\?/, (socket) => {
     const server = socket.connectToServer(); // the page's frames go on to the server untouched
-    const send = (frame: string | Buffer): void => socket.send(frame);
-    deliver.push(send);
-    server.onMessage((frame) => (held ? held.push(frame) : send(frame)));
+    server.onMessage((frame) => (held ? held.push(() => socket.send(frame)) : socket.send(frame)));
   });
   return {
     hold: () => {
@@ -50,7 +47,7 @@ export async function holdableServerFrames(page: Page): Promise<HeldServerFrames
     release: () => {
       const frames = held ?? [];
       held = undefined;
-      for (const frame of frames) deliver.at(-1)?.(frame);
+      for (const deliver of frames) deliver();
     },
   };
 }
