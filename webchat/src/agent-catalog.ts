@@ -140,6 +140,16 @@ export class AgentCatalog {
     return this.list();
   }
 
+  /**
+   * The agents and the configured one, asked anew now that the config has just changed outside
+   * this catalog (the first-run menu's agent records a choice itself): a listing already on its
+   * way may have read the config before the change, so it is not shared.
+   */
+  afterConfigChange(): Promise<AgentListing> {
+    this.listing = undefined;
+    return this.list();
+  }
+
   /** The agents to choose from, the listing shared while it is fresh. */
   list(): Promise<AgentListing> {
     if (this.listing && Date.now() - this.listing.at < LIST_TTL_MS) return this.listing.agents;

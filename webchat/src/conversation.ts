@@ -349,7 +349,8 @@ export class Conversation {
     const agents = this.options.agents;
     if (!agents || !this.agentListing || this.session.info.agentName !== SETUP_AGENT_TITLE) return;
     if ((await this.agentListing.catch(() => undefined))?.current !== undefined) return;
-    const now = agents.forNewConversation();
+    // This turn may have recorded a choice: a listing asked before it (after the menu's first turn, say) would not name it.
+    const now = agents.afterConfigChange();
     const listing = await now.catch(() => undefined);
     if (listing?.current === undefined) return;
     this.agentListing = now;
