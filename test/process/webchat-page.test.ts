@@ -11,7 +11,7 @@ import { marked } from "marked";
 import type { Browser, Page } from "playwright-core";
 import { quote } from "shell-quote";
 import { chromiumSkipReason, launchBrowser } from "../harness/code-server.js";
-import { openChatPage, typePrompt } from "../support/chat-browser.js";
+import { holdableServerFrames, loadChat, openChatPage, typePrompt, type HeldServerFrames } from "../support/chat-browser.js";
 import { CONDUCTOR_CLI, REPO_DIR } from "../support/processes.js";
 import { markdownChunks } from "../fixtures/markdown-answer.js";
 import { writeStateFile } from "../support/state-files.js";
@@ -167,6 +167,103 @@ describe("webchat page", { skip }, () => {
       return template.innerHTML;
     }, whole);
     assert.equal(shown.html, expected);
+    await page.close();
+  });
+
+  /** A page whose server frames the test can hold, streaming a long answer that already overflows the view. */
+  const streamLongAnswer = async (): Promise<{ page: Page; frames: HeldServerFrames }> => {
+    const page = await browser.newPage();
+    const frames = await holdableServerFrames(page);
+    await loadChat(page, server);
+    await page.setViewportSize({ width: 800, height: 500 });
+    await ask(page, "markdown 600");
+    await page.waitForFunction(
+      () => {
+        const transcript = document.getElementById("transcript")!;
+        return transcript.scrollHeight > 3 * transcript.clientHeight;
+      },
+      undefined,
+      TIMEOUT,
+    );
+    return { page, frames };
+  };
+  const distanceFromEnd = (page: Page): Promise<number> =>
+    page.evaluate(() => {
+      const transcript = document.getElementById("transcript")!;
+      return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    });
+  /** Holds the rest of the answer back (the turn still streams), lets it through after `meanwhile`, and waits for the turn's end. */
+  const holdAnswer = async ({ page, frames }: { page: Page; frames: HeldServerFrames }, meanwhile: () => Promise<void>): Promise<void> => {
+    frames.hold();
+    assert.equal(await page.evaluate(() => document.body.dataset.state), "prompting", "the answer is still streaming");
+    await meanwhile();
+    frames.release();
+    await page.waitForSelector("body[data-state=ready]", { timeout: 30_000 });
+  };
+
+  it("keeps following an answer when the browser reports a scroll after the answer grew again", async () => {
+    const streaming = await streamLongAnswer();
+    const page = streaming.page;
+    let reported = 0;
+    await holdAnswer(streaming, async () => {
+      // What a busy machine does: the view moves to the end, and the answer grows again before
+      // the browser reports that scroll (a frame later). Spacers stand for that growth. A render
+      // of text that came before the hold may still land in between and put the view at the
+      // end: then again (no more text comes while held).
+      for (let attempt = 0; attempt < 3 && reported < 40; attempt++)
+        reported = await page.evaluate(async () => {
+          const transcript = document.getElementById("transcript")!;
+          const grow = (): void => {
+            transcript.append(Object.assign(document.createElement("div"), { className: "test-spacer", style: "height: 300px; flex: none" }));
+          };
+          grow();
+          transcript.scrollTop = transcript.scrollHeight;
+          grow();
+          return new Promise<number>((resolve) =>
+            transcript.addEventListener("scroll", () => resolve(transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight), { once: true }),
+          );
+        });
+    });
+    assert.ok(reported >= 40, `the scroll was reported away from the end (${reported} px)`);
+    const fromEnd = await distanceFromEnd(page);
+    assert.ok(fromEnd < 40, `the view follows the answer to its end (${fromEnd} px from it)`);
+    await page.close();
+  });
+
+  it("stops following when the user scrolls up, and follows again once they are back at the end", async () => {
+    const streaming = await streamLongAnswer();
+    const page = streaming.page;
+    let readingAt = 0;
+    await holdAnswer(streaming, async () => {
+      const box = (await page.locator("#transcript").boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, -1000);
+      await page.waitForFunction(
+        () => {
+          const transcript = document.getElementById("transcript")!;
+          return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight > 500;
+        },
+        undefined,
+        TIMEOUT,
+      );
+      readingAt = await page.evaluate(() => document.getElementById("transcript")!.scrollTop);
+    });
+    assert.equal(await page.evaluate(() => document.getElementById("transcript")!.scrollTop), readingAt, "the view stays where the user reads");
+    assert.ok((await distanceFromEnd(page)) > 1000, "the rest of the answer is below the view");
+    await page.mouse.wheel(0, 1_000_000);
+    await page.waitForFunction(
+      () => {
+        const transcript = document.getElementById("transcript")!;
+        return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+      },
+      undefined,
+      TIMEOUT,
+    );
+    await ask(page, "markdown 200");
+    await page.waitForFunction(() => document.querySelectorAll(".message.agent").length === 2, undefined, TIMEOUT);
+    await page.waitForFunction(() => document.body.dataset.state === "ready", undefined, { timeout: 30_000 });
+    const fromEnd = await distanceFromEnd(page);
+    assert.ok(fromEnd < 40, `back at the end, the view follows the next answer (${fromEnd} px from its end)`);
     await page.close();
   });
 

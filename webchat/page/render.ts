@@ -51,6 +51,8 @@ export class TranscriptView {
   editable = false;
   /** Whether the view follows new content: the user has not scrolled up from the end. */
   private following = true;
+  /** Where `follow` last put the view: a scroll event above it is the user's, one at or below it ours. */
+  private followedTo = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -59,7 +61,19 @@ export class TranscriptView {
   ) {
     this.terminals = new TerminalOutputs(root);
     // Read on scrolls only: reading the layout on every streamed chunk would force a layout per chunk.
-    root.addEventListener("scroll", () => (this.following = root.scrollHeight - root.scrollTop - root.clientHeight < 40), { passive: true });
+    root.addEventListener("scroll", () => this.scrolled(), { passive: true });
+  }
+
+  /**
+   * The browser reports a scroll a frame after it happened, when the answer
+   * may have grown again (on a busy machine by several renders): a view that
+   * is not at the end then is not the user leaving it. Only a view moved up
+   * from where `follow` put it stops following; back at the end follows again.
+   */
+  private scrolled(): void {
+    const root = this.root;
+    if (root.scrollHeight - root.scrollTop - root.clientHeight < 40) this.following = true;
+    else if (root.scrollTop < this.followedTo - 1) this.following = false;
   }
 
   clear(): void {
@@ -74,6 +88,8 @@ export class TranscriptView {
     this.renderQueued.clear();
     clearTimeout(this.renderTimer);
     this.renderTimer = undefined;
+    this.following = true;
+    this.followedTo = 0;
   }
 
   /** Shows one event; one that cannot be shown becomes a note, and the events after it still show. */
@@ -96,8 +112,8 @@ export class TranscriptView {
     this.pending = userMessage(text, contextSkipped, images, this.editable);
     this.pending.classList.add("pending");
     this.append(this.pending);
-    this.root.scrollTop = this.root.scrollHeight; // the user just sent: show it, wherever they had scrolled
-    this.following = true;
+    this.following = true; // the user just sent: show it, wherever they had scrolled
+    this.follow();
   }
 
   /** The pending message will not be confirmed (the server refused the prompt). */
@@ -107,7 +123,9 @@ export class TranscriptView {
   }
 
   private follow(): void {
-    if (this.following) this.root.scrollTop = this.root.scrollHeight;
+    if (!this.following) return;
+    this.root.scrollTop = this.root.scrollHeight;
+    this.followedTo = this.root.scrollTop;
   }
 
   private render(event: TranscriptEvent): void {
