@@ -39,13 +39,14 @@ export const CONDUCTOR = OURS.conductor;
 export const BEFORE: Programs | null = process.env.BENCH_BEFORE ? programsIn(path.resolve(process.env.BENCH_BEFORE)) : null;
 
 /**
- * The Rust reference conductor (agent-client-protocol-conductor, scripts/install-rust-peers.sh) as a
- * peer arm of P3, P4 and P9; null when it is not installed (those figures then say so).
+ * The Rust reference conductor (agent-client-protocol-conductor) as a peer arm of P3, P4 and P9: the
+ * release build `npm run bench` asks of scripts/install-rust-peers.sh (the tests' debug build would
+ * time the compiler's settings, not the conductor); null when it is not installed (the figures say so).
  */
 export const RUST_CONDUCTOR: string | null = (() => {
   const binary = path.join(
     process.env.SYMPOSIUM_CACHE || path.join(os.homedir(), ".cache", "symposium"),
-    "rust-peers",
+    "rust-peers-release",
     "bin",
     "agent-client-protocol-conductor",
   );
@@ -180,7 +181,7 @@ export function ratioFigure(
 export function rustPeer(value: number | null | undefined, describe: (value: number) => string): string {
   if (value === undefined) return "";
   return value === null
-    ? `; ${RUST_CONDUCTOR_NAME}: not installed (scripts/install-rust-peers.sh)`
+    ? `; ${RUST_CONDUCTOR_NAME}: not installed (scripts/install-rust-peers.sh --release)`
     : `; ${RUST_CONDUCTOR_NAME}, same chain: ${describe(value)}`;
 }
 
