@@ -1,6 +1,7 @@
 // Proof without git that a project is as a snapshot found it. After a snapshot,
 // the stat of every file its tree holds (and of the files it skipped) and the
-// names in every folder git looked into are recorded; a later check that finds
+// names in every folder git looked into, each with its type (an ignored folder
+// turned into a file is one git sees), are recorded; a later check that finds
 // them all the same reuses the snapshot's tree, as `git ls-files` would, with no
 // process started. It follows git's own rules: a file is unchanged when its stat
 // data is (change time included, which no tool can set back), and a file whose
@@ -32,7 +33,10 @@ export interface DiskRecord {
   skipped: SkippedFile[];
   /** Project-relative path (`/`-separated) → its stat key. */
   files: Map<string, string>;
-  /** Project-relative folder (`""` for the top) → its stat key and its names (sorted, NUL-joined). */
+  /**
+   * Project-relative folder (`""` for the top) → its stat key and its entries (sorted, NUL-joined, each its
+   * type's letter and its name: an ignored folder turned into a file of the same name is a file git now sees).
+   */
   folders: Map<string, { key: string; names: string }>;
   /** Files outside the project that decide what git ignores (absolute path → stat key, or "absent"). */
   outside: Map<string, string>;
@@ -75,7 +79,7 @@ export async function recordDisk(input: RecordInput): Promise<DiskRecord | "racy
     const unknown: Array<{ entry: string; folder: boolean }> = [];
     for (const [folder, listing] of await inBatches(toWalk, (folder) => listFolder(input.workTree, folder))) {
       if (listing === null) return null;
-      folders.set(folder, { key: listing.key, names: listing.names.map((name) => name.name).join("\0") });
+      folders.set(folder, { key: listing.key, names: namesKey(listing.names) });
       for (const name of listing.names) {
         const entry = folder === "" ? name.name : `${folder}/${name.name}`;
         if (name.name === ".git") {
@@ -128,12 +132,7 @@ export function unchangedSince(record: DiskRecord, workTree: string): boolean {
     for (const [folder, was] of record.folders) {
       const where = path.join(workTree, folder);
       if (folderKey(fs.lstatSync(where, { bigint: true })) !== was.key) return false;
-      if (
-        sortedNames(fs.readdirSync(where, { withFileTypes: true }))
-          .map((name) => name.name)
-          .join("\0") !== was.names
-      )
-        return false;
+      if (namesKey(sortedNames(fs.readdirSync(where, { withFileTypes: true }))) !== was.names) return false;
     }
     for (const [file, key] of record.outside) {
       const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
@@ -162,9 +161,18 @@ function fileKey(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.mode}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
+/** A folder entry's type: d folder, f file, l symlink, o anything else (a socket, a device). */
+type EntryType = "d" | "f" | "l" | "o";
+
+interface FolderEntry {
+  name: string;
+  folder: boolean;
+  type: EntryType;
+}
+
 interface Listing {
   key: string;
-  names: Array<{ name: string; folder: boolean }>;
+  names: FolderEntry[];
 }
 
 /** A folder's identity (the same folder, still a folder, not a link) and its names, sorted; null when it is not one. */
@@ -181,8 +189,19 @@ function folderKey(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.mode}`;
 }
 
-function sortedNames(entries: fs.Dirent[]): Array<{ name: string; folder: boolean }> {
-  return entries.map((entry) => ({ name: entry.name, folder: entry.isDirectory() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function sortedNames(entries: fs.Dirent[]): FolderEntry[] {
+  return entries
+    .map((entry) => ({ name: entry.name, folder: entry.isDirectory(), type: entryType(entry) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function entryType(entry: fs.Dirent): EntryType {
+  return entry.isDirectory() ? "d" : entry.isFile() ? "f" : entry.isSymbolicLink() ? "l" : "o";
+}
+
+/** A folder's entries as one string: a name whose type changed (folder, file, symlink) differs, whether git ignores it or not. */
+function namesKey(names: readonly FolderEntry[]): string {
+  return names.map((name) => `${name.type}${name.name}`).join("\0");
 }
 
 function lstatOrNull(file: string): Promise<fs.BigIntStats | null> {

@@ -115,3 +115,25 @@ export function nulRecords(output: Buffer): string[] {
   if (records[records.length - 1] === "") records.pop();
   return records;
 }
+
+/** Splits git's -z output into its NUL-terminated records, as bytes (a file name need not be UTF-8). */
+export function nulRecordBytes(output: Buffer): Buffer[] {
+  const records: Buffer[] = [];
+  for (let at = 0; at < output.length;) {
+    const end = output.indexOf(0, at);
+    records.push(output.subarray(at, end < 0 ? output.length : end));
+    at = end < 0 ? output.length : end + 1;
+  }
+  return records;
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** `bytes` as text, or null when they are not valid UTF-8 (decoding would change them). */
+export function utf8OrNull(bytes: Buffer): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}

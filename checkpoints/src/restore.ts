@@ -10,6 +10,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ShadowRepo, TreeEntry } from "./shadow-repo.js";
+import { isRelativePath } from "./turn-record.js";
 
 export interface RestoreOutcome {
   /** Files put back to their before-turn state. */
@@ -84,6 +85,28 @@ export async function restorePaths(
     }
   }
   return outcome;
+}
+
+/**
+ * Why no undo may write or remove `relative` (a name from the store's trees), or null when it may: an absolute
+ * path, one with `..` (outside the project), or one inside a `.git` folder (the user's own repository: its hooks
+ * run code). Git's own checkouts refuse the same names, spelled the ways Windows and macOS read as `.git`.
+ */
+export function whyUnwritable(relative: string): string | null {
+  // On Windows a colon makes a drive-relative path or names a file's stream (isRelativePath refuses backslashes there).
+  if (!isRelativePath(relative) || (process.platform === "win32" && relative.includes(":"))) return "it is absolute or leaves the project";
+  if (relative.split("/").some(isDotGit)) return "it is inside a .git folder";
+  return null;
+}
+
+/**
+ * Whether a path component names `.git`, as git's own checks read it: in any case, with trailing dots or spaces
+ * or as its short name (Windows; git refuses these everywhere), and on macOS with characters HFS+ ignores.
+ */
+function isDotGit(component: string): boolean {
+  const visible = process.platform === "darwin" ? component.replace(/[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, "") : component;
+  const name = visible.replace(/[. ]+$/, "").toLowerCase();
+  return name === ".git" || name === "git~1";
 }
 
 /** Why a file now `now` is no longer as the turn left it (`after`), or null when it is. */

@@ -9,7 +9,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { MAX_RECORDED_ENTRIES, RACY_MARGIN_MS, recordDisk, unchangedSince, type DiskRecord } from "./disk-record.js";
-import { GitError, nulRecords, runGit, type GitCall } from "./git.js";
+import { GitError, nulRecordBytes, nulRecords, runGit, utf8OrNull, type GitCall } from "./git.js";
 
 /** Every file is stored as the bytes on disk: no end-of-line or filter conversion, whatever .gitattributes says. */
 const ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
@@ -398,20 +398,31 @@ export class ShadowRepo {
     const call = this.call(timeoutMs);
     const listed = await runGit(["ls-files", "-z", "-t", "-m", "-o", "-d", "--exclude-standard"], call);
     const candidates = new Map<string, boolean>(); // path → tracked
-    for (const record of nulRecords(listed.stdout)) candidates.set(record.slice(2), !record.startsWith("?"));
-    const skipped = await this.oversized(candidates);
+    const unnamed: Buffer[] = []; // names that are not UTF-8, as listed (tag included)
+    for (const bytes of nulRecordBytes(listed.stdout)) {
+      const record = utf8OrNull(bytes);
+      if (record === null) unnamed.push(bytes);
+      else candidates.set(record.slice(2), !record.startsWith("?"));
+    }
+    // Every path the store hands on is text (records, diffs, restores): such a name is left out, and said why.
+    const notUtf8 = unnamed.map((bytes): SkippedFile => ({ path: escapedName(bytes.subarray(2)), reason: NOT_UTF8_REASON }));
+    const unnamedTracked = unnamed.filter((bytes) => bytes[0] !== 0x3f /* "?": untracked */);
+    const skipped = [...(await this.oversized(candidates)), ...notUtf8];
     // Nothing for the index to take (no path listed, or only files over the cap that it does not hold): it is as
     // it was written, and so is its tree. `ls-files` finds changes by the index's stat data, re-reading a file
     // whose time is too close to the index's own to tell ("racily clean"), which is what every snapshot trusts.
     const untrackedBig = skipped.filter((file) => candidates.get(file.path) === false).length;
-    if (this.indexTree !== null && untrackedBig === candidates.size && this.indexTreeRepo === this.repositoryIdentity()) {
+    const nothingToStage = untrackedBig === candidates.size && unnamedTracked.length === 0;
+    if (this.indexTree !== null && nothingToStage && this.indexTreeRepo === this.repositoryIdentity()) {
       return { tree: this.indexTree, skipped, unchanged: true };
     }
     this.indexTree = null;
+    await this.dropFromIndex(unnamedTracked, call);
     if (candidates.size > 0) {
       const trackedBig = skipped.filter((file) => candidates.get(file.path) === true).map((file) => `${file.path}\0`);
       if (trackedBig.length > 0) await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input: trackedBig.join("") });
-      if (skipped.length < candidates.size) skipped.push(...(await this.update(candidates, skipped, call)));
+      const big = skipped.length - notUtf8.length;
+      if (big < candidates.size) skipped.push(...(await this.update(candidates, skipped, unnamed, call)));
     }
     const tree = (await runGit(["write-tree"], call)).stdout.toString("utf8").trim();
     this.indexTree = tree;
@@ -425,7 +436,7 @@ export class ShadowRepo {
    * the cost). A path git will not take that way (a file it cannot read, an odd nested repository) makes it
    * fall back to `add -A`, which scans again but leaves such a file out and says why.
    */
-  private async update(candidates: Map<string, boolean>, skipped: SkippedFile[], call: GitCall): Promise<SkippedFile[]> {
+  private async update(candidates: Map<string, boolean>, skipped: SkippedFile[], unnamed: Buffer[], call: GitCall): Promise<SkippedFile[]> {
     const big = new Set(skipped.map((file) => file.path));
     // A nested repository is listed as "dir/"; git takes it as a gitlink by its name without the slash.
     const paths = [...candidates.keys()].filter((file) => !big.has(file)).map((file) => `${file.replace(/\/$/, "")}\0`);
@@ -434,17 +445,22 @@ export class ShadowRepo {
       return [];
     } catch (error) {
       if (!(error instanceof GitError) || error.message.includes("took longer")) throw error;
-      return this.addAll(skipped, call);
+      return this.addAll(skipped, unnamed, call);
     }
   }
 
-  /** `git add -A`, with the files over the cap excluded through an excludes file of this call's own. */
-  private async addAll(skipped: SkippedFile[], call: GitCall): Promise<SkippedFile[]> {
+  /** `git add -A`, with the files over the cap and the names not in UTF-8 excluded through an excludes file of this call's own. */
+  private async addAll(skipped: SkippedFile[], unnamed: Buffer[], call: GitCall): Promise<SkippedFile[]> {
     const args = ["add", "-A", "--ignore-errors"];
     let excludes: string | null = null;
-    if (skipped.length > 0) {
+    // Patterns as bytes: latin1 maps each byte to one character and back, so a name not in UTF-8 is matched as it is.
+    const patterns = [
+      ...skipped.filter((file) => file.reason !== NOT_UTF8_REASON).map((file) => Buffer.from(`${ignorePattern(file.path)}\n`, "utf8")),
+      ...unnamed.map((bytes) => Buffer.from(`${ignorePattern(bytes.subarray(2).toString("latin1"))}\n`, "latin1")),
+    ];
+    if (patterns.length > 0) {
       excludes = `${this.ownIndex}.exclude`;
-      fs.writeFileSync(excludes, skipped.map((file) => `${ignorePattern(file.path)}\n`).join(""), { mode: 0o600 });
+      fs.writeFileSync(excludes, Buffer.concat(patterns), { mode: 0o600 });
       args.unshift("-c", `core.excludesFile=${excludes}`);
     }
     try {
@@ -454,6 +470,13 @@ export class ShadowRepo {
     } finally {
       if (excludes !== null) fs.rmSync(excludes, { force: true });
     }
+  }
+
+  /** Takes paths the index holds out of it (names not in UTF-8, as ls-files listed them: a tag, a space, the name). */
+  private async dropFromIndex(listed: Buffer[], call: GitCall): Promise<void> {
+    if (listed.length === 0) return;
+    const input = Buffer.concat(listed.flatMap((bytes) => [bytes.subarray(2), Buffer.from([0])]));
+    await runGit(["update-index", "-z", "--force-remove", "--stdin"], { ...call, input });
   }
 
   /** The candidates that are regular files over the size cap. */
@@ -557,6 +580,33 @@ export function isDamagedRepository(error: unknown): boolean {
       error.message,
     )
   );
+}
+
+/** Why a file whose name is not UTF-8 is not stored, and what to do. */
+export const NOT_UTF8_REASON = "its name is not valid UTF-8, so it is not stored (bytes that are not shown as \\xHH); rename it to have it recorded";
+
+/** A name not in UTF-8 as text: its valid parts as they are, each other byte as \xHH (for the user to find it). */
+function escapedName(bytes: Buffer): string {
+  let text = "";
+  for (let at = 0; at < bytes.length;) {
+    const length = utf8Length(bytes, at);
+    const part = length > 0 ? utf8OrNull(bytes.subarray(at, at + length)) : null;
+    if (part !== null) {
+      text += part;
+      at += length;
+    } else {
+      text += `\\x${bytes[at]!.toString(16).toUpperCase().padStart(2, "0")}`;
+      at += 1;
+    }
+  }
+  return text;
+}
+
+/** How many bytes the UTF-8 sequence starting at `at` claims (0 for a byte that cannot start one). */
+function utf8Length(bytes: Buffer, at: number): number {
+  const lead = bytes[at]!;
+  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  return at + length <= bytes.length ? length : 0;
 }
 
 /** A .gitignore line matching exactly `file` (from the work tree's top). */

@@ -9,9 +9,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { gitVersion } from "./git.js";
-import { restorePaths, type RestoreOutcome } from "./restore.js";
+import { restorePaths, whyUnwritable, type RestoreOutcome } from "./restore.js";
 import type { CheckpointSettings } from "./settings.js";
-import { ShadowRepo, isDamagedRepository, type Snapshot, type SnapshotOptions } from "./shadow-repo.js";
+import { ShadowRepo, isDamagedRepository, type SkippedFile, type Snapshot, type SnapshotOptions } from "./shadow-repo.js";
 import {
   PROMPT_CHARS,
   RECORD_VERSION,
@@ -55,8 +55,8 @@ export interface ProjectTurns {
 
 export interface RestoreReport extends RestoreOutcome {
   turn: TurnRecord;
-  /** Files over the size cap, never stored, so not restored. */
-  skipped: string[];
+  /** Files never stored (over the size cap, a name not in UTF-8), so never written or removed, and why. */
+  skipped: SkippedFile[];
 }
 
 export class CheckpointStore {
@@ -186,15 +186,25 @@ export class CheckpointStore {
 
   private async restoreTurn(turn: TurnRecord, keep: (file: string) => string | null): Promise<RestoreReport> {
     const report: RestoreReport = { turn, restored: [], conflicts: [], skipped: [] };
+    // Every directory's paths are checked before any file is written: a store whose trees name one no undo may
+    // write was changed by something else, and none of it is trusted.
+    const plans: Array<{ root: TurnRoot; repo: ShadowRepo; paths: string[] }> = [];
     for (const root of turn.roots) {
       if (root.before === null || root.after === null) continue;
+      refuseUnwritableRoot(turn, root);
       const repo = this.repo(root.dir);
       const paths = (await repo.changes(root.before, root.after, false, this.settings.hardLimitMs)).map((file) => file.path);
-      const outcome = await restorePaths(repo, paths, root.before, root.after, this.settings.hardLimitMs, (file) => keep(path.join(root.dir, file)));
+      refuseUnwritablePaths(turn, root, paths, repo);
+      // A file the turn's record lists as skipped was never stored on one side at least: never written or removed.
+      const skipped = new Set(root.skipped.map((file) => file.path));
+      plans.push({ root, repo, paths: paths.filter((file) => !skipped.has(file)) });
+    }
+    for (const { root, repo, paths } of plans) {
+      const outcome = await restorePaths(repo, paths, root.before!, root.after!, this.settings.hardLimitMs, (file) => keep(path.join(root.dir, file)));
       const prefix = turn.roots.length > 1 && root !== turn.roots[0] ? `${root.dir}${path.sep}` : "";
       report.restored.push(...outcome.restored.map((file) => prefix + file));
       report.conflicts.push(...outcome.conflicts.map((conflict) => ({ ...conflict, path: prefix + conflict.path })));
-      report.skipped.push(...root.skipped.map((file) => prefix + file.path));
+      report.skipped.push(...root.skipped.map((file) => ({ ...file, path: prefix + file.path })));
     }
     return report;
   }
@@ -437,6 +447,31 @@ export class CheckpointStore {
   }
 }
 
+/** Throws when `root` names a folder no turn is ever recorded for (the filesystem root, the home folder, a path through a symlink). */
+function refuseUnwritableRoot(turn: TurnRecord, root: TurnRoot): void {
+  let why: string | null = null;
+  try {
+    if (realProject(root.dir) !== root.dir) why = "it is reached through a symlink";
+  } catch (error) {
+    why = (error as Error).message;
+  }
+  if (why !== null)
+    throw new CheckpointError(`turn ${turn.id} was not undone, and nothing was written: it names the folder ${root.dir}, which no undo writes in (${why})`);
+}
+
+/** Throws, naming the first path of `paths` no undo may write, when there is one (see whyUnwritable). */
+function refuseUnwritablePaths(turn: TurnRecord, root: TurnRoot, paths: readonly string[], repo: ShadowRepo): void {
+  for (const file of paths) {
+    const why = whyUnwritable(file);
+    if (why === null) continue;
+    throw new CheckpointError(
+      `turn ${turn.id} was not undone, and nothing was written: its snapshots of ${root.dir} name ${JSON.stringify(file.slice(0, 200))} (${why}), ` +
+        `which no undo writes. Symposium never records such a path: the checkpoint store was changed by something else. ` +
+        `Set ${path.dirname(repo.gitDir)} aside (or delete it) and later turns are recorded afresh.`,
+    );
+  }
+}
+
 type BudgetOutcome<T> = { kind: "ok"; value: T } | { kind: "late" } | { kind: "failed"; error: Error };
 
 /** What `work` gave within `ms`; it goes on after (a late snapshot still warms the index for the next one). */
@@ -486,8 +521,12 @@ export function describeState(turn: TurnRecord): string {
   switch (turn.state) {
     case "open":
       return "its prompt has not been answered yet (no after-turn snapshot)";
-    case "done":
-      return `${turn.roots.reduce((sum, root) => sum + root.files.length, 0)} files changed`;
+    case "done": {
+      const changed = `${turn.roots.reduce((sum, root) => sum + root.files.length, 0)} files changed`;
+      const notStored = turn.roots.reduce((sum, root) => sum + root.skipped.length, 0);
+      if (notStored === 0) return changed;
+      return `${changed}; ${notStored} not stored (too big, or a name not in UTF-8), which undo leaves as ${notStored === 1 ? "it is" : "they are"}`;
+    }
     default:
       return turn.notes.join("; ") || turn.state;
   }

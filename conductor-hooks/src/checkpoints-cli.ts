@@ -59,7 +59,7 @@ async function restore(store: CheckpointStore, project: string, turn: string, js
   else {
     for (const file of report.restored) printLine(`restored  ${file}`);
     for (const conflict of report.conflicts) printLine(`conflict  ${conflict.path}: ${conflict.reason} (left as it is)`);
-    for (const file of report.skipped) printLine(`skipped   ${file}: over the size cap, never stored`);
+    for (const file of report.skipped) printLine(`skipped   ${file.path}: ${file.reason} (never stored, left as it is)`);
   }
   return report.conflicts.length > 0 ? 1 : 0;
 }

@@ -212,13 +212,20 @@ async function undo(
   if (answer !== "Undo Turn") return;
   const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
   const report = await store.restore(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
-  log.info(`undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}`);
+  log.info(
+    `undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}; never stored: ${JSON.stringify(report.skipped)}`,
+  );
+  // Named in the log only: a count here, so no name the project chose reaches the message.
+  const notStored =
+    report.skipped.length === 0
+      ? ""
+      : ` ${countFiles(report.skipped.length)} never stored (too big, or a name not in UTF-8) left as they are (named in the Symposium log).`;
   if (report.conflicts.length === 0) {
-    void vscode.window.showInformationMessage(`Undone: ${countFiles(report.restored.length)} put back.`);
+    void vscode.window.showInformationMessage(`Undone: ${countFiles(report.restored.length)} put back.${notStored}`);
     return;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}`,
+    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}.${notStored}`,
     "Review",
   );
   if (choice === "Review") await review(project, turn);

@@ -161,7 +161,7 @@ describe("checkpoint store", () => {
     assert.ok(!root.files.some((file) => file.path.startsWith("link-out/")), "a symlink is recorded as a link, never entered");
     const report = await store.restore(project, id);
     assert.deepEqual(fs.readFileSync(path.join(project, "image.bin")), binary);
-    assert.deepEqual(report.skipped, ["huge.dat"]);
+    assert.deepEqual(report.skipped, [{ path: "huge.dat", reason: "204800 bytes, over the 65536-byte cap" }]);
     assert.deepEqual(fs.readdirSync(outside), ["secret.txt"], "nothing written outside the project");
     assert.equal(read(outside, "secret.txt"), "outside\n");
     // The link the turn made is removed (it is the turn's own), then the folder's file written into a real folder again.

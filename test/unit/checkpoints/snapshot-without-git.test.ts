@@ -53,7 +53,7 @@ function oldProject(): string {
 }
 
 before(async () => {
-  for (let i = 0; i < 18; i++) projects.push(makeProject());
+  for (let i = 0; i < 22; i++) projects.push(makeProject());
   nestedRepository = makeProject();
   execFileSync("git", ["init", "-q", path.join(nestedRepository, "vendor/lib")]);
   write(nestedRepository, "vendor/lib/lib.txt", "lib\n");
@@ -229,6 +229,54 @@ describe("before-turn snapshots proven unchanged without git", () => {
       ["src/b.txt"],
       { "src/b.txt": "BBBB\n" },
     ));
+
+  // An ignored name whose type changed may be one git sees now: `build/` ignores a folder, not a file or a link.
+  it("sees an ignored folder the user replaced by a file of the same name", () =>
+    seenThroughGit(
+      (dir) => {
+        fs.rmSync(path.join(dir, "build"), { recursive: true });
+        write(dir, "build", "the user's own build output\n");
+      },
+      ["build", "build/out.js"],
+      { build: "the user's own build output\n" },
+    ));
+
+  it("sees an ignored folder replaced by a symlink of the same name", { skip: POSIX ? false : "symlinks need rights on Windows" }, () =>
+    seenThroughGit(
+      (dir) => {
+        fs.rmSync(path.join(dir, "build"), { recursive: true });
+        fs.symlinkSync("src", path.join(dir, "build"));
+      },
+      ["build"],
+      { build: "src" },
+    ),
+  );
+
+  it("checks with git when an ignored file became a folder (still ignored: the same tree)", () =>
+    seenThroughGit(
+      (dir) => {
+        fs.rmSync(path.join(dir, "notes.log"));
+        write(dir, "notes.log/inside.txt", "ignored with its folder\n");
+      },
+      ["a.txt", "notes.log/inside.txt"],
+      { "a.txt": "aaaa\n" },
+    ));
+
+  it("sees an ignored folder an agent replaced by a file inside one turn: the turn's after-tree holds it", async () => {
+    const dir = oldProject();
+    const repo = repoFor(dir);
+    await settled(repo);
+    const before = (await beforeTurn(repo)).snapshot;
+    assert.equal(before.checkedWithoutGit, true, "the before-turn snapshot proven unchanged");
+    // The agent's `rm -rf build && echo x > build`.
+    fs.rmSync(path.join(dir, "build"), { recursive: true });
+    write(dir, "build", "x\n");
+    const after = await repo.snapshot(LIMIT_MS);
+    assert.notEqual(after.checkedWithoutGit, true);
+    assert.deepEqual(await repo.changes(before.tree, after.tree, true, LIMIT_MS), [{ path: "build", status: "added" }]);
+    await repo.idle();
+    repo.dispose();
+  });
 
   it("sees a file made executable", { skip: POSIX ? false : "no executable bit on Windows" }, () =>
     seenThroughGit(
