@@ -16,8 +16,9 @@ import { eventually, scratchDirs } from "../../support/processes.js";
 
 const scratch = scratchDirs();
 
+/** The store's settings; a budget no loaded machine goes over (a turn skipped for time would record nothing to check). */
 function settings(overrides: Partial<CheckpointSettings> = {}): CheckpointSettings {
-  return { ...DEFAULT_SETTINGS, directory: path.join(scratch("ckpt-hostile-store-"), "checkpoints"), log: () => {}, ...overrides };
+  return { ...DEFAULT_SETTINGS, budgetMs: 60_000, directory: path.join(scratch("ckpt-hostile-store-"), "checkpoints"), log: () => {}, ...overrides };
 }
 
 async function storeWith(options: CheckpointSettings): Promise<CheckpointStore> {

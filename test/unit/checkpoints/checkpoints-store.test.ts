@@ -16,7 +16,15 @@ const scratch = scratchDirs();
 
 function settings(overrides: Partial<CheckpointSettings> = {}): CheckpointSettings & { logged: string[] } {
   const logged: string[] = [];
-  return { ...DEFAULT_SETTINGS, directory: path.join(scratch("ckpt-store-"), "checkpoints"), log: (line) => logged.push(line), logged, ...overrides };
+  // A budget no loaded machine goes over (a turn skipped for time records nothing); the budget's own test sets its own.
+  return {
+    ...DEFAULT_SETTINGS,
+    budgetMs: 60_000,
+    directory: path.join(scratch("ckpt-store-"), "checkpoints"),
+    log: (line) => logged.push(line),
+    logged,
+    ...overrides,
+  };
 }
 
 async function storeWith(options: CheckpointSettings): Promise<CheckpointStore> {
