@@ -384,6 +384,7 @@ describe("webchat features", { skip }, () => {
     assert.deepEqual(await page.locator(".message.user").allInnerTexts(), ["kept words"]);
     assert.match(await page.locator(".message.agent").innerText(), /received kept words/);
     assert.match(await page.locator("#banner").innerText(), /read-only/);
+    assert.doesNotMatch(await page.locator("#banner").innerText(), /session\/|\bresume\b/, "said in plain words, not with ACP's method names");
     // The composer stays editable (its text goes with Continue in a new session); Send is off and says why.
     assert.equal(await page.locator("#send").isDisabled(), true);
     assert.match((await page.locator("#send").getAttribute("title")) ?? "", /read-only/);

@@ -127,7 +127,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
   const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
   const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation in this tab" }, "New chat");
-  const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab (the agent's session/fork)", hidden: "" }, "Fork");
+  const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab", hidden: "" }, "Fork");
   /** The text of the message being edited, while its fork is asked for (undefined: a plain Fork). */
   let forkDraft: string | undefined;
   let forking = false;
@@ -531,7 +531,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     const notice =
       text === undefined
         ? `Forked from ${from}.`
-        : `Forked from ${from} to edit a message: the fork holds the whole conversation (the agent's session/fork copies it all); the message waits below to edit and send.`;
+        : `Forked from ${from} to edit a message: the fork holds the whole conversation (the agent copies all of it); the message waits below to edit and send.`;
     shell.openBeside({
       ...(named ? { conversation: shell.newId() } : {}),
       // Its entry in the history shows the conversation it continues; without a history, the agent's session alone.

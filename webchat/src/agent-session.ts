@@ -508,7 +508,7 @@ export class AgentSession {
       this.info.waitingFor = undefined;
       this.info.ended = this.readOnly
         ? {
-            message: "This agent cannot reopen a conversation (it offers neither session/load nor session/resume): this is the kept transcript, read-only.",
+            message: "This agent cannot reopen a past conversation: this is the kept transcript, read-only.",
             stderrTail: [],
             readOnly: true,
           }

@@ -60,9 +60,36 @@ class TestClock implements Clock {
   }
 }
 
+/**
+ * In the environment of every host this file starts, and of its frontend and what that starts: a
+ * host that ends before its frontend (killed outright, or its own stop cut short) leaves the
+ * frontend in a process group of its own, which stopping the host's pid no longer reaches.
+ */
+const STARTED_HERE_ENV = "SYMPOSIUM_LIFECYCLE_TEST";
+const STARTED_HERE = crypto.randomUUID();
+
+/** The processes whose environment carries STARTED_HERE (Linux; elsewhere none are found, and the hosts' trees are all that is stopped). */
+function startedHere(): number[] {
+  if (!fs.existsSync("/proc/self/environ")) return [];
+  const wanted = `${STARTED_HERE_ENV}=${STARTED_HERE}`;
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(wanted);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
 const started: number[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((pid) => stopProcessTree(pid)));
+  await Promise.all(startedHere().map((pid) => stopProcessTree(pid)));
+  await eventually(() => startedHere().length === 0, 5_000, "every process this test started to be gone");
 });
 
 interface Options {
@@ -85,7 +112,7 @@ function windowLoad(options: Options = {}) {
   const logged: string[] = [];
   const spawned: LaunchSpec[] = [];
   const window = { trusted: options.trusted ?? true, trustManaged: 0 };
-  const real = panelHostClient({ program: process.execPath, script: PANEL_HOST_CLI, env: {} });
+  const real = panelHostClient({ program: process.execPath, script: PANEL_HOST_CLI, env: { [STARTED_HERE_ENV]: STARTED_HERE } });
   const lifecycle = new PanelLifecycle({
     client: {
       ...real,

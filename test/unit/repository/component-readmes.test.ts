@@ -57,10 +57,26 @@ function unnamedFiles(component: string): string[] {
     .map((file) => `${component}/README.md does not name ${component}/${file}`);
 }
 
+/** The folders CONTRIBUTING.md's "This repository" table has a row for, by their first cell (`extension/`). */
+function contributingTableFolders(): string[] {
+  const text = fs.readFileSync(path.join(REPO_DIR, "CONTRIBUTING.md"), "utf8");
+  const section = text.split(/^## /m).find((part) => part.startsWith("This repository\n")) ?? "";
+  return [...section.matchAll(/^\| `([\w-]+)\/` /gm)].map((match) => match[1]!);
+}
+
 describe("component READMEs", () => {
   it("name every source file of their folder", () => {
     const unnamed = COMPONENTS.flatMap(unnamedFiles);
     if (unnamed.length > 0) assert.fail(`add each file to its folder's README, with what it is for:\n  ${unnamed.join("\n  ")}`);
+  });
+
+  it("are each linked from CONTRIBUTING.md's table of the repository's folders", () => {
+    const listed = contributingTableFolders();
+    assert.deepEqual(
+      COMPONENTS.filter((component) => !listed.includes(component)),
+      [],
+      'add a row for each to the "This repository" table of CONTRIBUTING.md, with a link to its README',
+    );
   });
 
   it("leave out no top-level folder that has a tsconfig.json", () => {
