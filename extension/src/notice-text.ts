@@ -16,10 +16,11 @@ export const NOTICE_SENTENCE_MAX = 500;
 export const NOTICE_LIST_MAX = 10;
 
 /**
- * `text` as one line that cannot form a link or a codicon: brackets as their full-width look-alikes (no
- * `[label](target)` can form, and a file's `[id].tsx` still reads as itself), angle brackets as `‹ ›` (no
- * autolink), `$(icon)` with a space (no icon); control, format and bidirectional characters and line breaks
- * as spaces (no forged second line, no text shown reversed); at most `max` characters, cut with "…".
+ * `text` as one line that cannot form a link or a codicon: a space between `]` and a `(` or `[` after it (a
+ * link's label and target must touch, in VS Code's parser as in Markdown; a file's `[id].tsx` reads as
+ * itself), angle brackets as `‹ ›` (no autolink), `$(icon)` with a space (no icon); control, format and
+ * bidirectional characters and line breaks as spaces (no forged second line, no text shown reversed); at
+ * most `max` characters, cut with "…". The message's own words around it keep a space or a word before a `(`.
  */
 export function noticeText(text: string, max = NOTICE_TEXT_MAX): string {
   // Only what can be shown is looked at: a 20 MB title costs no more than a short one.
@@ -27,8 +28,7 @@ export function noticeText(text: string, max = NOTICE_TEXT_MAX): string {
     .slice(0, 4 * max + 64)
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, " ")
     .trim()
-    .replace(/\[/g, "［")
-    .replace(/\]/g, "］")
+    .replace(/\](?=[([])/g, "] ")
     .replace(/</g, "‹")
     .replace(/>/g, "›")
     .replace(/\$\(/g, "$ (");

@@ -25,14 +25,15 @@ describe("noticeText: an agent's or a project's text fit for a VS Code message",
     for (const text of HOSTILE) {
       const shown = noticeText(text);
       assert.equal(shown.match(VSCODE_NOTIFICATION_LINK), null, `${JSON.stringify(text)} → ${shown}`);
-      assert.doesNotMatch(shown, /[[\]]/, "no square bracket left to open a link");
+      assert.doesNotMatch(shown, /\][([]/, "no label touching a target");
       // Also inside a sentence of ours.
       assert.equal(`The agent wants to change ${shown}: ${noticeText("](command:x)")}`.match(VSCODE_NOTIFICATION_LINK), null);
     }
   });
 
-  it("keeps what the text says: a file's brackets as look-alikes, backticks as they are", () => {
-    assert.equal(noticeText("pages/[id].tsx"), "pages/［id］.tsx");
+  it("keeps what the text says: a file's brackets, backticks and parentheses as they are", () => {
+    assert.equal(noticeText("pages/[id].tsx"), "pages/[id].tsx");
+    assert.equal(noticeText("[Accept](command:x)"), "[Accept] (command:x)");
     assert.equal(noticeText("`npm test` failed"), "`npm test` failed");
     assert.equal(noticeText("a_b*c (1).txt"), "a_b*c (1).txt");
   });
@@ -44,7 +45,7 @@ describe("noticeText: an agent's or a project's text fit for a VS Code message",
 
   it("puts everything on one line: line breaks, control, format and bidirectional characters as one space", () => {
     assert.equal(noticeText("a.txt\n\nAccept the change?\r\n"), "a.txt Accept the change?");
-    assert.equal(noticeText("x\u0000y\u0007z\u001b[2J\u007f\u0085w"), "x y z ［2J w");
+    assert.equal(noticeText("x\u0000y\u0007z\u001b[2J\u007f\u0085w"), "x y z [2J w");
     assert.equal(noticeText("invoice\u202etxt.exe"), "invoice txt.exe", "no right-to-left override");
     assert.equal(noticeText("a\u200bb\u2028c\u2029d\ufeffe"), "a b c d e");
     assert.equal(noticeText("  \t\n "), "");
@@ -64,7 +65,7 @@ describe("noticeList: many names in one message", () => {
   it("names at most the first few, each through noticeText, and counts the rest", () => {
     const files = Array.from({ length: 1000 }, (_, index) => `[f${index}](command:x)`);
     const shown = noticeList(files);
-    assert.match(shown, /^［f0］\(command:x\), ［f1］/);
+    assert.match(shown, /^\[f0\] \(command:x\), \[f1\] /);
     assert.match(shown, /, and 990 more$/);
     assert.equal(shown.match(VSCODE_NOTIFICATION_LINK), null);
     assert.equal(noticeList(["a\nb", "c"], { separator: "\n" }), "a b\nc");
