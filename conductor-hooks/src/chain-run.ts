@@ -13,6 +13,7 @@ import type { ConductorOptions } from "./conductor.js";
 import { StdioConnection, type ComponentSpec, type ProcessConnection } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
+import { handOverGuard } from "./setup-handoff.js";
 import { Router, type ChainNode, type InProcessComponent } from "./router.js";
 import { Trace } from "./trace.js";
 
@@ -69,14 +70,17 @@ class ChainRun {
   }
 
   /**
-   * The chain in order: the in-process components that see what the client sends first (checkpoints
-   * before the editor context: they see the prompt as the client sent it, docs/checkpoints.md), then the
-   * processes, with the agent's errors explained just in front of the agent.
+   * The chain in order: the in-process components that see what the client sends first (the hand-over
+   * guard at the very front, unless the agent is our setup agent: no answer of any other reaches the client
+   * with the first-run hand-over; checkpoints before the editor context: they see the prompt as the client
+   * sent it, docs/checkpoints.md), then the processes, with the agent's errors explained just in front of
+   * the agent.
    */
   private chainNodes(): ChainNode[] {
     const { env, log, debug, mode } = this.options;
     const conductor = (this.options.inProcess ?? "conductor") === "conductor";
-    const first = [conductor ? checkpointsHook(env, log, debug) : null, editorContextHook(env, debug)];
+    const guard = this.options.setupAgent === true ? null : handOverGuard(log);
+    const first = [guard, conductor ? checkpointsHook(env, log, debug) : null, editorContextHook(env, debug)];
     const inProcess = (component: InProcessComponent | null): ChainNode[] => (component === null ? [] : [{ kind: "in-process", component }]);
     const agent = mode === "agent" ? this.processes.at(-1) : undefined;
     return [

@@ -40,6 +40,11 @@ export interface ConductorOptions {
   status?: "chain" | "agent";
   /** In proxy mode, what a plain `initialize` from the client is refused with (router.ts). */
   noSuccessorHelp?: string;
+  /**
+   * The agent is this conductor's own setup agent (run.ts, with no config): its answers may carry the first-run
+   * hand-over. Every other chain's answers reach the client without it (setup-handoff.ts).
+   */
+  setupAgent?: boolean;
 }
 
 /** Runs the chain until the client leaves, a component ends or `signal` aborts; resolves with the exit status. */

@@ -21,7 +21,7 @@ import { ChosenAgent } from "./chosen-agent.js";
 import * as fs from "node:fs";
 import { loadConfig, splitCommandLine } from "./config.js";
 import { recordFirstChoice } from "./record-choice.js";
-import { AGENT_CHOSEN, opensNewConversation, SETUP_AGENT_TITLE, type AgentChosen } from "./setup-handoff.js";
+import { AGENT_CHOSEN, opensNewConversation, SETUP_AGENT_TITLE, withoutHandOver, type AgentChosen } from "./setup-handoff.js";
 import { pickerDescription } from "./registry-format.js";
 import { RegistryError, resolveAgent, type RegistryContext } from "./registry.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
@@ -144,6 +144,13 @@ class SetupAgent {
     if (method === "session/new" && this.chosen === null) return this.newSetupSession(params);
     if (method === "session/prompt" && this.chosen === null) return this.menuPrompt(params as Params, signal);
     if (this.chosen === null) throw RequestError.methodNotFound(method);
+    // The hand-over is this agent's own word: the chosen agent's answers, relayed, never carry one.
+    const result = await this.relay(method, params, signal);
+    return withoutHandOver(result) ?? result;
+  }
+
+  /** After the choice: the chosen agent's session (a new one, or the menu's, named as the agent knows it). */
+  private async relay(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     if (method === "session/new") {
       const started = await this.startedAgent();
       const result = await started.request<{ sessionId: string }>(method, params, signal);

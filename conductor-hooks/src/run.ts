@@ -64,6 +64,7 @@ export async function runFromConfig(options: RunOptions): Promise<number> {
   return runConductor({
     mode: "agent",
     components,
+    setupAgent: components.length === 1 && SETUP_AGENTS.has(components[0]!),
     dialect: chain.dialect,
     env,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
@@ -78,6 +79,9 @@ export async function runFromConfig(options: RunOptions): Promise<number> {
   });
 }
 
+/** The specs of the setup agent this module started: only such a chain may hand over (setup-handoff.ts). */
+const SETUP_AGENTS = new WeakSet<ComponentSpec>();
+
 async function componentsFromConfig(chain: ChainOptions, options: RunOptions, configPath: string): Promise<ComponentSpec[]> {
   if (chain.positional.length > 0) throw new UsageError(`run takes no components (got '${chain.positional[0]}')`);
   const { log } = options;
@@ -88,7 +92,9 @@ async function componentsFromConfig(chain: ChainOptions, options: RunOptions, co
   const config = loadConfig(configPath) ?? (await configFromChoice(chain, options, configPath, selfCommand));
   if (config === null) {
     log(`no configuration at ${configPath}: starting the setup agent`);
-    return [{ name: "setup", command: selfCommand("configuration-agent", "--config", configPath) }];
+    const setup: ComponentSpec = { name: "setup", command: selfCommand("configuration-agent", "--config", configPath) };
+    SETUP_AGENTS.add(setup);
+    return [setup];
   }
   if (config.agentConfig === undefined) return chainFromConfig(config, configPath);
   // Loaded only for an AgentConfig: a command line in the file needs none of the registry (nor tar, nor yauzl).

@@ -7,9 +7,16 @@
 // modes, sign-in) reaches it. A client that does not say so (Toad, acpx) gets
 // the chosen agent relayed in the same session (chosen-agent.ts).
 //
+// Only the conductor's own setup agent hands over: every chain whose agent is
+// not it has the hand-over removed from every answer at its front
+// (handOverGuard), and the setup agent removes it from what it relays of the
+// chosen agent. The client takes a hand-over only from our own conductor, and
+// sends as the first question only what its user typed (asTyped).
+//
 // Small and free of the SDK: the built-in chat's server imports it.
 
-import { isObject } from "../../acp-wire/src/jsonrpc.js";
+import { isObject, type WireMessage } from "../../acp-wire/src/jsonrpc.js";
+import type { InProcessComponent } from "./router.js";
 
 /** The setup agent's title in its `initialize` answer: the built-in chat knows the first-run menu by it. */
 export const SETUP_AGENT_TITLE = "Symposium setup";
@@ -50,4 +57,40 @@ export function agentChosenIn(response: unknown): AgentChosen | undefined {
   const name = chosen.name.trim() === "" ? chosen.id : chosen.name.slice(0, MAX_NAME_CHARS);
   const question = typeof chosen.firstQuestion === "string" && chosen.firstQuestion.trim() !== "" ? chosen.firstQuestion : undefined;
   return { id: chosen.id, name, ...(question ? { firstQuestion: question.slice(0, MAX_QUESTION_CHARS) } : {}) };
+}
+
+/** `result` without the hand-over in its `_meta` (a copy), or null when it carries none. */
+export function withoutHandOver(result: unknown): Record<string, unknown> | null {
+  if (!isObject(result) || !isObject(result._meta) || !(AGENT_CHOSEN in result._meta)) return null;
+  const { [AGENT_CHOSEN]: _forged, ...meta } = result._meta;
+  const { _meta: _all, ...rest } = result;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+}
+
+/**
+ * The in-process component at the front of a chain whose agent is not the conductor's own setup agent: an answer
+ * carrying the hand-over (any agent or proxy can write one, and call itself "Symposium setup") reaches the
+ * client without it, and the log says so.
+ */
+export function handOverGuard(log: (message: string) => void): InProcessComponent {
+  return {
+    name: "hand-over guard",
+    reviseAnswer: (answer: WireMessage) => {
+      const result = withoutHandOver(answer.result);
+      if (result === null) return null;
+      log(`an answer carried the first-run hand-over (${AGENT_CHOSEN}), which only this conductor's own setup agent sends: removed`);
+      return { ...answer, result };
+    },
+  };
+}
+
+/**
+ * The choice as the client acts on it: its first question only when it is exactly (but for the spaces around it)
+ * one the user typed in the menu's turns, and then the user's own text; else without one. So nothing is sent in
+ * the user's name that the user did not type.
+ */
+export function asTyped(chosen: AgentChosen, typed: readonly string[]): AgentChosen {
+  const { firstQuestion, ...choice } = chosen;
+  const own = firstQuestion === undefined ? undefined : typed.find((text) => text.trim() === firstQuestion.trim());
+  return own === undefined ? choice : { ...choice, firstQuestion: own };
 }

@@ -26,6 +26,7 @@ import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
 import { changeBetween, rebaseChange, type TextChange } from "./edit-rebase.js";
 import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "./review-deadline.js";
+import { noticeText } from "./notice-text.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const ACCEPT = "Accept";
@@ -77,7 +78,7 @@ async function applyOrReview(edit: AgentEdit, deps: AgentEditDeps): Promise<Edit
   }
   if (decision === "refuseTooLarge") {
     deps.log.warn(`the agent's edit to ${file}, open in VS Code, is too large to review here: refused, nothing written`);
-    void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was refused: it is too large to review in VS Code.`);
+    void vscode.window.showWarningMessage(`The agent's edit to ${noticeText(path.basename(file))} was refused: it is too large to review in VS Code.`);
     return "failed";
   }
   deps.log.info(`the agent writes ${file}, open in VS Code: ${decision === "review" ? "asking the user" : "applying it"}`);
@@ -99,7 +100,7 @@ async function apply(document: vscode.TextDocument, change: TextChange, original
   const file = document.uri.fsPath;
   if (applied === "changed") {
     log.warn(`the agent's edit to ${file} overlaps what the user changed during the review: not applied`);
-    void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was not applied: you changed the same lines meanwhile.`);
+    void vscode.window.showWarningMessage(`The agent's edit to ${noticeText(path.basename(file))} was not applied: you changed the same lines meanwhile.`);
   } else if (applied === "failed") log.warn(`VS Code did not apply the agent's edit to ${file}: nothing written`);
   return applied;
 }
@@ -130,12 +131,12 @@ function notApplied(result: "rejected" | "unanswered" | "withdrawn", file: strin
   }
   if (result === "withdrawn") {
     log.info(`the chat closed during the review of the agent's edit to ${file}: not applied, nothing written`);
-    void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was dropped: the chat closed before you answered.`);
+    void vscode.window.showWarningMessage(`The agent's edit to ${noticeText(path.basename(file))} was dropped: the chat closed before you answered.`);
     return "unanswered"; // nobody hears it: the server already told the agent nothing was written
   }
   const minutes = REVIEW_ANSWER_MS / 60_000;
   log.info(`the user did not answer the review of the agent's edit to ${file} in ${minutes} minutes: dropped, nothing written`);
-  void vscode.window.showWarningMessage(`The agent's edit to ${path.basename(file)} was dropped: no answer in ${minutes} minutes.`);
+  void vscode.window.showWarningMessage(`The agent's edit to ${noticeText(path.basename(file))} was dropped: no answer in ${minutes} minutes.`);
   return result;
 }
 
@@ -175,7 +176,7 @@ export async function reviewInDiff(
   const before = documents.add(file, current, "current");
   const after = options.editable ?? documents.add(file, content, "agent");
   await vscode.commands.executeCommand("vscode.diff", before, after, `${name} (the agent's proposed edit)`, { preview: true });
-  const text = options.title ? `The agent wants to change ${name}: ${options.title}` : `The agent wants to change ${name}.`;
+  const text = options.title ? `The agent wants to change ${noticeText(name)}: ${noticeText(options.title)}` : `The agent wants to change ${noticeText(name)}.`;
   const question = vscode.window.showInformationMessage(text, ACCEPT, REJECT);
   const answer = await answerWithin(Promise.race([question, whenAborted(options.withdrawn)]), REVIEW_ANSWER_MS);
   // What the user typed into an editable proposal is kept (saved into memory, never to disk), so closing never asks.

@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { runForOutput } from "../../acp-wire/src/run-for-output.js";
 import { readCustomAgents } from "./config.js";
 import { customAgentsEnvironment } from "./custom-agents.js";
+import { NOTICE_SENTENCE_MAX, noticeText } from "./notice-text.js";
 import { hostRuntime, type HostRuntime } from "./panel-host-client.js";
 
 export const EXTENSION_ID = "symposium-dev.symposium-vscode";
@@ -60,17 +61,17 @@ export async function chooseAgent(deps: AgentPickerDeps): Promise<void> {
       },
     );
     if (picked === undefined) return;
-    if (picked.current) return void vscode.window.showInformationMessage(`Symposium: ${picked.name} is already the agent of new conversations.`);
+    if (picked.current) return void vscode.window.showInformationMessage(`Symposium: ${noticeText(picked.name)} is already the agent of new conversations.`);
     await runConductor(["registry", "use", picked.id], custom);
     deps.log.info(`chose the agent ${picked.id} (${picked.name}) for the next conversation`);
     const answer = await vscode.window.showInformationMessage(
-      `Symposium: the next conversation runs ${picked.name} (New chat in the chat's header starts one); the conversation open now keeps its agent.`,
+      `Symposium: the next conversation runs ${noticeText(picked.name)} (New chat in the chat's header starts one); the conversation open now keeps its agent.`,
       START_NOW,
     );
     if (answer === START_NOW) await deps.restart();
   } catch (error) {
     deps.log.error(`Choose Agent: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Symposium: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Symposium: ${noticeText((error as Error).message, NOTICE_SENTENCE_MAX)}`);
   }
 }
 

@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { CheckpointStore, DEFAULT_SETTINGS, checkpointsDirectory, type TurnRecord } from "../../checkpoints/src/index.js";
+import { noticeList, noticeText } from "./notice-text.js";
 
 export const CHECKPOINT_SCHEME = "symposium-checkpoint";
 
@@ -205,8 +206,11 @@ async function undo(
 ): Promise<void> {
   const files = [...new Set(filesOf(turn).map((file) => file.relative))];
   const answer = await vscode.window.showWarningMessage(
-    `Undo the agent's turn "${turn.prompt || turn.id}"?`,
-    { modal: true, detail: `These files go back to how they were before it:\n${files.join("\n")}\n\nFiles changed since are left as they are.` },
+    `Undo the agent's turn "${noticeText(turn.prompt || turn.id)}"?`,
+    {
+      modal: true,
+      detail: `These files go back to how they were before it:\n${noticeList(files, { separator: "\n", shown: 30 })}\n\nFiles changed since are left as they are.`,
+    },
     "Undo Turn",
   );
   if (answer !== "Undo Turn") return;
@@ -225,7 +229,7 @@ async function undo(
     return;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`).join(", ")}.${notStored}`,
+    `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${noticeList(report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`))}.${notStored}`,
     "Review",
   );
   if (choice === "Review") await review(project, turn);
@@ -234,7 +238,7 @@ async function undo(
 /** Undoes the conversation's turns after `turn`, newest first, after a confirmation; files changed since are left alone and named. */
 async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
   const answer = await vscode.window.showWarningMessage(
-    `Rewind the conversation to just after "${turn.prompt || turn.id}"?`,
+    `Rewind the conversation to just after "${noticeText(turn.prompt || turn.id)}"?`,
     { modal: true, detail: "Every later turn of this conversation that changed files is undone, newest first. Files changed since are left as they are." },
     "Rewind",
   );
@@ -246,7 +250,7 @@ async function rewind(store: CheckpointStore, project: string, turn: TurnRecord,
   log.info(`rewound to turn ${turn.id}: ${reports.length} turns undone; restored ${[...restored].join(", ") || "nothing"}; conflicts: ${conflicts.join(", ")}`);
   const message = `Rewound: ${reports.length} turn${reports.length === 1 ? "" : "s"} undone, ${countFiles(restored.size)} put back`;
   if (conflicts.length === 0) void vscode.window.showInformationMessage(`${message}.`);
-  else void vscode.window.showWarningMessage(`${message}; left as they are: ${conflicts.join(", ")}`);
+  else void vscode.window.showWarningMessage(`${message}; left as they are: ${noticeList(conflicts)}`);
 }
 
 /** A file changed on disk while its editor holds unsaved edits: say so at once, with Compare (VS Code says it only at save). */
@@ -261,7 +265,7 @@ function watchUnsavedFiles(log: vscode.LogOutputChannel): vscode.Disposable {
     noticed.set(uri.fsPath, Date.now());
     const name = vscode.workspace.asRelativePath(uri);
     log.info(`${name} changed on disk while it has unsaved changes in the editor`);
-    void vscode.window.showWarningMessage(`${name} changed on disk while it has unsaved changes in the editor.`, "Compare").then(async (choice) => {
+    void vscode.window.showWarningMessage(`${noticeText(name)} changed on disk while it has unsaved changes in the editor.`, "Compare").then(async (choice) => {
       if (choice !== "Compare") return;
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand("workbench.files.action.compareWithSaved");

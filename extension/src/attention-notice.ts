@@ -4,19 +4,22 @@
 // shows them.
 
 import type { AttentionReason } from "../../webview/src/panel-messages.js";
+import { noticeText } from "./notice-text.js";
 
 /** Reports of a turn's end this close together are one (they carry no id: two surfaces, one turn). */
 export const SAME_TURN_MS = 2000;
 /** Occasions remembered, newest last: enough for every surface of one window. */
 const KEPT_KEYS = 64;
+/** An agent's name in the notification: as long as the agent lists take. */
+const MAX_NAME = 120;
 
 /**
  * The notification's text. The agent's name is the agent's own word, and VS Code reads
- * `[text](link)` in a notification as a link: brackets and parentheses are left out, so no
- * agent can put a link (a `command:` one) there.
+ * `[text](link)` in a notification as a link: the name goes through noticeText (notice-text.ts),
+ * so no agent can put a link (a `command:` one) there.
  */
 export function attentionMessage(reason: AttentionReason, agentName: string | undefined): string {
-  const name = (agentName ?? "").replace(/[[\]()<>`*_\\]/g, "").trim() || "The agent";
+  const name = noticeText(agentName ?? "", MAX_NAME) || "The agent";
   switch (reason) {
     case "turnEnded":
       return `${name} has finished its turn.`;

@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/src/panel-messages.js";
 import { applyAgentEdit } from "./agent-edits.js";
 import { TURN_COMMANDS } from "./agent-turns.js";
+import { noticeText } from "./notice-text.js";
 import { insideFolders } from "./workspace-path.js";
 
 export const BEFORE_SCHEME = "symposium-before";
@@ -108,7 +109,7 @@ async function openFile(file: string, line: number | undefined, log: vscode.LogO
   const inside = workspaceFile(file);
   if (!inside || !fs.existsSync(inside)) {
     log.warn(`the chat asked to open ${JSON.stringify(file)}, which is not a file in this workspace: not opened`);
-    void vscode.window.showWarningMessage(`Symposium: ${file} is not a file in this workspace.`);
+    void vscode.window.showWarningMessage(`Symposium: ${noticeText(file)} is not a file in this workspace.`);
     return;
   }
   const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);

@@ -23,6 +23,7 @@ import {
 import { bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
 import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
 import { customAgentsEnvironment } from "./custom-agents.js";
+import { NOTICE_SENTENCE_MAX, noticeText } from "./notice-text.js";
 import type { HostRuntime } from "./panel-host-client.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
@@ -59,7 +60,7 @@ export function registerLmProvider(deps: LmProviderDeps): vscode.Disposable {
     if (typeof registration === "string") {
       const why = `symposium.enableExperimentalLM is on, but VS Code ${vscode.version} ${registration} (it came with VS Code ${FIRST_VSCODE_WITH_PROVIDERS}): the agents are not offered as models`;
       deps.log.warn(`language models: ${why}`);
-      if (!toldTooOld) void vscode.window.showWarningMessage(`Symposium: ${why}.`);
+      if (!toldTooOld) void vscode.window.showWarningMessage(`Symposium: ${noticeText(why, NOTICE_SENTENCE_MAX)}.`);
       toldTooOld = true;
       return;
     }

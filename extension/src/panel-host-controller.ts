@@ -8,6 +8,7 @@ import { currentTheme } from "./chat-view.js";
 import { readConfig } from "./config.js";
 import { panelHostClient, type HostRuntime } from "./panel-host-client.js";
 import { newLaunch } from "./panel-launch.js";
+import { NOTICE_SENTENCE_MAX, noticeText } from "./notice-text.js";
 import { PanelLifecycle, systemClock, type HostState, type PanelView, type PanelWindow } from "./panel-lifecycle.js";
 import { PanelRecord } from "./panel-record.js";
 import { noticeToadMissing } from "./panel-settings.js";
@@ -55,7 +56,7 @@ function vscodeWindow(deps: PanelHostDeps): PanelWindow {
     manageTrust: async () => {
       await vscode.commands.executeCommand("workbench.trust.manage");
     },
-    confirmRestart: async (question) => (await vscode.window.showInformationMessage(question, "Restart")) === "Restart",
+    confirmRestart: async (question) => (await vscode.window.showInformationMessage(noticeText(question, NOTICE_SENTENCE_MAX), "Restart")) === "Restart",
     stateChanged: async (state: HostState) => {
       await vscode.commands.executeCommand("setContext", STATE_CONTEXT_KEY, state);
     },

@@ -37,7 +37,8 @@ export function agentSessionPage(response: ListSessionsResponse | null | undefin
 
 function sessionEntry(session: unknown): AgentSessionEntry | null {
   const { sessionId, title, updatedAt } = (session ?? {}) as { sessionId?: unknown; title?: unknown; updatedAt?: unknown };
-  if (typeof sessionId !== "string" || sessionId === "" || sessionId.length > MAX_ID) return null;
+  // The same check as an id the page asks to reopen: one with control characters is no id to show or reopen.
+  if (!isAgentSessionId(sessionId)) return null;
   const when = typeof updatedAt === "string" ? Date.parse(updatedAt) : NaN;
   return {
     sessionId,

@@ -18,13 +18,14 @@ import {
 } from "@agentclientprotocol/sdk";
 import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
-import { agentChosenIn, SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
+import { agentChosenIn, NEW_CONVERSATION_ON_CHOICE, SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
 import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
 import { commandText, type AgentCommand } from "./agent-command.js";
+import { ourConductorRun } from "./agent-catalog.js";
 import { editorPath, writeRefusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
@@ -38,6 +39,9 @@ import type { ForkSessionResponse, SessionCapabilities as DraftSessionCapabiliti
 
 /** ACP's "authentication required" error code (the agent needs a sign-in first). */
 export const AUTH_REQUIRED = -32000;
+
+/** The capabilities offered to an agent that is not our conductor: no first-run hand-over (it relays the chosen agent instead). */
+const WITHOUT_HAND_OVER = { ...CLIENT_CAPABILITIES, _meta: withoutKey(CLIENT_CAPABILITIES._meta, NEW_CONVERSATION_ON_CHOICE) };
 
 const STDERR_TAIL_LINES = 12;
 /** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
@@ -166,7 +170,7 @@ export class AgentSession {
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
-      return this.info.agentName === SETUP_AGENT_TITLE ? agentChosenIn(response) : undefined;
+      return this.info.agentName === SETUP_AGENT_TITLE && this.takesHandOver() ? agentChosenIn(response) : undefined;
     } catch (error) {
       if (this.state() === "ended") return undefined;
       if (isAuthRequired(error)) await this.askToSignIn(error, text);
@@ -175,6 +179,15 @@ export class AgentSession {
     } finally {
       if (this.state() === "prompting") this.setState("ready");
     }
+  }
+
+  /**
+   * Whether a first-run hand-over is taken from this conversation's agent: only when it is our own conductor's
+   * `run` (this build's), which removes the hand-over from every agent's answer but its own setup agent's
+   * (setup-handoff.ts). Any other agent may call itself "Symposium setup"; it is not offered the hand-over.
+   */
+  private takesHandOver(): boolean {
+    return ourConductorRun(this.options.command) !== undefined;
   }
 
   /** One page of the agent's own sessions in the project (`session/list`), bounded (agent-session-list.ts). */
@@ -352,7 +365,7 @@ export class AgentSession {
     try {
       init = await this.connection.agent.request("initialize", {
         protocolVersion: 1,
-        clientCapabilities: CLIENT_CAPABILITIES,
+        clientCapabilities: this.takesHandOver() ? CLIENT_CAPABILITIES : WITHOUT_HAND_OVER,
         clientInfo: { name: "symposium-webchat", version: packageVersion() },
       });
       this.info.agentName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
@@ -631,4 +644,8 @@ function envVarNames(vars: unknown): string[] {
 /** A word as a POSIX shell reads it back (for display: the user copies it into a terminal). */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function withoutKey<T extends object>(object: T, key: string): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([name]) => name !== key)) as Partial<T>;
 }

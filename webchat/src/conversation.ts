@@ -18,7 +18,7 @@ import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import { type AgentCatalog, type AgentListing } from "./agent-catalog.js";
-import { SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
+import { SETUP_AGENT_TITLE, asTyped, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { agentTitle } from "./agent-sessions.js";
 import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
@@ -32,6 +32,8 @@ export const BACKLOG_HIGH_BYTES = 1024 * 1024;
 /** A replay leaves in frames of about this size. */
 export const REPLAY_FRAME_BYTES = 256 * 1024;
 const GATE_POLL_MS = 10;
+/** The user's first prompts to the first-run menu kept, one of which it names as the first question. */
+const MENU_PROMPTS_KEPT = 16;
 
 export interface ConversationOptions extends Omit<
   AgentSessionOptions,
@@ -85,6 +87,8 @@ export class Conversation {
   private readonly turnChanges: TurnChanges;
   /** When the turn now running was sent (ms since the epoch): its checkpoint record starts after. */
   private turnSentAt = 0;
+  /** What the user sent the first-run menu (the setup agent), first MENU_PROMPTS_KEPT: the only first questions sent on (asTyped). */
+  private readonly menuPrompts: string[] = [];
 
   constructor(private readonly options: ConversationOptions) {
     this.turnChanges = new TurnChanges(options.projectDir, options.env, options.log);
@@ -250,8 +254,10 @@ export class Conversation {
     if (typeof message !== "object" || message === null) return this.options.log("ignored a page message that is not a JSON object");
     switch (message.type) {
       case "prompt":
-        if (typeof message.text === "string" && message.text.trim() !== "")
+        if (typeof message.text === "string" && message.text.trim() !== "") {
+          if (this.session.info.agentName === SETUP_AGENT_TITLE) this.rememberMenuPrompt(message.text);
           void this.session.prompt(message.text, message.skipContext === true, message.images).then((chosen) => chosen && this.handOver(chosen, link));
+        }
         return;
       case "cancel":
         return this.session.cancel();
@@ -363,8 +369,16 @@ export class Conversation {
    * header, and sends the question the user asked first there.
    */
   private handOver(chosen: AgentChosen, link: PageLink): void {
+    const typed = asTyped(chosen, this.menuPrompts);
+    if (chosen.firstQuestion !== undefined && typed.firstQuestion === undefined)
+      this.options.log("the first-run menu's first question is not one the user typed here: it is not sent");
     this.options.log(`the first-run menu chose ${chosen.name}: the page opens a new conversation with it`);
-    link.send(JSON.stringify({ type: "agentChoice", ok: true, ...chosen } satisfies ServerMessage));
+    link.send(JSON.stringify({ type: "agentChoice", ok: true, ...typed } satisfies ServerMessage));
+  }
+
+  /** Kept while few: the menu answers with the first question asked, and a user who types more is choosing. */
+  private rememberMenuPrompt(text: string): void {
+    if (this.menuPrompts.length < MENU_PROMPTS_KEPT) this.menuPrompts.push(text);
   }
 
   /** After a turn: "N files changed" with Review and Undo turn, once its checkpoint record says which. */

@@ -63,8 +63,8 @@ describe("the notification", () => {
 
   it("never carries a link an agent put in its name (VS Code reads [text](link) in a notification)", () => {
     const message = attentionMessage("turnEnded", "[Click me](command:workbench.action.terminal.new)");
-    assert.doesNotMatch(message, /[[\]()]/);
-    assert.equal(attentionMessage("turnEnded", "[]()"), "The agent has finished its turn.");
+    assert.doesNotMatch(message, /\]\(/);
+    assert.equal(attentionMessage("turnEnded", " \n\u202e\u200b "), "The agent has finished its turn.");
   });
 
   it("tells an occasion once, whichever surfaces report it", () => {
