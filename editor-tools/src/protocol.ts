@@ -31,10 +31,19 @@ export const LIMITS = {
   maxMessageBytes: 16 * 1024 * 1024,
   /** A proposal's text (new text, or all edits' texts together), in UTF-8 bytes. */
   maxProposalBytes: 4 * 1024 * 1024,
+  /** A proposal's edits. */
+  maxEdits: 1000,
+  /**
+   * Characters a proposal's edits may scan in all: edits × the file's length (each oldText is looked for over the
+   * whole text; ~1 s at the slowest search seen, 2-byte text and a repetitive oldText, tens of ms in practice).
+   */
+  maxEditScanChars: 32 * 1024 * 1024,
   /** A file read_file, propose_edit or a symbol search opens, in bytes. */
   maxFileBytes: 10 * 1024 * 1024,
   /** Text in one answer (a page of read_file, a hover), in characters. */
   maxAnswerChars: 100_000,
+  /** What one answer's locations (find_references, find_definitions) read from the disk for their lines' text, in bytes. */
+  maxLineTextBytes: 4 * 1024 * 1024,
   /** read_file's lines per page when no limit is asked. */
   defaultLines: 2000,
   /** Entries of a list answer (diagnostics, references, symbols) per page. */
@@ -49,6 +58,13 @@ export const LIMITS = {
   maxRunning: 16,
   /** Requests waiting for their turn; more are refused at once ("busy"). */
   maxWaiting: 2048,
+  /**
+   * Answers waiting in one connection's socket for its client to read, in bytes: over it the window stops reading
+   * that connection until the client has read them ('drain').
+   */
+  connectionBufferBytes: 1024 * 1024,
+  /** One connection's requests the window holds unanswered; more stay unread until one is answered. */
+  maxPendingPerConnection: 16,
   /** Connections the window accepts at once. */
   maxConnections: 64,
   /** How long a connection may take to authenticate. */

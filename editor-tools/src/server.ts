@@ -21,7 +21,7 @@ import { ChannelClient, NoWindowError } from "./channel-client.js";
 import { checkProposal } from "./proposal.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
 import { StateFallback } from "./state-fallback.js";
-import { TOOL_SPECS } from "./tools.js";
+import { TOOL_SPECS, toolList } from "./tools.js";
 
 export const SERVER_NAME = "symposium-editor";
 
@@ -39,13 +39,8 @@ export interface EditorTools {
   close(): void;
 }
 
-/** What tools/list answers: each tool's name, description, schema and hints. */
-const TOOLS: Tool[] = TOOL_NAMES.map((name) => ({
-  name,
-  description: TOOL_SPECS[name].description,
-  inputSchema: TOOL_SPECS[name].inputSchema,
-  annotations: { readOnlyHint: TOOL_SPECS[name].readOnly, openWorldHint: false },
-}));
+/** What tools/list answers, built once. */
+const TOOLS: Tool[] = toolList();
 
 export function createEditorToolsServer(options: EditorToolsOptions): EditorTools {
   const log = options.log ?? (() => {});

@@ -7,7 +7,7 @@
 // problems, the language servers' knowledge).
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { LIMITS, TOOL, type ToolName } from "./protocol.js";
+import { LIMITS, TOOL, TOOL_NAMES, type ToolName } from "./protocol.js";
 
 type InputSchema = Tool["inputSchema"];
 type PropertySchema = Record<string, unknown>;
@@ -37,6 +37,18 @@ function object(properties: Record<string, PropertySchema>, required: string[] =
   return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
 }
 
+/**
+ * Claude Code defers an MCP tool behind its ToolSearch (the model sees the name only, not the description that
+ * steers it here) unless its tools/list entry carries this in `_meta` (docs/editor-tools.md, "Always loaded").
+ */
+export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
+
+/**
+ * What all always-loaded entries may cost the model's context together, in characters of their JSON as tools/list
+ * sends it (~4 characters a token): the decision in docs/editor-tools.md is taken again before it grows past this.
+ */
+export const ALWAYS_LOADED_CHARS = 8000;
+
 export interface ToolSpec {
   description: string;
   inputSchema: InputSchema;
@@ -44,6 +56,17 @@ export interface ToolSpec {
   fallsBack: boolean;
   /** Changes nothing (MCP's readOnlyHint). */
   readOnly: boolean;
+}
+
+/** What tools/list answers: each tool's name, description, schema and hints; every one always loaded (see ALWAYS_LOAD_META). */
+export function toolList(): Tool[] {
+  return TOOL_NAMES.map((name) => ({
+    name,
+    description: TOOL_SPECS[name].description,
+    inputSchema: TOOL_SPECS[name].inputSchema,
+    annotations: { readOnlyHint: TOOL_SPECS[name].readOnly, openWorldHint: false },
+    _meta: { [ALWAYS_LOAD_META]: true },
+  }));
 }
 
 export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
@@ -112,8 +135,8 @@ export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
         edits: {
           type: "array",
           minItems: 1,
-          maxItems: 1000,
-          description: "Replacements, applied in order, instead of newText.",
+          maxItems: LIMITS.maxEdits,
+          description: "Replacements instead of newText, each oldText found in the current text (not in another edit's result), none overlapping.",
           items: {
             type: "object",
             properties: {

@@ -5,7 +5,8 @@
 // the window's secret (compared in constant time); anything else first, or a
 // wrong secret, is answered once and the connection closed. Lines are bounded
 // (LIMITS.maxMessageBytes), so are connections, requests at work and requests
-// waiting; the handlers (editor-tools-handlers.ts) answer the tools.
+// waiting, and a connection whose answers are not read is not read either
+// (ChannelConnection); the handlers (editor-tools-handlers.ts) answer the tools.
 
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -14,6 +15,8 @@ import * as path from "node:path";
 import { errorResponse, idJson, isObject, isRequest, oversizedLineError, parseLine, type IdLike } from "../../acp-wire/src/jsonrpc.js";
 import { LineWriter, readLines } from "../../acp-wire/src/ndjson-streams.js";
 import { AUTHENTICATE, CHANNEL_ERROR, LIMITS, type AuthenticateResult } from "../../editor-tools/src/protocol.js";
+
+type ConnectionLimit = "maxMessageBytes" | "authenticateMs" | "connectionBufferBytes" | "maxPendingPerConnection";
 
 /** A handler's refusal: its message goes back to the agent as the tool's error. */
 export class ChannelRefusal extends Error {
@@ -36,7 +39,7 @@ export interface EditorChannelOptions {
   /** Who is asking: the window's pid and folders, the answer to `authenticate`. */
   identity: () => AuthenticateResult;
   log: (message: string) => void;
-  limits?: Partial<Record<"maxRunning" | "maxWaiting" | "maxConnections" | "maxMessageBytes" | "authenticateMs", number>>;
+  limits?: Partial<Record<ConnectionLimit | "maxRunning" | "maxWaiting" | "maxConnections", number>>;
 }
 
 /** A fresh secret for one window. */
@@ -90,41 +93,23 @@ export class EditorChannelServer {
     if (process.platform !== "win32") fs.rmSync(this.options.address, { force: true });
   }
 
+  /** Bytes waiting in every connection's socket for their peers to read (what backpressure bounds). */
+  bufferedBytes(): number {
+    let total = 0;
+    for (const socket of this.connections) total += socket.writableLength;
+    return total;
+  }
+
   private accept(socket: net.Socket): void {
     this.connections.add(socket);
-    const writer = new LineWriter(socket);
-    let authenticated = false;
-    const deadline = setTimeout(() => socket.destroy(), this.limits.authenticateMs);
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => {
-      clearTimeout(deadline);
-      this.connections.delete(socket);
+    const connection = new ChannelConnection(socket, this.limits, {
+      secretMatches: (given) => this.secretMatches(given),
+      identity: this.options.identity,
+      serve: (method, params) => this.serve(method, params),
     });
-    const refuse = (id: IdLike, message: string): void => {
-      writer.writeLine(errorResponse(id, { code: CHANNEL_ERROR.unauthorized, message }));
-      socket.end();
-      socket.destroySoon?.();
-    };
-    void readLines(socket, this.limits.maxMessageBytes, {
-      onLine: (line) => {
-        const parsed = parseLine(line);
-        if (!parsed.ok) return void writer.writeLine(errorResponse(parsed.id, parsed.error));
-        const message = parsed.message;
-        if (!isRequest(message)) return; // notifications and answers mean nothing here
-        const id = jsonRpcId(message.id);
-        const params = isObject(message.params) ? message.params : {};
-        if (!authenticated) {
-          if (message.method !== AUTHENTICATE || !this.secretMatches(params.secret))
-            return refuse(id, "not authenticated: the first request must be authenticate with the window's secret");
-          authenticated = true;
-          clearTimeout(deadline);
-          return void writer.writeLine(JSON.stringify({ jsonrpc: "2.0", id, result: this.options.identity() }));
-        }
-        void this.serve(message.method, params).then((reply) => {
-          if (!socket.destroyed) writer.writeLine(`{"jsonrpc":"2.0","id":${idJson(id)},${reply}}`);
-        });
-      },
-      onOversizedLine: (bytes) => writer.writeLine(errorResponse(null, oversizedLineError(bytes, this.limits.maxMessageBytes))),
+    socket.on("close", () => {
+      connection.closed();
+      this.connections.delete(socket);
     });
   }
 
@@ -168,6 +153,104 @@ export class EditorChannelServer {
         resolve();
       }),
     );
+  }
+}
+
+interface ConnectionServices {
+  secretMatches(given: unknown): boolean;
+  identity(): AuthenticateResult;
+  /** The answer's members after the id (EditorChannelServer.serve). */
+  serve(method: string, params: Record<string, unknown>): Promise<string>;
+}
+
+/**
+ * One client's connection: authentication first, then its requests, with backpressure. A client that does not
+ * read its answers is not read either: while more than `connectionBufferBytes` of answers wait in the socket, or
+ * `maxPendingPerConnection` of its requests are unanswered, the socket is paused and the lines already read wait
+ * here; reading resumes on 'drain'. So what one connection holds in the window stays bounded.
+ */
+class ChannelConnection {
+  private readonly writer: LineWriter;
+  private authenticated = false;
+  private readonly deadline: NodeJS.Timeout;
+  private readonly queued: Buffer[] = [];
+  private pending = 0;
+  private waitingForDrain = false;
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly limits: Readonly<Record<ConnectionLimit, number>>,
+    private readonly services: ConnectionServices,
+  ) {
+    this.writer = new LineWriter(socket);
+    this.deadline = setTimeout(() => socket.destroy(), limits.authenticateMs);
+    socket.on("error", () => socket.destroy());
+    void readLines(socket, limits.maxMessageBytes, {
+      onLine: (line) => {
+        this.queued.push(line);
+        this.pump();
+      },
+      onOversizedLine: (bytes) => this.writer.writeLine(errorResponse(null, oversizedLineError(bytes, limits.maxMessageBytes))),
+    });
+  }
+
+  closed(): void {
+    clearTimeout(this.deadline);
+    this.queued.length = 0;
+  }
+
+  private get full(): boolean {
+    return this.socket.writableLength > this.limits.connectionBufferBytes || this.pending >= this.limits.maxPendingPerConnection;
+  }
+
+  /** Handles queued lines while the connection has room; pauses reading when it has none. */
+  private pump(): void {
+    while (this.queued.length > 0 && !this.full && !this.socket.destroyed) this.handle(this.queued.shift()!);
+    if (this.socket.destroyed) return;
+    if (!this.full) {
+      if (this.socket.isPaused()) this.socket.resume();
+      return;
+    }
+    this.socket.pause();
+    if (this.socket.writableLength > this.limits.connectionBufferBytes && !this.waitingForDrain) {
+      this.waitingForDrain = true;
+      this.socket.once("drain", () => {
+        this.waitingForDrain = false;
+        this.pump();
+      });
+    }
+  }
+
+  private handle(line: Buffer): void {
+    const parsed = parseLine(line);
+    if (!parsed.ok) return void this.writer.writeLine(errorResponse(parsed.id, parsed.error));
+    const message = parsed.message;
+    if (!isRequest(message)) return; // notifications and answers mean nothing here
+    const id = jsonRpcId(message.id);
+    const params = isObject(message.params) ? message.params : {};
+    if (!this.authenticated) return this.authenticate(id, message.method, params);
+    this.pending++;
+    void this.services.serve(message.method, params).then((reply) => {
+      this.pending--;
+      if (this.socket.destroyed) return;
+      this.writer.writeLine(`{"jsonrpc":"2.0","id":${idJson(id)},${reply}}`);
+      this.pump();
+    });
+  }
+
+  private authenticate(id: IdLike, method: string, params: Record<string, unknown>): void {
+    if (method !== AUTHENTICATE || !this.services.secretMatches(params.secret)) {
+      this.queued.length = 0;
+      this.writer.writeLine(
+        errorResponse(id, { code: CHANNEL_ERROR.unauthorized, message: "not authenticated: the first request must be authenticate with the window's secret" }),
+      );
+      this.socket.end();
+      this.socket.destroySoon?.();
+      return;
+    }
+    this.authenticated = true;
+    clearTimeout(this.deadline);
+    this.writer.writeLine(JSON.stringify({ jsonrpc: "2.0", id, result: this.services.identity() }));
   }
 }
 

@@ -21,7 +21,7 @@ import {
   type SymbolTarget,
 } from "../../editor-tools/src/protocol.js";
 import { ProposalError, checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
-import { readDisk } from "../../editor-tools/src/read-disk.js";
+import { readDisk, readLeadingLines } from "../../editor-tools/src/read-disk.js";
 import { unansweredMessage, unsavedChangesMessage } from "../../editor-state/src/index.js";
 import { ACCEPT, applyChange, openFileDecision, reviewInDiff } from "./agent-edits.js";
 import type { BeforeDocuments } from "./chat-bridge.js";
@@ -271,35 +271,49 @@ function locations(found: Array<vscode.Location | vscode.LocationLink>): Array<O
   return answers;
 }
 
-/** Each location with its line's text (only inside the workspace): for one page, so a symbol used in a thousand files reads at most a page's. */
+/**
+ * Each location with its line's text (only inside the workspace), for one page: an open document's line, or a
+ * file's first lines read from the disk only as far as the last line shown, LIMITS.maxLineTextBytes for the whole
+ * answer (a location past it is listed without its text). So a symbol used in a thousand large files reads little.
+ */
 function withLineText(page: Array<Omit<LocationAnswer, "text">>): LocationAnswer[] {
-  const lines = new LineCache();
+  const lines = new LineReader(page);
   return page.map((location) => {
     const inside = insideFolders(location.path, folders()) !== undefined;
-    return { ...location, text: inside ? capped(lines.line(vscode.Uri.file(location.path), location.line - 1).trim(), 300) : "" };
+    return { ...location, text: inside ? capped(lines.line(location.path, location.line - 1).trim(), 300) : "" };
   });
 }
 
-/** Lines of files, from open documents or the disk, each file read once per answer. */
-class LineCache {
-  private readonly texts = new Map<string, string[]>();
+/** The lines a page of locations shows, from open documents or the disk, each file read once and only as far as needed. */
+class LineReader {
+  private readonly lastNeeded = new Map<string, number>();
+  private readonly read = new Map<string, (index: number) => string>();
+  private budget: number = LIMITS.maxLineTextBytes;
 
-  line(uri: vscode.Uri, index: number): string {
-    let lines = this.texts.get(uri.fsPath);
-    if (lines === undefined) {
-      const open = openDocument(realPath(uri.fsPath));
-      lines = (open?.getText() ?? safeRead(uri.fsPath)).split(/\r?\n/);
-      this.texts.set(uri.fsPath, lines);
-    }
-    return lines[index] ?? "";
+  constructor(page: ReadonlyArray<{ path: string; line: number }>) {
+    for (const { path: file, line } of page) this.lastNeeded.set(file, Math.max(this.lastNeeded.get(file) ?? 0, line - 1));
   }
-}
 
-function safeRead(file: string): string {
-  try {
-    return readDisk(realPath(file));
-  } catch {
-    return "";
+  line(file: string, index: number): string {
+    let lineOf = this.read.get(file);
+    if (lineOf === undefined) {
+      lineOf = this.open(file);
+      this.read.set(file, lineOf);
+    }
+    return lineOf(index);
+  }
+
+  private open(file: string): (index: number) => string {
+    const real = realPath(file);
+    const document = openDocument(real);
+    if (document) return (index) => (index < document.lineCount ? document.lineAt(index).text : "");
+    try {
+      const { lines, bytesRead } = readLeadingLines(real, (this.lastNeeded.get(file) ?? 0) + 1, this.budget);
+      this.budget -= bytesRead;
+      return (index) => lines[index] ?? "";
+    } catch {
+      return () => "";
+    }
   }
 }
 

@@ -16,7 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL_NAMES } from "../../editor-tools/src/protocol.js";
-import { ProposalError, checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
+import { checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
 import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../../extension/src/editor-channel-server.js";
 import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "../support/processes.js";
@@ -116,7 +116,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 describe("editor tools: the MCP server against the window's channel", { skip: POSIX_ONLY }, () => {
-  it("lists every tool with a description and an input schema", async () => {
+  it("lists every tool with a description and an input schema, each always loaded (not deferred behind Claude Code's ToolSearch)", async () => {
     const window = await openWindow();
     const { client } = await mcpClient(window.stateFile);
     const { tools } = await client.listTools();
@@ -124,6 +124,7 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
     for (const tool of tools) {
       assert.ok((tool.description ?? "").length > 60, `${tool.name} explains itself`);
       assert.equal(tool.inputSchema.type, "object");
+      assert.deepEqual(tool._meta, { "anthropic/alwaysLoad": true }, tool.name);
     }
     const readFile = tools.find((tool) => tool.name === "read_file")!;
     assert.deepEqual(readFile.inputSchema.required, ["path"]);
@@ -169,6 +170,26 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
     assert.match(huge.text, /52428800 bytes, over the 4194304-byte limit/);
     assert.equal(window.calls.length, 0, "the window never saw it");
     assert.equal((await call(client, "editor_state")).isError, false);
+  });
+
+  it("propose_edit of 1,000 edits on a 10 MB file: refused at once, saying what to do; another tool is answered meanwhile", async () => {
+    // The window's own checks (the handler runs these two before it shows anything): editor-tools-handlers.ts.
+    const file = "a".repeat(10 * 1024 * 1024 - 1) + "X";
+    const window = await openWindow({
+      propose_edit: async (params) => ({ decision: "applied", length: proposedText(file, checkProposal(params)).length }),
+      editor_state: async () => ({ live: true }),
+    });
+    const { client } = await mcpClient(window.stateFile);
+    const edits = Array.from({ length: 1000 }, () => ({ oldText: "X", newText: "X" }));
+    const [proposal, state] = await Promise.all([call(client, "propose_edit", { path: "src/main.ts", edits }), call(client, "editor_state")]);
+    assert.equal(proposal.isError, true);
+    assert.match(proposal.text, /1000 edits on a file of 10485760 characters is more work than one proposal may ask .*send at most 3 edits per propose_edit/);
+    assert.deepEqual(json(state.text), { live: true });
+    const tooMany = await call(client, "propose_edit", { path: "src/main.ts", edits: [...edits, { oldText: "X", newText: "Y" }] });
+    assert.equal(tooMany.isError, true, "over the schema's 1,000 edits: refused by the MCP server");
+    assert.equal(window.calls.filter(([name]) => name === "propose_edit").length, 1, "the window never saw the 1,001 edits");
+    const within = await call(client, "propose_edit", { path: "src/main.ts", edits: [{ oldText: "X", newText: "Y" }] });
+    assert.deepEqual(json(within.text), { decision: "applied", length: file.length });
   });
 
   it("1,000 calls in flight are all answered, at most maxRunning at work in the window at once", async () => {
@@ -381,6 +402,40 @@ describe("editor tools: the window's channel, spoken to directly", { skip: POSIX
     assert.deepEqual(done.map((answer) => answer.id).sort(), [4, 5, 6]);
   });
 
+  it("a client that never reads its answers is not read either: what the window buffers stays bounded; others are answered", async () => {
+    const answerText = "x".repeat(10_000);
+    const limits = { connectionBufferBytes: 64 * 1024, maxPendingPerConnection: 4 };
+    let served = 0;
+    const window = await openWindow({ read_file: async () => (served++, { text: answerText }), editor_state: async () => ({ live: true }) }, { limits });
+    const flood = net.createConnection(window.socket);
+    cleanups.push(() => void flood.destroy());
+    await new Promise((resolve) => flood.once("connect", resolve));
+    flood.pause(); // never reads: its answers pile up in the window unless the window stops reading it
+    const requests = Array.from({ length: 4000 }, (_, index) => JSON.stringify({ jsonrpc: "2.0", id: index + 1, method: "read_file", params: { path: "a" } }));
+    flood.write([JSON.stringify({ jsonrpc: "2.0", id: 0, method: "authenticate", params: { secret: window.secret } }), ...requests].join("\n") + "\n");
+    await eventually(() => served >= 10, 10_000, "the flood being served");
+    const other = await raw(window.socket);
+    other.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "authenticate", params: { secret: window.secret } }));
+    await other.next();
+    other.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "editor_state", params: {} }));
+    assert.deepEqual((await other.next()).result, { live: true }, "another client is answered meanwhile");
+    const answerBytes = answerText.length + 100;
+    const bound = limits.connectionBufferBytes + (limits.maxPendingPerConnection + 1) * answerBytes;
+    assert.ok(window.server.bufferedBytes() <= bound, `the window holds ${window.server.bufferedBytes()} bytes of unread answers, at most ${bound}`);
+    assert.ok(served < 400, `the window stopped serving the client that does not read (served ${served} of 4000)`);
+    // Once the client reads, the window reads it again: every request is answered, in full.
+    let answered = 0;
+    let buffer = "";
+    flood.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop()!;
+      answered += lines.filter((line) => line.includes(answerText)).length;
+    });
+    flood.resume();
+    await eventually(() => answered === 4000, 30_000, "every answer, once the client reads");
+  });
+
   it("insideFolders: a symlink out of the workspace is refused, also for a file that does not exist yet", () => {
     const dir = tempDir("symposium-paths-");
     const workspace = path.join(dir, "ws");
@@ -408,53 +463,5 @@ describe("editor tools: the channel's address", () => {
     assert.match(channelAddress("C:\\Users\\u\\AppData\\Local\\Symposium", "win32"), /^\\\\\.\\pipe\\symposium-tools-[0-9a-f]{24}$/);
     assert.notEqual(channelAddress("/d", "linux"), channelAddress("/d", "linux"));
     assert.match(channelSecret(), /^[0-9a-f]{64}$/);
-  });
-});
-
-describe("editor tools: a proposal's text", () => {
-  const current = "alpha\nbeta\ngamma beta\n";
-
-  it("applies edits in order, each oldText found exactly once; newText replaces the whole", () => {
-    assert.equal(
-      proposedText(current, {
-        path: "f",
-        edits: [
-          { oldText: "alpha", newText: "ALPHA" },
-          { oldText: "gamma beta", newText: "g" },
-        ],
-      }),
-      "ALPHA\nbeta\ng\n",
-    );
-    assert.equal(proposedText(current, { path: "f", newText: "" }), "");
-  });
-
-  it("refuses an oldText that is missing or not unique, and says which edit", () => {
-    assert.throws(() => proposedText(current, { path: "f", edits: [{ oldText: "delta", newText: "x" }] }), /edit 1: oldText does not occur/);
-    assert.throws(
-      () =>
-        proposedText(current, {
-          path: "f",
-          edits: [
-            { oldText: "alpha", newText: "a" },
-            { oldText: "beta", newText: "b" },
-          ],
-        }),
-      /edit 2: oldText occurs more than once/,
-    );
-  });
-
-  it("checks the arguments: newText or edits, a path, the size", () => {
-    for (const bad of [
-      { path: "f" },
-      { path: "f", newText: "a", edits: [] },
-      { path: "f", edits: [{ oldText: "", newText: "x" }] },
-      { newText: "a" },
-      null,
-      "text",
-    ]) {
-      assert.throws(() => checkProposal(bad), ProposalError, JSON.stringify(bad));
-    }
-    assert.throws(() => checkProposal({ path: "f", newText: "é".repeat(LIMITS.maxProposalBytes / 2 + 1) }), /4194306 bytes, over the 4194304-byte limit/);
-    assert.deepEqual(checkProposal({ path: "f", newText: "ok" }), { path: "f", newText: "ok" });
   });
 });
