@@ -80,10 +80,16 @@ describe("the built-in chat: a turn undone since", { skip }, () => {
         // The last turn: rewinding to it would undo nothing.
         { text: "1 file changedReviewUndo turnRewind to here", buttons: ["Review", "Undo turn"] },
       ]);
-
-      // VS Code's Undo turn on the second turn (agent-turns.ts runs the same store call).
+      await chat.frame.click(".turn-changes .turn-rewind");
+      await chat.page.waitForFunction(() =>
+        (window as unknown as { requests: Array<{ kind?: unknown }> }).requests.some((request) => request.kind === "rewindTurn"),
+      );
+      const [rewind] = (await chat.requests()).filter((request) => request.kind === "rewindTurn");
       const store = (await CheckpointStore.create({ ...DEFAULT_SETTINGS, directory: path.join(home, "checkpoints"), log: () => {} }))!;
       const [first, second] = store.list(project).records;
+      assert.deepEqual(rewind, { kind: "rewindTurn", project, turn: first!.id }, "Rewind asks VS Code for the first turn");
+
+      // VS Code's Undo turn on the second turn (agent-turns.ts runs the same store call).
       await store.restore(project, second!.id);
       assert.equal(fs.readFileSync(path.join(project, "kept.txt"), "utf8"), "before\n");
       await chat.frame.waitForSelector(`.turn-changes.undone[data-turn="${second!.id}"]`, TIMEOUT);
