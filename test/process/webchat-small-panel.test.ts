@@ -1,5 +1,6 @@
 // The chat page at the size of VS Code's default bottom panel (the chat's
-// frame there is about 1280×260 in a 1280×800 window), in real Chromium against
+// frame there is 932×232 on VS Code 1.99, 626×225 on 1.139, in a 1280×800
+// window), in real Chromium against
 // the real chat server: the tab strip shows no scroll arrows with one tab;
 // History takes the whole view below the header, its entries in sight and no
 // box of its own scrolling inside it; a card taller than the transcript opens
@@ -17,8 +18,15 @@ import { OUT_DIR } from "../support/processes.js";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 15_000 };
-/** The chat's frame in code-server's default bottom panel (1280×800 window, measured by test/e2e/panel.test.ts). */
-const BOTTOM_PANEL = { width: 1280, height: 260 };
+/**
+ * The chat's frame in code-server's default bottom panel of a 1280×800 window, as test/e2e/chat-small-panel.test.ts
+ * measures it: VS Code 1.99 (the side bar open), and 1.139 (its own Chat in the secondary side bar too).
+ */
+const BOTTOM_PANELS = [
+  { width: 932, height: 232 },
+  { width: 626, height: 225 },
+];
+const BOTTOM_PANEL = BOTTOM_PANELS[0]!;
 const FAILING = path.join(OUT_DIR, "test", "fixtures", "failing-start-agent.js");
 /** `SYMPOSIUM_SCREENSHOTS=DIR` keeps pictures of what these tests check, light and dark, to look at. */
 const SCREENSHOTS = process.env.SYMPOSIUM_SCREENSHOTS;
@@ -52,42 +60,50 @@ function scrolling(page: Page, selector: string): Promise<string[]> {
 describe("webchat: in the default bottom panel's size", { skip }, () => {
   const suite = chatSuite();
 
-  it("the tab strip has no scroll arrows with one tab; History fills the view with its entries in sight", async () => {
-    const server = await suite.serve();
-    const page = await openChatPage(suite.browser, server, { conversation: "small-first" });
-    await page.setViewportSize(BOTTOM_PANEL);
-    assert.deepEqual(await scrolling(page, ".tab-strip, .tab-strip *"), [], "one tab: nothing in the strip overflows");
+  for (const size of BOTTOM_PANELS) {
+    it(`the tab strip has no scroll arrows with one tab; History fills the view with its entries in sight (${size.width}×${size.height})`, async () => {
+      const server = await suite.serve();
+      const page = await openChatPage(suite.browser, server, { conversation: "small-first" });
+      await page.setViewportSize(size);
+      assert.deepEqual(await scrolling(page, ".tab-strip, .tab-strip *"), [], "one tab: nothing in the strip overflows");
 
-    // Three kept conversations (each is kept after its first answer), then History.
-    for (const word of ["alpha", "beta", "gamma"]) {
-      await typePrompt(page, word);
-      await page.locator(".conversation:not([hidden]) .message.agent", { hasText: word }).waitFor(TIMEOUT);
-      await page.click(".conversation:not([hidden]) #new-chat");
-      await page.waitForSelector(".conversation:not([hidden])[data-state=ready]", TIMEOUT);
-    }
-    await page.click(".conversation:not([hidden]) #history-button");
-    await page.waitForFunction(() => document.querySelectorAll("#history:not([hidden]) .history-entry").length === 3, undefined, TIMEOUT);
-    const layout = await page.evaluate(() => {
-      const history = document.querySelector<HTMLElement>(".conversation:not([hidden]) #history")!.getBoundingClientRect();
-      const header = document.querySelector<HTMLElement>(".conversation:not([hidden]) header")!.getBoundingClientRect();
-      const entries = [...document.querySelectorAll<HTMLElement>(".conversation:not([hidden]) .history-entry")].map((entry) => entry.getBoundingClientRect());
-      return { top: history.top, bottom: history.bottom, headerBottom: header.bottom, entryBottoms: entries.map((entry) => entry.bottom), height: innerHeight };
+      // Three kept conversations (each is kept after its first answer), then History.
+      for (const word of ["alpha", "beta", "gamma"]) {
+        await typePrompt(page, word);
+        await page.locator(".conversation:not([hidden]) .message.agent", { hasText: word }).waitFor(TIMEOUT);
+        await page.click(".conversation:not([hidden]) #new-chat");
+        await page.waitForSelector(".conversation:not([hidden])[data-state=ready]", TIMEOUT);
+      }
+      await page.click(".conversation:not([hidden]) #history-button");
+      await page.waitForFunction(() => document.querySelectorAll("#history:not([hidden]) .history-entry").length === 3, undefined, TIMEOUT);
+      const layout = await page.evaluate(() => {
+        const history = document.querySelector<HTMLElement>(".conversation:not([hidden]) #history")!.getBoundingClientRect();
+        const header = document.querySelector<HTMLElement>(".conversation:not([hidden]) header")!.getBoundingClientRect();
+        const entries = [...document.querySelectorAll<HTMLElement>(".conversation:not([hidden]) .history-entry")].map((entry) => entry.getBoundingClientRect());
+        return {
+          top: history.top,
+          bottom: history.bottom,
+          headerBottom: header.bottom,
+          entryBottoms: entries.map((entry) => entry.bottom),
+          height: innerHeight,
+        };
+      });
+      assert.ok(layout.top - layout.headerBottom < 12, `History starts right under the header (${layout.top} vs ${layout.headerBottom})`);
+      assert.ok(layout.height - layout.bottom < 4, `History reaches the bottom of the view (${layout.bottom} of ${layout.height})`);
+      assert.ok(
+        layout.entryBottoms.every((bottom) => bottom <= layout.height),
+        `every entry is in sight at once (${layout.entryBottoms.join(", ")} of ${layout.height})`,
+      );
+      assert.deepEqual(await scrolling(page, "#history *"), [], "no box inside History scrolls on its own");
+      if (size === BOTTOM_PANEL) await screenshots(page, "webchat-history-small");
+
+      // Closed: the conversation is back as it was.
+      await page.click(".conversation:not([hidden]) .history-close");
+      await page.waitForSelector(".conversation:not([hidden]) #transcript", { state: "visible", ...TIMEOUT });
+      assert.equal(await page.locator(".conversation:not([hidden]) footer").isVisible(), true);
+      await page.close();
     });
-    assert.ok(layout.top - layout.headerBottom < 12, `History starts right under the header (${layout.top} vs ${layout.headerBottom})`);
-    assert.ok(layout.height - layout.bottom < 4, `History reaches the bottom of the view (${layout.bottom} of ${layout.height})`);
-    assert.ok(
-      layout.entryBottoms.every((bottom) => bottom <= layout.height),
-      `every entry is in sight at once (${layout.entryBottoms.join(", ")} of ${layout.height})`,
-    );
-    assert.deepEqual(await scrolling(page, "#history *"), [], "no box inside History scrolls on its own");
-    await screenshots(page, "webchat-history-small");
-
-    // Closed: the conversation is back as it was.
-    await page.click(".conversation:not([hidden]) .history-close");
-    await page.waitForSelector(".conversation:not([hidden]) #transcript", { state: "visible", ...TIMEOUT });
-    assert.equal(await page.locator(".conversation:not([hidden]) footer").isVisible(), true);
-    await page.close();
-  });
+  }
 
   it("a sign-in card taller than the transcript opens showing its title", async () => {
     const server = await suite.serve({ command: quote([process.execPath, FAILING, "auth", "Locked Agent"]) });
