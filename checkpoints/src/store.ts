@@ -181,7 +181,10 @@ export class CheckpointStore {
   async restore(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport> {
     const turn = this.turn(dir, turnId);
     if (turn.state !== "done") throw new CheckpointError(`turn ${turn.id} cannot be undone: ${describeState(turn)}`);
-    return this.fromSnapshots(turn, () => this.restoreTurn(turn, keep));
+    const report = await this.fromSnapshots(turn, () => this.restoreTurn(turn, keep));
+    // The record says so: a chat showing the turn stops offering its Undo (webchat/src/turn-changes.ts watches).
+    this.save(this.projectFolder(realProject(dir)), { ...turn, undoneAt: new Date().toISOString() });
+    return report;
   }
 
   private async restoreTurn(turn: TurnRecord, keep: (file: string) => string | null): Promise<RestoreReport> {
@@ -210,13 +213,13 @@ export class CheckpointStore {
   }
 
   /**
-   * Rewinds `turnId`'s conversation to just after it: the same session's later turns that changed files are undone,
-   * newest first, each with `restore`'s rules (a file changed since is a conflict, left alone).
+   * Rewinds `turnId`'s conversation to just after it: the same session's later turns that changed files (and are
+   * not undone already) are undone, newest first, each with `restore`'s rules (a file changed since is a conflict, left alone).
    */
   async rewind(dir: string, turnId: string, keep: (file: string) => string | null = () => null): Promise<RestoreReport[]> {
     const turn = this.turn(dir, turnId);
     const later = this.list(dir)
-      .records.filter((record) => record.sessionId === turn.sessionId && record.id > turn.id && record.state === "done")
+      .records.filter((record) => record.sessionId === turn.sessionId && record.id > turn.id && record.state === "done" && record.undoneAt === undefined)
       .reverse();
     const reports: RestoreReport[] = [];
     for (const record of later) reports.push(await this.restore(dir, record.id, keep));

@@ -33,6 +33,8 @@ export interface TurnRecord {
   state: TurnState;
   roots: TurnRoot[];
   notes: string[];
+  /** When the turn was undone (its files put back: `restore`, or a rewind past it); absent while it stands. */
+  undoneAt?: string;
 }
 
 export const PROMPT_CHARS = 200;
@@ -87,14 +89,26 @@ export function readRecord(file: string): TurnRecord | null {
 
 function parseRecord(value: unknown): TurnRecord | null {
   if (!isObject(value) || value.version !== RECORD_VERSION) return null;
-  const { id, sessionId, prompt, startedAt, endedAt, state, roots, notes } = value;
+  const { id, sessionId, prompt, startedAt, endedAt, state, roots, notes, undoneAt } = value;
   if (typeof id !== "string" || !isTurnId(id) || typeof sessionId !== "string" || typeof prompt !== "string") return null;
   if (typeof startedAt !== "string" || (endedAt !== null && typeof endedAt !== "string")) return null;
   if (state !== "open" && state !== "done" && state !== "skipped" && state !== "failed") return null;
+  if (undoneAt !== undefined && typeof undoneAt !== "string") return null;
   if (!Array.isArray(roots) || !Array.isArray(notes) || !notes.every((note) => typeof note === "string")) return null;
   const parsedRoots = roots.map(parseRoot);
   if (parsedRoots.some((root) => root === null)) return null;
-  return { version: RECORD_VERSION, id, sessionId, prompt, startedAt, endedAt, state, roots: parsedRoots as TurnRoot[], notes: notes };
+  return {
+    version: RECORD_VERSION,
+    id,
+    sessionId,
+    prompt,
+    startedAt,
+    endedAt,
+    state,
+    roots: parsedRoots as TurnRoot[],
+    notes: notes,
+    ...(undoneAt === undefined ? {} : { undoneAt }),
+  };
 }
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;

@@ -102,7 +102,7 @@ async function pickTurn(opened: () => Promise<CheckpointStore | null>, title: st
     }
   });
   const changed = turns
-    .filter(({ turn }) => turn.state === "done" && filesOf(turn).length > 0)
+    .filter(({ turn }) => turn.state === "done" && turn.undoneAt === undefined && filesOf(turn).length > 0)
     .sort((a, b) => b.turn.id.localeCompare(a.turn.id))
     .slice(0, MAX_PICKED);
   if (changed.length === 0) {
@@ -134,6 +134,11 @@ async function namedTurn(
   if (turn?.state !== "done" || filesOf(turn).length === 0) {
     log.warn(`the chat named turn ${JSON.stringify(id)} of ${JSON.stringify(project)}, which is not a recorded turn of this workspace that changed files`);
     void vscode.window.showWarningMessage("Symposium: that agent turn is not recorded for this workspace (pruned, or another project's).");
+    return undefined;
+  }
+  if (turn.undoneAt !== undefined) {
+    // A chat page that has not heard of the undo yet: nothing to review or undo again.
+    void vscode.window.showInformationMessage("Symposium: that agent turn is already undone.");
     return undefined;
   }
   return { project: folder!.uri.fsPath, turn };

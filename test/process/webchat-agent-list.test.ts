@@ -64,7 +64,8 @@ describe("webchat: the agent's own sessions in History", { skip }, () => {
       const shown = await page.locator(".agent-session-list .history-entry").count();
       assert.equal(shown, name === "paged by 50" ? 50 : PAGE_LIMIT);
       if (name !== "paged by 50") assert.match(await page.locator(".agent-sessions-footer").innerText(), new RegExp(`${100000 - PAGE_LIMIT} more`));
-      // The page still answers the user: typing goes on as before.
+      // The page still answers the user: History closes (it stands in the conversation's place), typing goes on as before.
+      await page.click(".history-close");
       await typePrompt(page, "still here");
       await page.locator(".message.agent", { hasText: "still here" }).waitFor(TIMEOUT);
       await page.close();

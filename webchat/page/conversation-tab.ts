@@ -73,7 +73,7 @@ export interface ConversationTab {
   readonly init: TabInit;
   /** The conversation's id (undefined: unnamed). */
   readonly conversationId: string | undefined;
-  /** The strip's label: the conversation's first message (marked "(fork)" in a fork), else "New chat". */
+  /** The strip's label: the conversation's first message (marked "(fork)" in a fork), else its agent's name ("New chat" before the agent is known). */
   label(): string;
   /** The agent's name and what it does, for the strip's tooltip. */
   status(): string;
@@ -125,6 +125,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
 
   const status = h("span", { class: "status", id: "status", role: "status" }, "Connecting…");
   const modeSelect = h("select", { id: "mode", "aria-label": "Mode", hidden: "" });
+  /** The MCP servers the agent was given (the editor's tools among them), once its session is open. */
+  const toolsChip = h("span", { id: "mcp-servers", class: "tools-chip", tabindex: "0", hidden: "" });
   const cancelButton = h("button", { id: "cancel", title: "Cancel the turn (Escape)", hidden: "" }, "Cancel");
   const newChatButton = h("button", { id: "new-chat", title: "Start a new conversation in this tab" }, "New chat");
   const forkButton = h("button", { id: "fork", title: "Fork: a copy of this conversation in a new tab", hidden: "" }, "Fork");
@@ -188,6 +190,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       {},
       h("strong", { id: "title" }, document.getElementById("app")?.dataset.title ?? "Symposium"),
       status,
+      toolsChip,
       usageMeter.element,
       h("span", { class: "spacer" }),
       agentPicker.element,
@@ -239,7 +242,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     input: composer.input,
     init,
     conversationId: init.conversation,
-    label: () => (init.fork === true ? `${firstMessage ?? "Chat"} (fork)` : (firstMessage ?? "New chat")),
+    label: () => (init.fork === true ? `${firstMessage ?? "Chat"} (fork)` : (firstMessage ?? newChatLabel())),
     status: () => {
       const name = agentName();
       return `${name ? `${name} · ` : ""}${stateWord(session)}`;
@@ -351,7 +354,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         agentPicker.show(message.agents, message.current, session.agentName);
         // A failed start's banner drawn before the list came offers "Choose another agent" now.
         if (session.ended?.startFailed) showEnded(session.ended);
-        return showSession(); // the header names the agent as the list does
+        showSession(); // the header names the agent as the list does
+        return shell.changed(tab); // and so does a new tab's label
       case "agentChoice":
         return agentChosen(message);
       case "forked":
@@ -391,6 +395,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     if (next.currentModeId) modeSelect.value = next.currentModeId;
     pickers.update(next.configOptions);
     usageMeter.show(next.usage);
+    showTools(next.mcpServers ?? []);
     attachments.accepts = next.imagePrompts === true;
     signOutButton.hidden = next.canLogout !== true || next.state === "ended";
     const canFork = next.canFork === true && next.state !== "ended";
@@ -426,6 +431,19 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   function agentName(): string | undefined {
     const current = agentList?.current === undefined ? undefined : agentList.agents.find((agent) => agent.id === agentList!.current);
     return current?.name ?? session.agentName;
+  }
+
+  /** "Tools: symposium-editor": which MCP servers this conversation's agent was given; hidden when none. */
+  function showTools(names: string[]): void {
+    toolsChip.hidden = names.length === 0;
+    toolsChip.textContent = `Tools: ${names.join(", ")}`;
+    const editor = names.includes("symposium-editor") ? "\nsymposium-editor: VS Code's own tools (definitions, references, diagnostics, the open files)" : "";
+    toolsChip.title = `The MCP servers this conversation's agent was given: ${names.join(", ")}${editor}`;
+  }
+
+  /** A tab with no message yet: named after its agent (the name alone: a tab's room is short), so new tabs tell apart. */
+  function newChatLabel(): string {
+    return agentName() ?? "New chat";
   }
 
   /** Why a prompt cannot be sent now (null: it can), said where Send is off and when Enter is pressed. */

@@ -1,6 +1,8 @@
-// This workspace's kept conversations (docs/webchat.md: history): a panel
-// under the toolbar listing them (title, time), each with Open (the page
-// reloads on a new conversation that reopens it) and Delete.
+// This workspace's kept conversations (docs/webchat.md: history): a view
+// in the conversation's place under its header (the transcript and the
+// composer wait hidden: a bottom panel has room for one of them) listing them
+// (title, time), each with Open (the page reloads on a new conversation that
+// reopens it) and Delete.
 
 import { h } from "./dom.js";
 import type { HistoryEntry } from "./protocol.js";
@@ -31,6 +33,7 @@ export class HistoryPanel {
   toggle(open = this.element.hidden): void {
     this.element.hidden = !open;
     this.button.setAttribute("aria-expanded", String(open));
+    this.element.parentElement?.classList.toggle("showing-history", open);
     if (open) {
       this.element.replaceChildren(h("div", { class: "meta" }, "Loading…"));
       this.actions.list();

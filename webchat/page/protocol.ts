@@ -17,6 +17,8 @@ export type TranscriptEvent =
   | { kind: "turnEnd"; stopReason: string }
   /** The turn that just ended changed files (its checkpoint record, docs/checkpoints.md): `files` project-relative, the first few. */
   | { kind: "turnChanges"; project: string; turn: string; count: number; files: string[]; notRecorded?: string }
+  /** That turn was undone since (its checkpoint record says so: VS Code's Undo turn or Rewind, or the command line's). */
+  | { kind: "turnUndone"; turn: string }
   | { kind: "error"; message: string; detail?: string[] }
   /** `promptRefused`: the server did not take the page's prompt (the agent was already answering, or not ready); the page queues its text again. */
   | { kind: "notice"; message: string; promptRefused?: boolean }
@@ -182,6 +184,8 @@ export interface SessionInfo {
   imagePrompts?: boolean;
   /** The context meter (docs/webchat.md: usage), from the agent's last sane usage_update. */
   usage?: UsageInfo;
+  /** The MCP servers the agent was given for this session, by name (webchat/src/mcp-servers.ts): the header's "Tools" chip. */
+  mcpServers?: string[];
   /** Why the conversation ended, with the agent's last stderr lines. */
   ended?: EndedInfo;
 }

@@ -11,10 +11,12 @@ import { TerminalOutputs } from "./terminal-view.js";
 import { locationLinks, openDiffButton } from "./bridge.js";
 import { shownPath } from "./project-path.js";
 import { parseMentions } from "./mention-syntax.js";
-import { turnChangesNote } from "./turn-changes.js";
+import { markUndone, offerRewinds, turnChangesNote } from "./turn-changes.js";
 
 /** At most one render of streaming text per frame. */
 const FRAME_MS = 16;
+/** The room left above a card shown from its title (the transcript's own padding). */
+const CARD_MARGIN = 10;
 
 /**
  * Settled blocks go into part containers of at most this many blocks; a full
@@ -53,6 +55,10 @@ export class TranscriptView {
   private following = true;
   /** Where `follow` last put the view: a scroll event above it is the user's, one at or below it ours. */
   private followedTo = 0;
+  /** A card just added (a sign-in, a permission): `follow` shows it from its title. */
+  private newCard: HTMLElement | undefined;
+  /** The transcript's height when a card was shown from its title: the view stays there until more comes. */
+  private heldAtHeight: number | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -90,6 +96,8 @@ export class TranscriptView {
     this.renderTimer = undefined;
     this.following = true;
     this.followedTo = 0;
+    this.newCard = undefined;
+    this.heldAtHeight = undefined;
   }
 
   /** Shows one event; one that cannot be shown becomes a note, and the events after it still show. */
@@ -123,9 +131,18 @@ export class TranscriptView {
   }
 
   private follow(): void {
+    const card = this.newCard;
+    this.newCard = undefined;
     if (!this.following) return;
-    this.root.scrollTop = this.root.scrollHeight;
-    this.followedTo = this.root.scrollTop;
+    const root = this.root;
+    if (card === undefined && this.heldAtHeight === root.scrollHeight) return; // an event that showed nothing new
+    this.heldAtHeight = undefined;
+    const end = root.scrollHeight - root.clientHeight;
+    // A card taller than the view (a small bottom panel) opens at its title, not at its last button.
+    const cardTop = card ? card.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop - CARD_MARGIN : end;
+    root.scrollTop = Math.min(end, cardTop);
+    if (cardTop < end) this.heldAtHeight = root.scrollHeight;
+    this.followedTo = root.scrollTop;
   }
 
   private render(event: TranscriptEvent): void {
@@ -151,7 +168,9 @@ export class TranscriptView {
         const card = signInCard(event, this.signIn);
         this.signIns.set(event.id, card);
         this.append(card);
-        if (document.hasFocus()) card.querySelector<HTMLButtonElement>("button")?.focus(); // never take the keys from the editor
+        this.newCard = card;
+        // Never take the keys from the editor; never scroll to the button either: follow() shows the card from its title.
+        if (document.hasFocus()) card.querySelector<HTMLButtonElement>("button")?.focus({ preventScroll: true });
         return;
       }
       case "signInDone": {
@@ -178,7 +197,11 @@ export class TranscriptView {
         return;
       }
       case "turnChanges":
-        return this.append(turnChangesNote(event));
+        this.append(turnChangesNote(event));
+        return offerRewinds(this.root);
+      case "turnUndone":
+        markUndone(this.root, event);
+        return offerRewinds(this.root);
       case "turnEnd":
         this.flushText(); // the answer is complete when the page says the agent is ready
         this.lastText = undefined;
@@ -339,7 +362,8 @@ export class TranscriptView {
     this.permissions.set(id, card);
     this.lastText = undefined;
     this.append(card);
-    if (document.hasFocus()) buttons[0]?.focus(); // never take the keys from the editor
+    this.newCard = card;
+    if (document.hasFocus()) buttons[0]?.focus({ preventScroll: true }); // never take the keys from the editor; follow() shows the card
   }
 
   private append(element: HTMLElement): void {

@@ -26,6 +26,7 @@ import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
 import { commandText, type AgentCommand } from "./agent-command.js";
 import { ourConductorRun } from "./agent-catalog.js";
+import { mcpServerNames } from "./mcp-servers.js";
 import { editorPath, writeRefusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
@@ -422,6 +423,7 @@ export class AgentSession {
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
       this.info.configOptions = configOptionInfos(session.configOptions);
+      this.info.mcpServers = mcpServerNames([], this.options.command, this.options.env); // the chat names none of its own
       this.setState("ready");
     } catch (error) {
       if (how !== "new") this.sessionId = undefined;

@@ -219,6 +219,7 @@ export class Conversation {
       clearTimeout(this.graceTimer);
       this.options.log(`conversation ${this.id} ended: ${reason}`);
       await this.session.stop();
+      this.turnChanges.close();
       this.keep();
       this.flush();
       for (const socket of this.links.keys()) socket.close(1000, "conversation ended");
@@ -343,6 +344,10 @@ export class Conversation {
     this.kept.title = agentTitle(event) ?? this.kept.title; // the agent's own title wins (session_info_update)
     if (event.kind === "turnEnd" && !this.restoring) this.keep();
     if (!this.restoring) this.followTurn(event);
+    this.turnChanges.track(event, (undone) => {
+      this.record(undone);
+      this.keep();
+    });
     if (event.kind === "turnEnd" && !this.restoring) void this.followFirstRunChoice();
   }
 

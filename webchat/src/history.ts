@@ -217,6 +217,7 @@ const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> 
   permissionDone: (event) => isString(event.id) && isString(event.outcome),
   turnEnd: (event) => isString(event.stopReason),
   turnChanges: (event) => isString(event.project) && isString(event.turn) && Number.isSafeInteger(event.count) && isStrings(event.files),
+  turnUndone: (event) => isString(event.turn),
   error: (event) => isString(event.message) && isOptional(event.detail, isStrings),
   notice: (event) => isString(event.message),
   signIn: (event) => isString(event.id) && isString(event.message) && Array.isArray(event.methods) && event.methods.every(isObject),
