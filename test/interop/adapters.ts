@@ -160,3 +160,68 @@ export function giveToAgentUser(target: string): void {
   };
   own(target);
 }
+
+export interface AgentReadablePrograms {
+  /** dist/symposium-conductor.mjs, copied: the editor's MCP server it names is the copy beside it. */
+  conductor: string;
+  /** dist/symposium-editor-tools.mjs, copied. */
+  editorTools: string;
+  /** A compiled test fixture (out/test/fixtures/<name>.js, self-contained), copied. */
+  fixture(name: string): string;
+}
+
+let readablePrograms: AgentReadablePrograms | undefined;
+
+/**
+ * The programs an agent is asked to start, where the agents' user can read them. Every MCP
+ * server the proxy names is the one beside the conductor's bundle (dist/), and a clone in a
+ * private folder (as `mktemp -d` makes it, as many homes are) is closed to that user: so when
+ * the agents run as another user, dist/'s bundles are copied once to a folder of the system's
+ * temporary folder that others may read, and checked from that user's side before any agent
+ * starts (throws saying what is in the way and what to do). Run as ourselves: the originals.
+ */
+export function agentReadablePrograms(): AgentReadablePrograms {
+  readablePrograms ??= isRoot() ? copyForAgentUser() : originals();
+  return readablePrograms;
+}
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+function originals(): AgentReadablePrograms {
+  return {
+    conductor: path.join(REPO, "dist", "symposium-conductor.mjs"),
+    editorTools: path.join(REPO, "dist", "symposium-editor-tools.mjs"),
+    fixture: (name) => path.join(REPO, "out", "test", "fixtures", `${name}.js`),
+  };
+}
+
+function copyForAgentUser(): AgentReadablePrograms {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "symposium-agent-programs-"));
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  for (const folder of ["", "chunks"]) {
+    fs.mkdirSync(path.join(dir, "dist", folder), { recursive: true });
+    for (const name of fs.readdirSync(path.join(REPO, "dist", folder)).filter((file) => file.endsWith(".mjs")))
+      fs.copyFileSync(path.join(REPO, "dist", folder, name), path.join(dir, "dist", folder, name));
+  }
+  fs.mkdirSync(path.join(dir, "fixtures"));
+  const copied: AgentReadablePrograms = {
+    conductor: path.join(dir, "dist", "symposium-conductor.mjs"),
+    editorTools: path.join(dir, "dist", "symposium-editor-tools.mjs"),
+    fixture: (name) => {
+      const target = path.join(dir, "fixtures", `${name}.js`);
+      if (!fs.existsSync(target)) {
+        fs.copyFileSync(originals().fixture(name), target);
+        fs.chmodSync(target, 0o644);
+      }
+      return target;
+    },
+  };
+  // Whatever the umask: mkdtemp makes the folder 0700.
+  for (const entry of [dir, path.join(dir, "dist"), path.join(dir, "dist", "chunks"), path.join(dir, "fixtures")]) fs.chmodSync(entry, 0o755);
+  for (const folder of ["dist", path.join("dist", "chunks")])
+    for (const name of fs.readdirSync(path.join(dir, folder))) if (name.endsWith(".mjs")) fs.chmodSync(path.join(dir, folder, name), 0o644);
+  const problem =
+    whyAgentUserCannotEnter(dir) ?? (asAgentUser("test", "-r", copied.editorTools) ? null : `the agents' user ${AGENT_USER} cannot read ${copied.editorTools}`);
+  if (problem !== null) throw new Error(`${problem} (the programs the agents start: the editor's MCP server and the conductor beside it)`);
+  return copied;
+}

@@ -14,7 +14,7 @@ import { client, type RequestPermissionRequest, type SessionNotification } from 
 import { quote } from "shell-quote";
 import { startScriptedModel, type RecordedRequest, type Script, type ScriptedModel } from "../fixtures/scripted-model/index.js";
 import { CONDUCTOR_CLI, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
-import { agentOwnedDir, giveToAgentUser, type AgentAdapter } from "./adapters.js";
+import { agentOwnedDir, agentReadablePrograms, giveToAgentUser, type AgentAdapter } from "./adapters.js";
 import { agentTurnsDir, scriptedAgentCommand } from "./scripted-agents.js";
 
 export interface Turn {
@@ -80,7 +80,9 @@ export async function runTurn(
     // The snapshot's time budget is for users' big projects; a loaded CI machine must not skip this small one.
     SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "120000",
   };
-  const conductor = startNode(CONDUCTOR_CLI, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url))], env, { cwd: options.projectDir });
+  const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url))], env, {
+    cwd: options.projectDir,
+  });
   t.after(() => void conductor.child.kill());
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
