@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { client, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { quote } from "shell-quote";
 import { startScriptedModel, type RecordedRequest, type Script, type ScriptedModel } from "../fixtures/scripted-model/index.js";
-import { CONDUCTOR_CLI, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
+import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
 import { agentOwnedDir, agentReadablePrograms, giveToAgentUser, type AgentAdapter } from "./adapters.js";
 import { agentTurnsDir, scriptedAgentCommand } from "./scripted-agents.js";
 
@@ -34,6 +34,11 @@ export interface TurnOptions {
   projectDir: string;
   /** The state file's contents (the editor's facts); written where the agents' user can read it. */
   state: Record<string, unknown>;
+  /**
+   * Text the answer must hold: the turn waits for it while the connection is open, since OpenCode
+   * may answer session/prompt before its last agent_message_chunk (the chat shows such late text).
+   */
+  answer?: string;
 }
 
 /** The agents' user's project: a folder it owns, with src/main.ts. */
@@ -101,6 +106,8 @@ export async function runTurn(
         await context.request("initialize", { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: "symposium-tests", version: "0.0.0" } });
         const { sessionId } = await context.request<{ sessionId: string }>("session/new", { cwd: options.projectDir, mcpServers: [] });
         const answer = await context.request<{ stopReason: string }>("session/prompt", { sessionId, prompt: [{ type: "text", text: options.prompt }] });
+        const expected = options.answer;
+        if (expected !== undefined) await eventually(() => answerText(updates).includes(expected), 30_000, `the answer's text "${expected}"`);
         return answer.stopReason;
       }),
     60,

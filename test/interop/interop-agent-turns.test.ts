@@ -56,6 +56,15 @@ const STATE = (projectDir: string): Record<string, unknown> => ({
   workspaceFolders: [projectDir],
 });
 
+/** editor_state, then read_file on src/main.ts, then an answer. */
+const readsTheFile =
+  (projectDir: string) =>
+  (request: ScriptedRequest): ModelStep => {
+    if (request.results.length === 0) return { calls: [{ tool: editorTool(request, "editor_state"), input: {} }] };
+    if (request.results.length === 1) return { calls: [{ tool: editorTool(request, "read_file"), input: { path: path.join(projectDir, "src", "main.ts") } }] };
+    return { text: "The file says so." };
+  };
+
 /** A script that answers every turn with `text`. */
 const saying = (text: string) => (): ModelStep => ({ text });
 
@@ -81,6 +90,7 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
           const projectDir = agentProject(setup);
           const turn = await runTurn(t, setup, adapter, saying("The scripted model's plain answer."), {
             prompt: "What does this do?",
+            answer: "The scripted model's plain answer.",
             projectDir,
             state: STATE(projectDir),
           });
@@ -106,19 +116,14 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
           if ("missing" in setup) return;
           const projectDir = agentProject(setup);
           const window = await liveWindow(t, setup, projectDir);
-          const script = (request: ScriptedRequest): ModelStep => {
-            if (request.results.length === 0) return { calls: [{ tool: editorTool(request, "editor_state"), input: {} }] };
-            if (request.results.length === 1)
-              return { calls: [{ tool: editorTool(request, "read_file"), input: { path: path.join(projectDir, "src", "main.ts") } }] };
-            return { text: "The file now says 43." };
-          };
-          const turn = await runTurn(t, setup, adapter, script, {
+          const turn = await runTurn(t, setup, adapter, readsTheFile(projectDir), {
             prompt: "What is in this file now?",
+            answer: "The file says so.",
             projectDir,
             state: { ...STATE(projectDir), ...window.state },
           });
           assert.equal(turn.stopReason, "end_turn", describeRequests(turn.model.requests));
-          assert.match(turn.answer, /The file now says 43\./);
+          assert.match(turn.answer, /The file says so\./);
           const requests = scriptedRequests(turn);
           const first = requests[0]!.read!;
           for (const name of ["editor_state", "read_file"]) {
@@ -138,6 +143,28 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
       );
 
       it(
+        `${adapter.shortName}: calls editor_state then read_file with no window connected: answered from the state file and the disk, saying so`,
+        { timeout: TURN_MS },
+        async (t) => {
+          failIfMissing(missing);
+          if ("missing" in setup) return;
+          const projectDir = agentProject(setup);
+          const turn = await runTurn(t, setup, adapter, readsTheFile(projectDir), {
+            prompt: "What is in this file?",
+            answer: "The file says so.",
+            projectDir,
+            state: STATE(projectDir),
+          });
+          assert.equal(turn.stopReason, "end_turn", describeRequests(turn.model.requests));
+          const last = scriptedRequests(turn).at(-1)!.read!;
+          assert.equal(last.results.length, 2, describeRequests(turn.model.requests));
+          for (const result of last.results) assert.ok(result.text.includes("No live VS Code window is connected"), `said where it came from: ${result.text}`);
+          assert.ok(last.results[0]!.text.includes("src/main.ts"), `editor_state names the active file: ${last.results[0]!.text}`);
+          assert.ok(last.results[1]!.text.includes("export const answer = 42;"), `read_file's text from the disk: ${last.results[1]!.text}`);
+        },
+      );
+
+      it(
         `${adapter.shortName}: writes a file with its own tool (allowed through the client); checkpoints list, diff and restore show and undo it`,
         { timeout: TURN_MS },
         async (t) => {
@@ -152,7 +179,12 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
             const tool = ownTool(request, own.tools);
             return { calls: [{ tool, input: own.input(tool.name, projectDir, file, text) }] };
           };
-          const turn = await runTurn(t, setup, adapter, script, { prompt: "Write the notes.", projectDir, state: STATE(projectDir) });
+          const turn = await runTurn(t, setup, adapter, script, {
+            prompt: "Write the notes.",
+            answer: "Wrote the notes.",
+            projectDir,
+            state: STATE(projectDir),
+          });
           assert.equal(turn.stopReason, "end_turn", describeRequests(turn.model.requests));
           assert.equal(fs.readFileSync(path.join(projectDir, file), "utf8"), text);
           assert.equal(turn.permissions.length > 0, ASKS_BEFORE_WRITING[adapter.shortName], `permission requests: ${JSON.stringify(turn.permissions)}`);
