@@ -88,7 +88,11 @@ export async function runTurn(
   const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url))], env, {
     cwd: options.projectDir,
   });
-  t.after(() => void conductor.child.kill());
+  // Waits for the exit, so the folders are removed after the agent (which the conductor stops) wrote its last.
+  t.after(async () => {
+    conductor.child.kill();
+    await conductor.exited;
+  });
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const app = client()
