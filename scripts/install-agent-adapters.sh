@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the published ACP agent adapters the first-run menu offers
 # (conductor-hooks/src/agent-choices.ts), each at a pinned version, for the
-# interop tests (test/interop/interop-agent-adapters.test.ts).
+# interop tests (test/interop/interop-agent-adapters.test.ts), and OpenCode,
+# which the agent-turns tests run against a scripted model.
 #
 # Real users run these agents as themselves, not as root, and Claude Code
 # refuses some options as root: when this runs as root it creates an
@@ -16,6 +17,7 @@ ADAPTERS=(
   "@agentclientprotocol/claude-agent-acp@0.101.0"
   "@zed-industries/codex-acp@0.16.0"
   "@google/gemini-cli@0.61.0"
+  "opencode-ai@1.1.53"
 )
 AGENT_USER="${SYMPOSIUM_AGENT_USER:-symposium-agent}"
 

@@ -22,11 +22,22 @@ export interface Adapter {
   args: string[];
 }
 
+/** The adapters the first-run menu offers. */
 export const ADAPTERS: readonly Adapter[] = [
   { shortName: "claude", pkg: "@agentclientprotocol/claude-agent-acp", version: "0.101.0", bin: "claude-agent-acp", args: [] },
   { shortName: "codex", pkg: "@zed-industries/codex-acp", version: "0.16.0", bin: "codex-acp", args: [] },
   { shortName: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini", args: ["--acp"] },
 ];
+
+/** An agent the tests run whole turns with (test/interop/agent-turns.test.ts): the menu's, and OpenCode. */
+export interface AgentAdapter extends Omit<Adapter, "shortName"> {
+  shortName: Adapter["shortName"] | "opencode";
+}
+
+export const OPENCODE: AgentAdapter = { shortName: "opencode", pkg: "opencode-ai", version: "1.1.53", bin: "opencode", args: ["acp"] };
+
+/** Every adapter scripts/install-agent-adapters.sh installs. */
+export const AGENT_ADAPTERS: readonly AgentAdapter[] = [...ADAPTERS, OPENCODE];
 
 /** The adapters' initialize answers to the chat's client capabilities, recorded (test/unit/webchat/webchat-client-capabilities.test.ts reads them). */
 export const RECORDED_INITIALIZE = JSON.parse(
@@ -61,7 +72,7 @@ export function adapterSetup(): { dir: string; prefix: string[] } | { missing: s
   const home = isRoot() ? agentUserHome() : os.homedir();
   if (home === null) return { missing: `no user ${AGENT_USER} to run the agents as (run scripts/install-agent-adapters.sh as root)` };
   const dir = process.env.SYMPOSIUM_ADAPTERS_DIR || (isRoot() ? path.join(home, ".cache", "symposium", "adapters") : path.join(symposiumCache(), "adapters"));
-  const absent = ADAPTERS.filter((adapter) => !fs.existsSync(path.join(dir, "node_modules", ".bin", adapter.bin)));
+  const absent = AGENT_ADAPTERS.filter((adapter) => !fs.existsSync(path.join(dir, "node_modules", ".bin", adapter.bin)));
   if (absent.length > 0)
     return {
       missing: `${absent.map((adapter) => `${adapter.pkg}@${adapter.version}`).join(", ")} not installed in ${dir} (run scripts/install-agent-adapters.sh)`,
@@ -71,8 +82,10 @@ export function adapterSetup(): { dir: string; prefix: string[] } | { missing: s
   return { dir, prefix: isRoot() ? ["runuser", "-u", AGENT_USER, "--", ...env] : env };
 }
 
-export function adapterCommand(setup: { dir: string; prefix: string[] }, adapter: Adapter): string[] {
-  return [...setup.prefix, path.join(setup.dir, "node_modules", ".bin", adapter.bin), ...adapter.args];
+/** `assignments` (NAME=value) go after the prefix's, so they win over it (HOME) and over the credentials it unsets. */
+export function adapterCommand(setup: { dir: string; prefix: string[] }, adapter: AgentAdapter, assignments: string[] = []): string[] {
+  const env = assignments.length === 0 ? [] : setup.prefix.includes("env") ? assignments : ["env", ...assignments];
+  return [...setup.prefix, ...env, path.join(setup.dir, "node_modules", ".bin", adapter.bin), ...adapter.args];
 }
 
 /**
@@ -120,4 +133,95 @@ function ancestors(dir: string): string[] {
     folders.unshift(folder);
     if (path.dirname(folder) === folder) return folders;
   }
+}
+
+/**
+ * A folder (of the system's temporary folder, by default) that the agents' user owns (their
+ * HOME for a test, a project they write to). When the agents run as us it is ours.
+ */
+export function agentOwnedDir(prefix: string, parent = os.tmpdir()): string {
+  fs.mkdirSync(parent, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
+  fs.chmodSync(dir, 0o755);
+  const problem = whyAgentUserCannotEnter(dir);
+  if (problem !== null) throw new Error(problem);
+  giveToAgentUser(dir);
+  return dir;
+}
+
+/** Makes `target` (and, for a folder, all in it) the agents' user's: a no-op unless we are root. */
+export function giveToAgentUser(target: string): void {
+  if (!isRoot()) return;
+  const fields = execFileSync("getent", ["passwd", AGENT_USER], { encoding: "utf8" }).split(":");
+  const [uid, gid] = [Number(fields[2]), Number(fields[3])];
+  const own = (entry: string): void => {
+    fs.lchownSync(entry, uid, gid);
+    if (fs.lstatSync(entry).isDirectory()) for (const name of fs.readdirSync(entry)) own(path.join(entry, name));
+  };
+  own(target);
+}
+
+export interface AgentReadablePrograms {
+  /** dist/symposium-conductor.mjs, copied: the editor's MCP server it names is the copy beside it. */
+  conductor: string;
+  /** dist/symposium-editor-tools.mjs, copied. */
+  editorTools: string;
+  /** A compiled test fixture (out/test/fixtures/<name>.js, self-contained), copied. */
+  fixture(name: string): string;
+}
+
+let readablePrograms: AgentReadablePrograms | undefined;
+
+/**
+ * The programs an agent is asked to start, where the agents' user can read them. Every MCP
+ * server the proxy names is the one beside the conductor's bundle (dist/), and a clone in a
+ * private folder (as `mktemp -d` makes it, as many homes are) is closed to that user: so when
+ * the agents run as another user, dist/'s bundles are copied once to a folder of the system's
+ * temporary folder that others may read, and checked from that user's side before any agent
+ * starts (throws saying what is in the way and what to do). Run as ourselves: the originals.
+ */
+export function agentReadablePrograms(): AgentReadablePrograms {
+  readablePrograms ??= isRoot() ? copyForAgentUser() : originals();
+  return readablePrograms;
+}
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+function originals(): AgentReadablePrograms {
+  return {
+    conductor: path.join(REPO, "dist", "symposium-conductor.mjs"),
+    editorTools: path.join(REPO, "dist", "symposium-editor-tools.mjs"),
+    fixture: (name) => path.join(REPO, "out", "test", "fixtures", `${name}.js`),
+  };
+}
+
+function copyForAgentUser(): AgentReadablePrograms {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "symposium-agent-programs-"));
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  for (const folder of ["", "chunks"]) {
+    fs.mkdirSync(path.join(dir, "dist", folder), { recursive: true });
+    for (const name of fs.readdirSync(path.join(REPO, "dist", folder)).filter((file) => file.endsWith(".mjs")))
+      fs.copyFileSync(path.join(REPO, "dist", folder, name), path.join(dir, "dist", folder, name));
+  }
+  fs.mkdirSync(path.join(dir, "fixtures"));
+  const copied: AgentReadablePrograms = {
+    conductor: path.join(dir, "dist", "symposium-conductor.mjs"),
+    editorTools: path.join(dir, "dist", "symposium-editor-tools.mjs"),
+    fixture: (name) => {
+      const target = path.join(dir, "fixtures", `${name}.js`);
+      if (!fs.existsSync(target)) {
+        fs.copyFileSync(originals().fixture(name), target);
+        fs.chmodSync(target, 0o644);
+      }
+      return target;
+    },
+  };
+  // Whatever the umask: mkdtemp makes the folder 0700.
+  for (const entry of [dir, path.join(dir, "dist"), path.join(dir, "dist", "chunks"), path.join(dir, "fixtures")]) fs.chmodSync(entry, 0o755);
+  for (const folder of ["dist", path.join("dist", "chunks")])
+    for (const name of fs.readdirSync(path.join(dir, folder))) if (name.endsWith(".mjs")) fs.chmodSync(path.join(dir, folder, name), 0o644);
+  const problem =
+    whyAgentUserCannotEnter(dir) ?? (asAgentUser("test", "-r", copied.editorTools) ? null : `the agents' user ${AGENT_USER} cannot read ${copied.editorTools}`);
+  if (problem !== null) throw new Error(`${problem} (the programs the agents start: the editor's MCP server and the conductor beside it)`);
+  return copied;
 }

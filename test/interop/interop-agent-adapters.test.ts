@@ -10,10 +10,20 @@ import { strict as assert } from "node:assert";
 import { describe, it, type TestContext } from "node:test";
 import { quote } from "shell-quote";
 import { testClient } from "../support/acp-client.js";
-import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
+import { eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
 import { SEED_STATE, writeStateFile } from "../support/state-files.js";
 import { startChatServer } from "../support/webchat-server.js";
-import { ADAPTERS, RECORDED_INITIALIZE, adapterCommand, adapterSetup, agentProjectDir, capabilityPaths, isRoot, type Adapter } from "./adapters.js";
+import {
+  ADAPTERS,
+  RECORDED_INITIALIZE,
+  adapterCommand,
+  adapterSetup,
+  agentProjectDir,
+  agentReadablePrograms,
+  capabilityPaths,
+  isRoot,
+  type Adapter,
+} from "./adapters.js";
 import { CLIENT_CAPABILITIES } from "../../webchat/src/client-capabilities.js";
 import type { InitializeResponse } from "@agentclientprotocol/sdk";
 import { ChatSocket } from "./chat-socket.js";
@@ -58,7 +68,12 @@ describe("the published agent adapters behind our conductor, logged out", { skip
     it(`${adapter.pkg}@${adapter.version}: initialize shows its authMethods; what needs a login says which agent and what to do`, async (t) => {
       failIfMissing(missing);
       const projectDir = agentProjectDir();
-      const conductor = startNode(CONDUCTOR_CLI, conductorArgs(adapter), { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) }, { cwd: projectDir });
+      const conductor = startNode(
+        agentReadablePrograms().conductor,
+        conductorArgs(adapter),
+        { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
+        { cwd: projectDir },
+      );
       t.after(() => conductor.child.kill());
       const client = testClient(streamTo(conductor.child));
       // An adapter that exits at start: the failure shows what it wrote on stderr.
@@ -106,7 +121,7 @@ describe("the published agent adapters behind our conductor, logged out", { skip
   async function chatWith(t: TestContext, shortName: Adapter["shortName"], projectDir: string): Promise<{ page: ChatSocket; chat: RunningProcess }> {
     const adapter = ADAPTERS.find((candidate) => candidate.shortName === shortName)!;
     const server = await startChatServer({
-      agent: [process.execPath, CONDUCTOR_CLI, ...conductorArgs(adapter)],
+      agent: [process.execPath, agentReadablePrograms().conductor, ...conductorArgs(adapter)],
       env: { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
       projectDir,
     });

@@ -12,14 +12,12 @@ import { describe, it } from "node:test";
 import { stopProcesses } from "../../acp-wire/src/processes.js";
 import { EDITOR_TOOLS_SERVER_NAME } from "../../editor-context-proxy/src/index.js";
 import { testClient } from "../support/acp-client.js";
-import { OUT_DIR, REPO_DIR, eventually, startProcess, streamTo, tempDir } from "../support/processes.js";
-import { ADAPTERS, adapterCommand, adapterSetup, type Adapter } from "./adapters.js";
+import { eventually, startProcess, streamTo, tempDir } from "../support/processes.js";
+import { ADAPTERS, adapterCommand, adapterSetup, agentReadablePrograms, type Adapter } from "./adapters.js";
 import { failIfMissing, skipOutsideCi } from "./rust-peers.js";
 
 const setup = adapterSetup();
 const missing = "missing" in setup ? setup.missing : false;
-const RECORDER = path.join(OUT_DIR, "test", "fixtures", "mcp-recorder.js");
-const TOOLS_CLI = path.join(REPO_DIR, "dist", "symposium-editor-tools.mjs");
 
 /** What each adapter was found to do with the server logged out (docs/editor-tools.md). */
 const EXPECTED: Record<Adapter["shortName"], { starts: true; asks: string[] } | { starts: false; because: RegExp }> = {
@@ -37,16 +35,19 @@ describe("the published adapters and the editor's MCP server, logged out", { ski
       const dir = tempDir("symposium-mcp-interop-");
       fs.chmodSync(dir, 0o777);
       const record = path.join(dir, "record.txt");
+      // Copies the agents' user can read, wherever the clone is (adapters.ts).
+      const programs = agentReadablePrograms();
       const [program, ...args] = adapterCommand(setup, adapter);
-      const agent = startProcess(program!, args);
+      // In the test's folder: Gemini CLI exits at start in a working folder its user cannot read (the clone may be one).
+      const agent = startProcess(program!, args, {}, { cwd: dir });
       t.after(() => void agent.child.kill()); // a failed assertion must not leave it running
       const entry = {
         name: EDITOR_TOOLS_SERVER_NAME,
         command: process.execPath,
-        args: [RECORDER],
+        args: [programs.fixture("mcp-recorder")],
         env: [
           { name: "MCP_RECORD", value: record },
-          { name: "MCP_SERVER", value: TOOLS_CLI },
+          { name: "MCP_SERVER", value: programs.editorTools },
           { name: "SYMPOSIUM_EDITOR_STATE_FILE", value: path.join(dir, "no-state.json") },
         ],
       };
