@@ -13,6 +13,7 @@ import type { ConductorOptions } from "./conductor.js";
 import { StdioConnection, type ComponentSpec, type ProcessConnection } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
+import { mcpServersComponent } from "./mcp-servers.js";
 import { Router, type ChainNode, type InProcessComponent } from "./router.js";
 import { Trace } from "./trace.js";
 
@@ -71,7 +72,8 @@ class ChainRun {
   /**
    * The chain in order: the in-process components that see what the client sends first (checkpoints
    * before the editor context: they see the prompt as the client sent it, docs/checkpoints.md), then the
-   * processes, with the agent's errors explained just in front of the agent.
+   * processes, with the user's MCP servers added and the agent's errors explained just in front of the agent
+   * (what the client, the editor and the proxies put in a session is there already; mcp-servers.ts).
    */
   private chainNodes(): ChainNode[] {
     const { env, log, debug, mode } = this.options;
@@ -82,6 +84,7 @@ class ChainRun {
     return [
       ...first.flatMap(inProcess),
       ...this.processes.flatMap((connection): ChainNode[] => [
+        ...(connection === agent && conductor ? inProcess(mcpServersComponent(env, log)) : []),
         ...(connection === agent && conductor ? inProcess(agentErrorsComponent(describedAgent(connection), env, log)) : []),
         { kind: "process", connection },
       ]),

@@ -37,6 +37,8 @@ export interface SymposiumConfig {
   /** Where the agent registry is fetched from; "" for the shipped snapshot only. */
   registryUrl?: string;
   proxies: ProxyEntry[];
+  /** The user's MCP servers for every session, as written: mcp-servers.ts checks each entry, so one bad entry refuses only itself. */
+  mcpServers?: unknown;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +79,7 @@ export function parseConfig(text: string, file: string): SymposiumConfig {
     agents: parseAgents(value.agents, file),
     ...(value.registryUrl === undefined ? {} : { registryUrl: value.registryUrl }),
     proxies: parseProxies(value.proxies, file),
+    ...(value.mcpServers === undefined ? {} : { mcpServers: value.mcpServers }),
   };
 }
 
