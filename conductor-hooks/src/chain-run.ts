@@ -8,7 +8,7 @@ import { constants as osConstants } from "node:os";
 import { MAX_MESSAGE_BYTES, exitStatus, rpcError, spawnErrorStatus, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
 import { agentErrorsComponent } from "./agent-errors.js";
-import { RUN_CONFIG_ENV } from "./config.js";
+import { RUN_CONFIG_ENV, disableCommand } from "./config.js";
 import type { ConductorOptions } from "./conductor.js";
 import { StdioConnection, type ComponentSpec, type ProcessConnection } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
@@ -120,6 +120,12 @@ class ChainRun {
       env: this.options.env,
       ...(configPath ? { configPath } : {}),
     });
+    // An extension of the config that fails: the user can start without it (docs/extensions.md).
+    if (connection.role === "proxy" && configPath) {
+      const hint = `To start without the extension '${spec.name}': ${disableCommand(spec.name)}`;
+      report.message = `${report.message}. ${hint}`;
+      report.data.details = `${report.data.details}\n${hint}`;
+    }
     this.options.log(report.data.details);
     this.router?.failAllPending({ ...rpcError("internal"), message: report.message, data: report.data });
     this.stop(report.message, 1);
