@@ -43,9 +43,13 @@ interface CliResult {
 }
 
 async function extensions(config: string, ...args: string[]): Promise<CliResult> {
+  return extensionsWith({}, config, ...args);
+}
+
+async function extensionsWith(env: NodeJS.ProcessEnv, config: string, ...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await promisify(execFile)(node, [CONDUCTOR_CLI, "extensions", ...args, "--config", config], {
-      env: { ...process.env, SYMPOSIUM_LOG: "" },
+      env: { ...process.env, SYMPOSIUM_LOG: "", ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -196,6 +200,31 @@ describe("extensions: an extension's JSON at a URL", () => {
       const { chain, error } = await converse(config);
       assert.equal(error, null);
       assert.equal(chain, "served-ext → agent-errors (in process) → agent");
+    },
+  );
+
+  it(
+    "adds an ACP registry id (a registry served on loopback), then a conversation runs through it",
+    { skip: !POSIX && "the package's bin needs a POSIX shebang" },
+    async () => {
+      const base = await listening;
+      pages.set(
+        "/registry.json",
+        JSON.stringify({
+          version: "1.0.0",
+          agents: [{ id: "listed-ext", name: "Listed", version: "1.0.0", distribution: { npx: { package: localPackage() } } }],
+        }),
+      );
+      const config = writeConfig(`{ "agent": ${JSON.stringify(`${node} ${REPORTING_AGENT}`)} }\n`);
+      const env = { SYMPOSIUM_REGISTRY_URL: `${base}/registry.json` };
+      const missing = await extensionsWith(env, config, "add", "acp:not-listed");
+      assert.match(missing.stderr, /lists no 'not-listed'; `symposium-conductor registry list` shows what it has/);
+      const added = await extensionsWith(env, config, "add", "acp:listed-ext");
+      assert.equal(added.code, 0, added.stderr);
+      assert.match(fs.readFileSync(config, "utf8"), /"source": "acp:listed-ext"/);
+      const { chain, error } = await converse(config);
+      assert.equal(error, null);
+      assert.equal(chain, "listed-ext → agent-errors (in process) → agent");
     },
   );
 
