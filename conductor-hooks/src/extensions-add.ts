@@ -59,11 +59,11 @@ function crateOf(what: string): { crate: string; version?: string } {
   return at < 0 ? { crate: what } : { crate: what.slice(0, at), version: what.slice(at + 1) };
 }
 
-/** npx:@scope/tool@1.2 → tool; pipx:tool==1.0 → tool; cargo:tool@1 → tool. */
+/** npx:@scope/tool@1.2 → tool; pipx:tool==1.0 → tool; cargo:tool@1 → tool; a local folder → its name. */
 function defaultName(kind: Exclude<PackageKind, "acp">, what: string): string {
   if (kind === "cargo") return crateOf(what).crate;
-  if (kind === "pipx") return what.split(/[<>=!~\s[;]/)[0]!;
-  const bare = what.startsWith("@") ? what.slice(what.indexOf("/") + 1) : what;
+  if (kind === "pipx") return path.basename(what.split(/[<>=!~\s[;]/)[0]!);
+  const bare = what.startsWith("@") ? what.slice(what.indexOf("/") + 1) : path.basename(what);
   return bare.split("@")[0]!;
 }
 

@@ -86,8 +86,9 @@ function proxyProgram(dir: string): string {
   return file;
 }
 
-function localPackage(): string {
-  const dir = tempDir("symposium-ext-pkg-");
+function localPackage(folder = "my-ext"): string {
+  const dir = path.join(tempDir("symposium-ext-pkg-"), folder);
+  fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "my-ext", version: "1.0.0", bin: { "my-ext": "cli.js" } }));
   proxyProgram(dir);
   return dir;
@@ -156,7 +157,7 @@ describe("extensions: the CLI over the config file", () => {
       const config = writeConfig(`{ "agent": ${JSON.stringify(`${node} ${REPORTING_AGENT}`)} }\n`);
       const program = proxyProgram(tempDir("symposium-ext-exe-"));
       assert.equal((await extensions(config, "add", program, "--name", "mine")).code, 0);
-      assert.equal((await extensions(config, "add", `npx:${localPackage()}`, "--name", "packaged")).code, 0);
+      assert.equal((await extensions(config, "add", `npx:${localPackage("packaged")}`)).code, 0, "named after its folder");
       const { chain, error } = await converse(config);
       assert.equal(error, null);
       assert.equal(chain, "mine → packaged → agent-errors (in process) → agent");
