@@ -8,11 +8,12 @@ import { constants as osConstants } from "node:os";
 import { MAX_MESSAGE_BYTES, exitStatus, rpcError, spawnErrorStatus, stopProcesses, type Logger } from "../../acp-wire/src/index.js";
 import { describeAgentFailure, type AgentEnd } from "./agent-failure.js";
 import { agentErrorsComponent } from "./agent-errors.js";
-import { RUN_CONFIG_ENV } from "./config.js";
+import { RUN_CONFIG_ENV, disableCommand } from "./config.js";
 import type { ConductorOptions } from "./conductor.js";
 import { StdioConnection, type ComponentSpec, type ProcessConnection } from "./connections.js";
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
+import { mcpServersComponent } from "./mcp-servers.js";
 import { handOverGuard } from "./setup-handoff.js";
 import { Router, type ChainNode, type InProcessComponent } from "./router.js";
 import { Trace } from "./trace.js";
@@ -73,8 +74,9 @@ class ChainRun {
    * The chain in order: the in-process components that see what the client sends first (the hand-over
    * guard at the very front, unless the agent is our setup agent: no answer of any other reaches the client
    * with the first-run hand-over; checkpoints before the editor context: they see the prompt as the client
-   * sent it, docs/checkpoints.md), then the processes, with the agent's errors explained just in front of
-   * the agent.
+   * sent it, docs/checkpoints.md), then the processes, with the user's MCP servers added and the agent's
+   * errors explained just in front of the agent (what the client, the editor and the proxies put in a
+   * session is there already; mcp-servers.ts).
    */
   private chainNodes(): ChainNode[] {
     const { env, log, debug, mode } = this.options;
@@ -86,6 +88,7 @@ class ChainRun {
     return [
       ...first.flatMap(inProcess),
       ...this.processes.flatMap((connection): ChainNode[] => [
+        ...(connection === agent && conductor ? inProcess(mcpServersComponent(env, log)) : []),
         ...(connection === agent && conductor ? inProcess(agentErrorsComponent(describedAgent(connection), env, log)) : []),
         { kind: "process", connection },
       ]),
@@ -121,6 +124,12 @@ class ChainRun {
       env: this.options.env,
       ...(configPath ? { configPath } : {}),
     });
+    // An extension of the config that fails: the user can start without it (docs/extensions.md).
+    if (connection.role === "proxy" && configPath) {
+      const hint = `To start without the extension '${spec.name}': ${disableCommand(spec.name)}`;
+      report.message = `${report.message}. ${hint}`;
+      report.data.details = `${report.data.details}\n${hint}`;
+    }
     this.options.log(report.data.details);
     this.router?.failAllPending({ ...rpcError("internal"), message: report.message, data: report.data });
     this.stop(report.message, 1);

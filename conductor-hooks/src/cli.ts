@@ -40,6 +40,12 @@ const USAGE = `Usage:
                                                   the agents to choose from, as a JSON array on stdout
   ${NAME} registry resolve <id> [...]             the command that starts <id> (installing it first), as JSON
   ${NAME} registry use <id> [...]                 makes <id> the config's agent; --agents: more custom agents
+  ${NAME} extensions list [--json] | add <spec> [--name NAME] | enable <name> | disable <name>
+        | move <name> up|down|<position> | remove <name> [--config FILE]
+                                                  the config's extensions (proxies), the first closest to the editor;
+                                                  <spec>: sparkle, ferris, cargo, npx:<package>, pipx:<package>,
+                                                  cargo:<crate>, acp:<registry id>, an http(s) URL of an extension's
+                                                  JSON, or an executable's path (docs/extensions.md)
   ${NAME} checkpoints list | diff <turn> | restore <turn> [--project DIR] [--json]
                                                   the turns recorded for a project (docs/checkpoints.md): list them,
                                                   show one's changes, put its files back (changed-since files kept)
@@ -86,6 +92,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "registry":
       return registryCommand(rest);
+    case "extensions": {
+      const { extensionsCommand } = await import("./extensions-cli.js");
+      return extensionsCommand(rest, { env: process.env, cwd: process.cwd(), log, selfCommand: (configPath, args) => selfCommand(configPath, ...args) });
+    }
     case "checkpoints": {
       const { checkpointsCommand } = await import("./checkpoints-cli.js");
       return checkpointsCommand(rest, log);

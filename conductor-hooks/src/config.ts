@@ -25,6 +25,8 @@ export interface ProxyEntry {
   name: string;
   enabled: boolean;
   command?: string;
+  /** Variables the extension starts with (an installed extension's, extensions-add.ts). */
+  env?: Record<string, string>;
 }
 
 export interface SymposiumConfig {
@@ -37,6 +39,8 @@ export interface SymposiumConfig {
   /** Where the agent registry is fetched from; "" for the shipped snapshot only. */
   registryUrl?: string;
   proxies: ProxyEntry[];
+  /** The user's MCP servers for every session, as written: mcp-servers.ts checks each entry, so one bad entry refuses only itself. */
+  mcpServers?: unknown;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +81,7 @@ export function parseConfig(text: string, file: string): SymposiumConfig {
     agents: parseAgents(value.agents, file),
     ...(value.registryUrl === undefined ? {} : { registryUrl: value.registryUrl }),
     proxies: parseProxies(value.proxies, file),
+    ...(value.mcpServers === undefined ? {} : { mcpServers: value.mcpServers }),
   };
 }
 
@@ -97,6 +102,17 @@ function parseAgents(value: unknown, file: string): AgentConfig[] {
  * not at all: a conductor starting meanwhile reads the old file or the new one.
  */
 export function updateConfigFile(file: string, key: Array<string | number>, value: unknown): void {
+  editConfigFile(file, (text) => applyEdits(text, modify(text, key, value, { formattingOptions: CONFIG_FORMAT })));
+}
+
+/** How an edit lays out what it adds: as the setup agent writes the file. */
+export const CONFIG_FORMAT = { insertSpaces: true, tabSize: 2, eol: "\n" } as const;
+
+/**
+ * Replaces the config file's text with `edit`'s (jsonc-parser's modify and applyEdits, which keep
+ * comments and layout), refusing an edit that would not parse; written whole or not at all.
+ */
+export function editConfigFile(file: string, edit: (text: string) => string): void {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -104,7 +120,7 @@ export function updateConfigFile(file: string, key: Array<string | number>, valu
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
     text = "{\n}\n";
   }
-  const edited = applyEdits(text, modify(text, key, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } }));
+  const edited = edit(text);
   parseConfigShape(edited, file);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
@@ -134,8 +150,17 @@ function parseProxies(value: unknown, file: string): ProxyEntry[] {
     if (entry.command !== undefined && typeof entry.command !== "string") {
       throw new ConfigError(`${file}: proxies[${index}].command must be a command line string`);
     }
-    return { name: entry.name, enabled: entry.enabled !== false, ...(entry.command ? { command: entry.command } : {}) };
+    const env = parseProxyEnv(entry.env, `${file}: proxies[${index}].env`);
+    return { name: entry.name, enabled: entry.enabled !== false, ...(entry.command ? { command: entry.command } : {}), ...(env ? { env } : {}) };
   });
+}
+
+function parseProxyEnv(value: unknown, where: string): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value) || !Object.values(value).every((item) => typeof item === "string")) {
+    throw new ConfigError(`${where} must be an object of strings, such as { "LOG": "info" }`);
+  }
+  return value as Record<string, string>;
 }
 
 /** The components a config describes: enabled proxies in order, then the agent (`agent` when the config's is an AgentConfig, resolved by registry.ts). */
@@ -144,7 +169,7 @@ export function chainFromConfig(config: SymposiumConfig, file: string, agent?: C
     .filter((entry) => entry.enabled)
     .map((entry) => {
       if (entry.command === undefined) throw new ConfigError(unrunnableProxy(entry.name, file));
-      return { name: entry.name, command: splitCommandLine(entry.command, `proxy '${entry.name}'`) };
+      return { name: entry.name, command: splitCommandLine(entry.command, `proxy '${entry.name}'`), ...(entry.env ? { env: entry.env } : {}) };
     });
   if (config.agentConfig !== undefined && agent === undefined) throw new ConfigError(`${file}: the agent object must be resolved first`);
   return [...proxies, agent ?? { name: "agent", command: splitCommandLine(config.agent, "agent") }];
@@ -156,9 +181,14 @@ function unrunnableProxy(name: string, file: string): string {
     ? `'${name}' is built into Symposium's Rust conductor (symposium-acp-agent), and this conductor cannot run it`
     : `this conductor does not know a proxy named '${name}'`;
   return (
-    `${file}: ${what}. Either set "enabled": false for it, give it a "command" that starts it as an ACP proxy, ` +
+    `${file}: ${what}. Either start without it (\`${disableCommand(name)}\`), give it a "command" that starts it as an ACP proxy, ` +
     `or run the Rust conductor instead (in VS Code: set symposium.acpAgentPath to symposium-acp-agent).`
   );
+}
+
+/** How a user starts without the extension `name` (extensions-cli.ts). */
+export function disableCommand(name: string): string {
+  return `symposium-conductor extensions disable ${joinCommandLine([name])}`;
 }
 
 /** Splits a command line into words by the platform's rules, refusing what only a shell could do. */

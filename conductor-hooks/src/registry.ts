@@ -98,12 +98,15 @@ function refused(url: string, why: string): string {
   return `the agent registry ${url} was refused: ${why}. Nothing was installed. Set "registryUrl" in the config (or ${REGISTRY_URL_ENV}) to a registry that works, or "" to use the shipped snapshot.`;
 }
 
-/** The body of `url`, refusing more than MAX_REGISTRY_BYTES whatever the server claims. */
-async function readLimited(url: string): Promise<string> {
+/** The body of `url`, refusing more than `limit` bytes (default MAX_REGISTRY_BYTES) whatever the server claims; also an extension's JSON (extensions-add.ts). */
+export async function readLimited(
+  url: string,
+  limit = MAX_REGISTRY_BYTES,
+  tooLarge = (): Error => new RegistryError(refused(url, `it is larger than ${limit} bytes`)),
+): Promise<string> {
   const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   if (!response.ok || response.body === null) throw new Error(`HTTP ${response.status}`);
-  const tooLarge = (): RegistryError => new RegistryError(refused(url, `it is larger than ${MAX_REGISTRY_BYTES} bytes`));
-  if (Number(response.headers.get("content-length") ?? 0) > MAX_REGISTRY_BYTES) {
+  if (Number(response.headers.get("content-length") ?? 0) > limit) {
     await response.body.cancel();
     throw tooLarge();
   }
@@ -111,7 +114,7 @@ async function readLimited(url: string): Promise<string> {
   let size = 0;
   for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
     size += chunk.length;
-    if (size > MAX_REGISTRY_BYTES) throw tooLarge();
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -27,6 +27,8 @@ export interface ExtensionSettings {
   checkpointsMaxTurns?: number;
   /** symposium.agents, as they are (the conductor checks them); undefined: none. */
   customAgents?: unknown[];
+  /** symposium.mcpServers, the user's own value only, as it is (the conductor checks it: mcp-servers.ts). */
+  userMcpServers?: unknown[];
 }
 
 /** Every setting, as named after `symposium.`. */
@@ -41,6 +43,7 @@ export type SettingName =
   | "chat.notifications"
   | "enableExperimentalLM"
   | "agents"
+  | "mcpServers"
   | "checkpoints.enabled"
   | "checkpoints.maxTurns";
 
@@ -61,6 +64,7 @@ export function readConfig(): ExtensionSettings {
     checkpointsEnabled: config.get<boolean>("checkpoints.enabled", true),
     checkpointsMaxTurns: wholeNumberIn(config.get<number>("checkpoints.maxTurns", 100), 1, 10_000),
     customAgents: readCustomAgents(),
+    userMcpServers: readUserMcpServers(),
   };
 }
 
@@ -81,6 +85,16 @@ function clampPort(value: number): number {
 export function readCustomAgents(): unknown[] {
   const agents = vscode.workspace.getConfiguration(SECTION).get<unknown>("agents", []);
   return Array.isArray(agents) ? agents : [];
+}
+
+/**
+ * `symposium.mcpServers`: the user's MCP servers for every agent. Only the user's own value
+ * (settings.json of this machine): a workspace's or folder's value would name programs an
+ * agent runs, so it is never read, trusted workspace or not (its scope is "machine" too).
+ */
+export function readUserMcpServers(): unknown[] {
+  const servers = vscode.workspace.getConfiguration(SECTION).inspect<unknown>("mcpServers")?.globalValue;
+  return Array.isArray(servers) ? servers : [];
 }
 
 /** `symposium.enableExperimentalLM`: the agents as VS Code language models (lm-provider.ts); off by default. */

@@ -21,8 +21,8 @@ import {
   type LmTool,
 } from "../../lm-provider/src/index.js";
 import { bundledScript, listAgents, type ListedAgent } from "./agent-picker.js";
-import { readCustomAgents, readExperimentalLm, onSettingChange } from "./config.js";
-import { customAgentsEnvironment } from "./custom-agents.js";
+import { readCustomAgents, readExperimentalLm, readUserMcpServers, onSettingChange } from "./config.js";
+import { customAgentsEnvironment, mcpServersEnvironment } from "./custom-agents.js";
 import { NOTICE_SENTENCE_MAX, noticeText } from "./notice-text.js";
 import type { HostRuntime } from "./panel-host-client.js";
 import { privateStateDirectory } from "./state-file-location.js";
@@ -198,7 +198,12 @@ class SymposiumModels implements vscode.LanguageModelChatProvider {
     return new LmConversation({
       launch: () => {
         const stateFile = this.deps.stateFile();
-        const env: NodeJS.ProcessEnv = { ...process.env, ...runtime.env, ...customAgentsEnvironment(readCustomAgents()) };
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          ...runtime.env,
+          ...customAgentsEnvironment(readCustomAgents()),
+          ...mcpServersEnvironment(readUserMcpServers()),
+        };
         // Editor context: the conductor's proxy puts the block in front of each prompt, once (docs/lm-provider.md).
         if (stateFile) env[STATE_FILE_ENV] = stateFile;
         else delete env[STATE_FILE_ENV];

@@ -11,7 +11,7 @@ import getPort from "get-port";
 import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { ExtensionSettings } from "./config.js";
-import { customAgentsEnvironment } from "./custom-agents.js";
+import { customAgentsEnvironment, mcpServersEnvironment } from "./custom-agents.js";
 import { builtinChatArgs, shellOf, toadArgs, type ConductorInvocation } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
@@ -109,9 +109,9 @@ function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: stri
   return { program: runtime.program, args: [path.join(dist, "symposium-editor-context.mjs"), "--", found], env: runtime.env };
 }
 
-/** What every conductor the chat starts inherits from the settings: the checkpoint settings and symposium.agents. */
+/** What every conductor the chat starts inherits from the settings: the checkpoint settings, symposium.agents and symposium.mcpServers. */
 export function conductorEnvironment(config: ExtensionSettings): Record<string, string> {
-  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(config.customAgents) };
+  return { ...checkpointEnvironment(config), ...customAgentsEnvironment(config.customAgents), ...mcpServersEnvironment(config.userMcpServers) };
 }
 
 /** The checkpoint settings, as the conductor reads them (checkpoints/src/store.ts settingsFromEnvironment). */

@@ -24,8 +24,9 @@ const RESTART_SETTINGS: readonly SettingName[] = [
   "chat.maxConversations",
   "checkpoints.enabled",
   "checkpoints.maxTurns",
-  // The chat's conductors list symposium.agents from the environment they were started with.
+  // The chat's conductors list symposium.agents, and give symposium.mcpServers, from the environment they were started with.
   "agents",
+  "mcpServers",
 ];
 
 export function offerRestartOnSettingChange(controller: PanelHostController): vscode.Disposable {

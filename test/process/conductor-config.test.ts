@@ -62,7 +62,7 @@ describe("run with a config file", () => {
     assert.equal(await proc.exited, 2);
     assert.match(
       proc.stderr(),
-      /'sparkle' is built into Symposium's Rust conductor .* set "enabled": false .* give it a "command" .* symposium\.acpAgentPath/s,
+      /'sparkle' is built into Symposium's Rust conductor .* start without it \(`symposium-conductor extensions disable sparkle`\).* give it a "command" .* symposium\.acpAgentPath/s,
     );
   });
 
