@@ -9,3 +9,4 @@ export { configurationAgent, menu } from "./configuration-agent.js";
 export { describeAgentFailure, StderrTail } from "./agent-failure.js";
 export { demoAgent, describePrompt } from "./demo-agent.js";
 export type { ComponentSpec } from "./connections.js";
+export { MCP_SERVERS_META, type McpServersReport } from "./mcp-servers.js";

@@ -3,7 +3,10 @@
 // it) in front of the reporting agent, with VS Code's state file set; the
 // header's "Tools" chip in Chromium names the editor's server, and the agent's
 // own report of its session/new says the same. With the tools turned off in
-// VS Code (the state file's switch) neither has it.
+// VS Code (the state file's switch) neither has it. The user's own servers
+// (symposium.mcpServers, through the conductor) are named too, and one the
+// agent cannot take (http, to an agent without mcpCapabilities.http) is shown
+// as not given, with why: the conductor's report in the session's answer.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -73,6 +76,27 @@ describe("webchat: the MCP servers a conversation's agent was given", { skip }, 
     assert.match((await chip.getAttribute("title")) ?? "", /MCP servers this conversation's agent was given: symposium-editor/);
     assert.deepEqual(await reportedServers(page), ["symposium-editor"]);
     await screenshots(page);
+    await page.close();
+  });
+
+  it("names the user's servers the conductor gave, and says which it withheld and why", async () => {
+    const { config, env } = home(true);
+    const servers = [
+      { name: "notes", command: process.execPath, args: ["-e", ""], env: [] },
+      { type: "http", name: "remote-docs", url: "http://127.0.0.1:9/mcp", headers: [] },
+    ];
+    const server = await suite.serve({
+      agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
+      env: { ...env, SYMPOSIUM_MCP_SERVERS: JSON.stringify(servers) },
+    });
+    const page = await openChatPage(suite.browser, server, {}, 20_000);
+    const chip = page.locator(".conversation:not([hidden]) #mcp-servers");
+    await chip.waitFor({ state: "visible", ...TIMEOUT });
+    assert.deepEqual(((await reportedServers(page)) as string[]).slice().sort(), ["notes", "symposium-editor"]);
+    const text = (await chip.textContent()) ?? "";
+    assert.match(text, /^Tools: .*\bnotes\b.* \(1 not given\)$/);
+    assert.match(text, /symposium-editor/);
+    assert.match((await chip.getAttribute("title")) ?? "", /Not given: remote-docs: .*http/);
     await page.close();
   });
 

@@ -395,7 +395,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     if (next.currentModeId) modeSelect.value = next.currentModeId;
     pickers.update(next.configOptions);
     usageMeter.show(next.usage);
-    showTools(next.mcpServers ?? []);
+    showTools(next.mcpServers ?? [], next.mcpServersWithheld ?? []);
     attachments.accepts = next.imagePrompts === true;
     signOutButton.hidden = next.canLogout !== true || next.state === "ended";
     const canFork = next.canFork === true && next.state !== "ended";
@@ -434,11 +434,12 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
   }
 
   /** "Tools: symposium-editor": which MCP servers this conversation's agent was given; hidden when none. */
-  function showTools(names: string[]): void {
-    toolsChip.hidden = names.length === 0;
-    toolsChip.textContent = `Tools: ${names.join(", ")}`;
+  function showTools(names: string[], withheld: Array<{ name: string; reason: string }>): void {
+    toolsChip.hidden = names.length === 0 && withheld.length === 0;
+    toolsChip.textContent = `Tools: ${names.join(", ") || "none"}${withheld.length > 0 ? ` (${withheld.length} not given)` : ""}`;
     const editor = names.includes("symposium-editor") ? "\nsymposium-editor: VS Code's own tools (definitions, references, diagnostics, the open files)" : "";
-    toolsChip.title = `The MCP servers this conversation's agent was given: ${names.join(", ")}${editor}`;
+    const notGiven = withheld.map((server) => `\nNot given: ${server.name}: ${server.reason}`).join("");
+    toolsChip.title = `The MCP servers this conversation's agent was given: ${names.join(", ") || "none"}${editor}${notGiven}`;
   }
 
   /** A tab with no message yet: named after its agent (the name alone: a tab's room is short), so new tabs tell apart. */

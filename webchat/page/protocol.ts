@@ -186,6 +186,8 @@ export interface SessionInfo {
   usage?: UsageInfo;
   /** The MCP servers the agent was given for this session, by name (webchat/src/mcp-servers.ts): the header's "Tools" chip. */
   mcpServers?: string[];
+  /** Servers of the user's that our conductor did not give this agent, with why (an http server to an agent without http). */
+  mcpServersWithheld?: Array<{ name: string; reason: string }>;
   /** Why the conversation ended, with the agent's last stderr lines. */
   ended?: EndedInfo;
 }

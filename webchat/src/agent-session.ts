@@ -26,7 +26,7 @@ import { Terminals } from "./terminals.js";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
 import { commandText, type AgentCommand } from "./agent-command.js";
 import { ourConductorRun } from "./agent-catalog.js";
-import { mcpServerNames } from "./mcp-servers.js";
+import { mcpServerNames, reportedMcpServers } from "./mcp-servers.js";
 import { editorPath, writeRefusal, type OfferResult } from "./workspace-edits.js";
 import { mentionBlocks } from "./project-index.js";
 import { CLIENT_CAPABILITIES, TERMINAL_AUTH_META } from "./client-capabilities.js";
@@ -402,7 +402,7 @@ export class AgentSession {
   private async startSession(how: "new" | "load" | "resume" = "new", agentSessionId?: string): Promise<void> {
     try {
       const base = { cwd: this.options.projectDir, mcpServers: [] };
-      let session: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null };
+      let session: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null; _meta?: Record<string, unknown> | null };
       if (how === "new") {
         const folders = this.foldersOffered ? this.options.files.additionalDirectories : [];
         const created = await this.connection.agent.request("session/new", {
@@ -423,7 +423,10 @@ export class AgentSession {
       this.info.modes = session.modes?.availableModes.map(({ id, name, description }) => ({ id, name, description })) ?? [];
       this.info.currentModeId = session.modes?.currentModeId;
       this.info.configOptions = configOptionInfos(session.configOptions);
-      this.info.mcpServers = mcpServerNames([], this.options.command, this.options.env); // the chat names none of its own
+      // Our conductor's own report when it sent one; else what it would add (the chat names none of its own).
+      const reported = reportedMcpServers(session);
+      this.info.mcpServers = reported?.given ?? mcpServerNames([], this.options.command, this.options.env);
+      this.info.mcpServersWithheld = reported?.withheld ?? [];
       this.setState("ready");
     } catch (error) {
       if (how !== "new") this.sessionId = undefined;
