@@ -45,7 +45,11 @@ describe("the agents' pinned versions", () => {
     for (const [shortName, pin] of Object.entries(ADAPTER_PINS)) {
       assert.equal(script.get(pin.package), pin.version, `${pin.package}: scripts/install-agent-adapters.sh installs the catalogue's version`);
       const adapter = ADAPTERS.find((each) => each.shortName === shortName);
-      assert.deepEqual(adapter && { package: adapter.pkg, version: adapter.version }, pin, `${shortName}: test/interop/adapters.ts starts the catalogue's version`);
+      assert.deepEqual(
+        adapter && { package: adapter.pkg, version: adapter.version },
+        pin,
+        `${shortName}: test/interop/adapters.ts starts the catalogue's version`,
+      );
     }
   });
 
@@ -58,7 +62,9 @@ describe("the agents' pinned versions", () => {
       assert.ok(local.args?.includes(`${known.pinned.package}@${known.pinned.version}`), `${agent.id}: ${local.args?.join(" ")}`);
     }
     assert.deepEqual(
-      builtinAgents().flatMap(({ distribution }) => distribution.local?.args ?? []).filter((word) => /^@[^@]+$/.test(word)),
+      builtinAgents()
+        .flatMap(({ distribution }) => distribution.local?.args ?? [])
+        .filter((word) => /^@[^@]+$/.test(word)),
       [],
       "no package without its version",
     );
