@@ -126,7 +126,12 @@ export function explainAgentError(failure: AgentError): { code: number; message:
     "What to try:",
     ...whatToTry(failure, known.tries),
   ].join("\n");
-  const said = known.cause ? known.cause.reason : written.length > 0 ? `${who} wrote on stderr: ${written[0]!.trim()}` : null;
+  // The first remedy in the one line too: a client may show only the message, or the panel may cut the rest.
+  const said = known.cause
+    ? `${known.cause.reason}. To fix: ${known.cause.remedy[0]!}`
+    : written.length > 0
+      ? `${who} wrote on stderr: ${written[0]!.trim()}`
+      : null;
   return {
     code: error.code,
     message: said === null ? error.message : `${error.message.replace(/\.$/, "")}: ${said}`,
@@ -153,7 +158,7 @@ const KNOWN_CAUSES: readonly CauseRule[] = [
   {
     // claude-agent-acp answers session/new as root with "Internal error: --dangerously-skip-permissions cannot be
     // used with root/sudo privileges" and data.startupFailureReason "bypass_root", although no bypass was asked.
-    matches: (text, data) => (isRecord(data) && data.startupFailureReason === "bypass_root") || /cannot be used with root\/sudo privileges/.test(text),
+    matches: (text, data) => (isRecord(data) && data.startupFailureReason === "bypass_root") || text.includes("cannot be used with root/sudo privileges"),
     cause: {
       reason: "Claude Code does not start as root, and the chat runs its agents as root (the root user, or sudo)",
       remedy: [

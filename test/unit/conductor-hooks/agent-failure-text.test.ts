@@ -20,7 +20,10 @@ const ROOT_ERROR = {
   message: "Internal error: --dangerously-skip-permissions cannot be used with root/sudo privileges",
   data: { startupFailureReason: "bypass_root" },
 };
-type Explained = { id: unknown; error: { code: number; message: string; data: { details: string } } };
+interface Explained {
+  id: unknown;
+  error: { code: number; message: string; data: { details: string } };
+}
 
 /** The component in front of an agent named `title` by its initialize answer: each answer in, what goes on out. */
 function inFrontOf(title: string, command: string[]) {
