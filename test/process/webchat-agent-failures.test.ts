@@ -199,7 +199,7 @@ describe("webchat: an agent that does not start", { skip }, () => {
     const banner = await bannerText(page);
     assert.match(
       banner,
-      /^The agent did not start a session: Internal error: --dangerously-skip-permissions cannot be used with root\/sudo privileges: Claude Code does not start as root/,
+      /^The agent did not start a session: Internal error: --dangerously-skip-permissions cannot be used with root\/sudo privileges for security reasons: Claude Code does not start as root\b[\s\S]*To fix: run VS Code \(or the chat\) as a normal user, not root/,
     );
     assert.match(
       banner,

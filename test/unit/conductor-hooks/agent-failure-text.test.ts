@@ -17,7 +17,7 @@ import { joinCommandLine } from "../../../conductor-hooks/src/config.js";
 const IN_THE_CHAT = { [AGENT_PICKER_ENV]: "1" };
 const ROOT_ERROR = {
   code: -32603,
-  message: "Internal error: --dangerously-skip-permissions cannot be used with root/sudo privileges",
+  message: "Internal error: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons",
   data: { startupFailureReason: "bypass_root" },
 };
 interface Explained {
@@ -41,7 +41,7 @@ describe("an agent's failure before its first session, in words", () => {
     assert.equal(explained.error.code, -32603);
     assert.match(
       explained.error.message,
-      /^Internal error: --dangerously-skip-permissions cannot be used with root\/sudo privileges: Claude Code does not start as root/,
+      /^Internal error: --dangerously-skip-permissions cannot be used with root\/sudo privileges for security reasons: Claude Code does not start as root/,
     );
     const details = explained.error.data.details;
     assert.match(
