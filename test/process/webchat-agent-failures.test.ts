@@ -239,6 +239,7 @@ describe("webchat: an agent that does not start", { skip }, () => {
     assert.match(pending, /^Signing in with Log in with Google…/);
     assert.match(pending, /the chat gives up after 3 min/);
     assert.match(pending, /Please visit the following URL to authorize the application:/);
+    assert.match(pending, /Waiting for authentication\.\.\./, "its stderr too");
     assert.equal(await page.locator(".signin-method").isDisabled(), true, "one sign-in at a time");
     assert.equal(await page.locator(".signin-cancel").innerText(), "Cancel");
     if (SCREENSHOTS) await screenshots(page, "signin-pending");

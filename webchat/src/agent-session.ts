@@ -50,6 +50,8 @@ const SIGNIN_OUTPUT_LINES = 20;
 /** Our conductor's own log lines on stderr, and the prefix with which it relays a component's lines. */
 const CONDUCTOR_LOG = "[symposium-conductor]";
 const RELAY_PREFIX = /^\[[^\]\s]+\] /;
+/** Our conductor's log of a line the agent printed on stdout for a person (router.ts): Gemini CLI's sign-in address. */
+const AGENT_STDOUT_LOG = /^\[symposium-conductor\] agent wrote on stdout, not a message: (.*)$/;
 /** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
 const CONDUCTOR_INSTALLING = /^\[symposium-conductor\] installing (\S+ \S+) (?:from|with) /;
 
@@ -298,11 +300,12 @@ export class AgentSession {
     return `${what} What to try: ${printed}${own}; then press ${again}.`;
   }
 
-  /** While a sign-in is pending, the agent's stderr lines (not our conductor's log) go to its card. */
+  /** While a sign-in is pending, what the agent prints (its stderr, and its stdout lines that are no message) goes to its card. */
   private noteSignInOutput(line: string): void {
     const pending = this.pendingSignIn;
-    const said = line.replace(RELAY_PREFIX, "");
-    if (pending === undefined || said.trim() === "" || line.startsWith(CONDUCTOR_LOG)) return;
+    const printed = AGENT_STDOUT_LOG.exec(line)?.[1];
+    const said = printed ?? (line.startsWith(CONDUCTOR_LOG) ? "" : line.replace(RELAY_PREFIX, ""));
+    if (pending === undefined || said.trim() === "") return;
     pending.lines = [...pending.lines, said].slice(-SIGNIN_OUTPUT_LINES);
     this.showSignInProgress();
   }
