@@ -204,7 +204,12 @@ export class Router {
     const parsed = parseLine(line);
     if (!parsed.ok) {
       this.options.trace?.record(from.name, "in", JSON.stringify(withoutNewline(line).toString()));
-      if (from !== this.upstream) this.logStrayLine(from, line);
+      if (from === this.upstream) return void from.send(errorResponse(parsed.id, parsed.error));
+      // Gemini CLI prints "Enter the authorization code: " with no newline, so its answer follows on the same line.
+      const start = line.indexOf("{");
+      const message = start > 0 ? line.subarray(start) : null;
+      this.logStrayLine(from, message === null ? line : line.subarray(0, start));
+      if (message !== null && parseLine(message).ok) return this.receive(from, message, place);
       from.send(errorResponse(parsed.id, parsed.error));
       return;
     }

@@ -48,6 +48,7 @@ function home(agentId: string): { dir: string; config: string; env: NodeJS.Proce
     localAgent("agent-b", "Agent B", NAMED, ["Agent B"]),
     localAgent("claude-as-root", "Claude Code", FAILING, ["root", "Claude Code"]),
     localAgent("gemini-google", "Gemini CLI", FAILING, ["google", "Gemini CLI"]),
+    localAgent("gemini-offline", "Gemini CLI", FAILING, ["google", "Gemini CLI offline"]),
     localAgent("codex-no-bwrap", "Codex", FAILING, ["bwrap", "Codex"]),
   ];
   fs.writeFileSync(config, JSON.stringify({ agent: { id: agentId }, agents }, null, 2));
@@ -252,6 +253,20 @@ describe("webchat: an agent that does not start", { skip }, () => {
     );
     assert.match(await page.locator(".signin-output.kept").innerText(), new RegExp(escapeRegExp(GOOGLE_SIGNIN_URL)), "what the agent printed stays");
     assert.equal(await page.locator(".signin-method").isDisabled(), false, "the method can be tried again");
+    await page.close();
+  });
+
+  it("Gemini's answer on its prompt's line (offline): the sign-in fails at once, with what it printed and what to try", async () => {
+    const server = await serve("gemini-offline");
+    const page = await suite.browser.newPage();
+    await page.goto(server.url.toString());
+    await page.locator(".signin-method", { hasText: "Log in with Google" }).click(TIMEOUT);
+    await page.waitForFunction(() => (document.querySelector(".signin-outcome")?.textContent ?? "") !== "", undefined, TIMEOUT);
+    assert.match(
+      await page.locator(".signin-outcome").innerText(),
+      /^The sign-in failed: Failed to authenticate with user code\b[\s\S]* What to try: open the address the agent printed/,
+    );
+    assert.match(await page.locator(".signin-output.kept").innerText(), /oauth2\.googleapis\.com\/token failed/);
     await page.close();
   });
 

@@ -292,7 +292,7 @@ export class AgentSession {
         ? "The sign-in was cancelled."
         : reason === "timeout"
           ? `The sign-in did not finish within ${minutes} min: the agent may be waiting for a browser page that never opened here, or for a server it cannot reach.`
-          : `The sign-in failed: ${(error as Error).message}.`;
+          : `The sign-in failed: ${(error as Error).message.replace(/\.$/, "")}.`;
     const known = knownAgentFor([this.info.agentName ?? ""]);
     const printed = pending.lines.length > 0 ? "open the address the agent printed (above) in a browser yourself, or " : "";
     const own = known?.login ?? "sign in with the agent's own command in a terminal";
