@@ -2,9 +2,10 @@
 // the agent, that sees each answer the agent gives. It keeps what the agent's
 // initialize answer says of it (its name, how to log in) and replaces two
 // errors that say too little: a bare "Internal error" gets what the agent
-// wrote on stderr meanwhile, and "Authentication required" gets which agent
-// and how to log in (agent-failure.ts words both). Every other answer passes
-// as it came.
+// wrote on stderr meanwhile, any error before the first session gets a known
+// agent's known remedy (running as root, bubblewrap, a download, signing in),
+// and "Authentication required" gets which agent and how to log in
+// (agent-failure.ts words them). Every other answer passes as it came.
 
 import { ERROR, isObject, type Logger, type StderrTail, type WireMessage } from "../../acp-wire/src/index.js";
 import { AUTH_REQUIRED_CODE, AgentNotes, explainAgentError, explainAuthRequired } from "./agent-failure.js";
@@ -30,14 +31,18 @@ export function agentErrorsComponent(agent: ExplainedAgent, env: NodeJS.ProcessE
   const notes = new AgentNotes();
   /** Where the agent's stderr stood at its last answer: an error is explained by what it wrote since. */
   let stderrMark = 0;
+  /** A session opened: from then on an error is the agent's to word (a failure to start is ours to explain). */
+  let sessionOpened = false;
   const explain = (answer: WireMessage): WireMessage | null => {
     if ("result" in answer) {
       if (notes.waiting) notes.observe(answer.result);
+      if (isObject(answer.result) && typeof answer.result.sessionId === "string") sessionOpened = true;
       return null;
     }
     const error = answer.error;
     if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") return null;
-    const explained = explainError(agent, notes, { code: error.code, message: error.message, data: error.data }, stderrMark, env, log);
+    const said = { code: error.code, message: error.message, data: error.data };
+    const explained = explainError(agent, notes, said, { stderrMark, beforeSession: !sessionOpened }, env, log);
     return explained === null ? null : { jsonrpc: "2.0", id: answer.id, error: explained };
   };
   return {
@@ -55,23 +60,29 @@ function explainError(
   agent: ExplainedAgent,
   notes: AgentNotes,
   error: AgentErrorObject,
-  stderrMark: number,
+  when: { stderrMark: number; beforeSession: boolean },
   env: NodeJS.ProcessEnv,
   log: Logger,
 ): ReturnType<typeof explainAgentError> {
-  if (error.code === ERROR.internal.code && error.message === ERROR.internal.message) {
-    // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start).
-    return explainAgentError({
+  // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
+  const explainedAlready = isObject(error.data) && typeof error.data.details === "string" && error.data.details.includes("What to try:");
+  const bare = error.code === ERROR.internal.code && error.message === ERROR.internal.message;
+  if (error.code !== AUTH_REQUIRED_CODE && !explainedAlready && (bare || when.beforeSession)) {
+    // A bare "Internal error" often has its reason only on the agent's stderr (an adapter whose CLI could not start);
+    // before the first session, a known agent's failure gets its known remedy (agent-failure.ts: knownRemedies).
+    const explained = explainAgentError({
       name: notes.name ?? agent.name,
       command: agent.command,
       method: "a request",
       error,
-      stderrLines: agent.stderrTail.since(stderrMark),
+      stderrLines: agent.stderrTail.since(when.stderrMark),
+      beforeSession: when.beforeSession,
       env,
     });
+    if (explained !== null) log(explained.data.details);
+    return explained;
   }
-  // An error that already says what to do (data.details: the setup agent relaying its chosen agent's) passes as it is.
-  if (error.code !== AUTH_REQUIRED_CODE || (isObject(error.data) && typeof error.data.details === "string")) return null;
+  if (error.code !== AUTH_REQUIRED_CODE || explainedAlready || (isObject(error.data) && typeof error.data.details === "string")) return null;
   // Its own name first: the command may start with a wrapper (runuser, env) whose words mention others.
   const login = (knownAgentFor([notes.name ?? ""]) ?? knownAgentFor(agent.command))?.login;
   const chooser = chooseAgentHint(env);

@@ -5,7 +5,7 @@
 
 import type { Readable, Writable } from "node:stream";
 import { StderrTail, describeExit, describeSpawnError, followStderr } from "../../acp-wire/src/index.js";
-import { chooseAgentHint } from "./agent-choices.js";
+import { chooseAgentHint, knownAgentFor, type KnownAgent } from "./agent-choices.js";
 import { joinCommandLine } from "./config.js";
 
 // The tail lives in acp-wire (the chat keeps one too); this chain's modules take it from here.
@@ -51,13 +51,20 @@ export function describeAgentFailure(failure: AgentFailure): FailureReport {
   const status = describeEnd(failure);
   const lastLine = tellingLine(failure.stderrTail);
   const who = `${failure.role ?? "agent"} '${failure.name}'`;
-  const message = `${who} ${status}${lastLine ? `: ${lastLine.trim()}` : ""}`;
+  const known = knownRemedies({
+    command: failure.command,
+    text: [status, ...failure.stderrTail],
+    notFound: failure.end.kind === "spawn-error" && failure.end.error.code === "ENOENT",
+  });
+  // A known cause leads: "could not download…" said first, not under "exited with code 2".
+  const reason = known.cause ? `${known.cause.reason} (it ${status})` : `${status}${lastLine ? `: ${lastLine.trim()}` : ""}`;
+  const message = `${who} ${reason}`;
   const details = [
     `${who} ${status}.`,
     `Command: ${joinCommandLine(failure.command)}`,
     ...(failure.stderrTail.length > 0 ? [`Last lines of its stderr:`, ...failure.stderrTail.map((line) => `  ${line}`)] : ["It wrote nothing to stderr."]),
     "What to try:",
-    ...whatToTry(failure),
+    ...whatToTry(failure, known.tries),
     // Last, so that a client showing only the end of our stderr (the built-in chat keeps 12 lines) shows the cause.
     ...(lastLine ? [`In one line: ${message}`] : []),
   ].join("\n");
@@ -90,6 +97,8 @@ function tellingLine(tail: readonly string[]): string | undefined {
 
 export interface AgentError extends Omit<AgentFailure, "end" | "stderrTail"> {
   method: string;
+  /** No session has opened yet: the known agent's remedies apply (a failure to start). */
+  beforeSession?: boolean;
   error: { code: number; message: string; data?: unknown };
   /** What it wrote to stderr while the request was in flight. */
   stderrLines: readonly string[];
@@ -102,23 +111,116 @@ export interface AgentError extends Omit<AgentFailure, "end" | "stderrTail"> {
  */
 export function explainAgentError(failure: AgentError): { code: number; message: string; data: { details: string } & Record<string, unknown> } | null {
   const written = failure.stderrLines.filter((line) => line.trim() !== "");
-  if (written.length === 0) return null;
   const { error } = failure;
+  const agentDetails = isRecord(error.data) && typeof error.data.details === "string" ? error.data.details : "";
+  // Before its first session a known agent's failure gets its known remedy, whatever the error (explainStartError).
+  const known = failure.beforeSession
+    ? knownRemedies({ command: [failure.name, ...failure.command], text: [error.message, agentDetails, ...written], data: error.data })
+    : { cause: null, tries: [] };
+  if (written.length === 0 && known.tries.length === 0) return null;
   const who = `${failure.role ?? "agent"} '${failure.name}'`;
-  const agentDetails = isRecord(error.data) && typeof error.data.details === "string" ? ` (${error.data.details})` : "";
   const details = [
-    `${who} answered ${failure.method} with: ${error.message}${agentDetails}.`,
+    `${who} answered ${failure.method} with: ${error.message}${agentDetails ? ` (${agentDetails})` : ""}.`,
     `Command: ${joinCommandLine(failure.command)}`,
-    "Meanwhile it wrote on stderr:",
-    ...failure.stderrLines.map((line) => `  ${line}`),
+    ...(written.length > 0 ? ["Meanwhile it wrote on stderr:", ...failure.stderrLines.map((line) => `  ${line}`)] : []),
     "What to try:",
-    ...whatToTry(failure),
+    ...whatToTry(failure, known.tries),
   ].join("\n");
+  // The first remedy in the one line too: a client may show only the message, or the panel may cut the rest.
+  const said = known.cause
+    ? `${known.cause.reason}. To fix: ${known.cause.remedy[0]!}`
+    : written.length > 0
+      ? `${who} wrote on stderr: ${written[0]!.trim()}`
+      : null;
   return {
     code: error.code,
-    message: `${error.message}: ${who} wrote on stderr: ${written[0]!.trim()}`,
+    message: said === null ? error.message : `${error.message.replace(/\.$/, "")}: ${said}`,
     data: { component: failure.name, agentError: { message: error.message, data: error.data }, stderrTail: [...failure.stderrLines], details },
   };
+}
+
+/** A cause a failure's own words show, in plain words, and what the user does about it. */
+export interface KnownCause {
+  reason: string;
+  remedy: string[];
+}
+
+interface CauseRule {
+  matches(text: string, data: unknown): boolean;
+  cause: KnownCause;
+}
+
+/** Claude Code's own switch for a sandbox that runs as root on purpose (claude-agent-acp reads it). */
+export const CLAUDE_SANDBOX_ENV = "IS_SANDBOX";
+
+/** Causes the real agents' failures were seen with (docs/conductor.md: known failures), checked in this order. */
+const KNOWN_CAUSES: readonly CauseRule[] = [
+  {
+    // claude-agent-acp answers session/new as root with "Internal error: --dangerously-skip-permissions cannot be
+    // used with root/sudo privileges" and data.startupFailureReason "bypass_root", although no bypass was asked.
+    matches: (text, data) => (isRecord(data) && data.startupFailureReason === "bypass_root") || text.includes("cannot be used with root/sudo privileges"),
+    cause: {
+      reason: "Claude Code does not start as root, and the chat runs its agents as root (the root user, or sudo)",
+      remedy: [
+        "run VS Code (or the chat) as a normal user, not root",
+        `or, in a container or sandbox where running as root is intended, set ${CLAUDE_SANDBOX_ENV}=1 for the agent (Claude Code's own switch): in the environment VS Code starts with, or in the agent's "env" in the config`,
+      ],
+    },
+  },
+  {
+    // codex-acp 0.16.0: "bubblewrap is unavailable: no system bwrap was found on PATH and no bundled …"; on WSL1
+    // "Codex's Linux sandbox uses bubblewrap, which is not supported on WSL1".
+    matches: (text) => /bubblewrap is unavailable|no system bwrap|sandbox uses bubblewrap/i.test(text),
+    cause: {
+      reason: "Codex's sandbox on Linux needs bubblewrap (bwrap), which is not installed here",
+      remedy: ["install bubblewrap (Debian, Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; on WSL, use WSL 2), then send again"],
+    },
+  },
+  {
+    // npx, npm and the agents' own installers when the network or a proxy is in the way.
+    matches: (text) =>
+      /\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH)\b|network request to \S+ failed|fetch failed|(?:failed|unable) to download|could not download|cannot download/i.test(
+        text,
+      ),
+    cause: {
+      reason: "could not download what it needs (no network, or a proxy in the way)",
+      remedy: [
+        "check that this machine reaches the npm registry (`npm ping` in a terminal) and the agent's own servers; behind a proxy, set npm's (`npm config set proxy …`)",
+        "then Retry",
+      ],
+    },
+  },
+];
+
+export interface KnownRemedies {
+  cause: KnownCause | null;
+  /** What to try, first: the cause's remedy, then the known agent's own (install it, sign in, its tested version). */
+  tries: string[];
+}
+
+/**
+ * What is known of a failure before the first session: a cause its words show
+ * (KNOWN_CAUSES), and for one of the known agents (agent-choices.ts) its own
+ * remedies. `command` names the agent (its name or command line).
+ */
+export function knownRemedies(failure: { command: readonly string[]; text: readonly string[]; data?: unknown; notFound?: boolean }): KnownRemedies {
+  const text = failure.text.join("\n");
+  const cause = KNOWN_CAUSES.find((rule) => rule.matches(text, failure.data))?.cause ?? null;
+  const agent = knownAgentFor(failure.command);
+  return { cause, tries: [...(cause?.remedy ?? []).map((line) => `- ${line}`), ...knownAgentTries(agent, failure.command, cause, failure.notFound === true)] };
+}
+
+function knownAgentTries(agent: KnownAgent | null, command: readonly string[], cause: KnownCause | null, notFound: boolean): string[] {
+  if (agent === null) return [];
+  if (notFound && agent.install) return [`- ${agent.install}`];
+  const tries = cause === null && agent.login ? [`- if ${agent.name} is not signed in: ${agent.login}`] : [];
+  const pin = agent.pinned;
+  const words = command.join(" ");
+  if (pin && words.includes(pin.package) && !words.includes(`${pin.package}@`))
+    tries.push(
+      `- this command runs ${pin.package} with no version, so npx may run an old copy from its cache: choose ${agent.name} again in the agent picker to run ${pin.version}, the version Symposium was tested with`,
+    );
+  return tries;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -132,14 +234,18 @@ function describeEnd(failure: AgentFailure): string {
   return describeExit(end.code, end.signal);
 }
 
-function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] {
+/** The known remedies (`known`) first, then the ways to look closer, then another agent. */
+function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">, known: readonly string[] = []): string[] {
   // In a chain, the agent is the component named "agent"; the others are proxies.
   const isAgent = failure.role !== "component" || failure.name === "agent";
+  const chooser = chooseAgentHint(failure.env);
+  // In the chat or VS Code the agent was chosen in a picker: no config file the user wrote, no conductor flags.
   const field = isAgent ? `"agent"` : `its "command"`;
-  const where = failure.configPath ? ` (${field} in ${failure.configPath})` : "";
+  const where = failure.configPath && chooser === null ? ` (${field} in ${failure.configPath})` : "";
   const tries = [
+    ...known,
     `- run the command${where} by hand in a terminal: it should start and wait for input, not exit or complain`,
-    "- start the conductor with --trace FILE (and SYMPOSIUM_LOG=debug) to see every message and log line",
+    ...(chooser === null ? ["- start the conductor with --trace FILE (and SYMPOSIUM_LOG=debug) to see every message and log line"] : []),
   ];
   if (!isAgent) return tries;
   if (failure.menuHint) {
@@ -148,7 +254,6 @@ function whatToTry(failure: Omit<AgentFailure, "end" | "stderrTail">): string[] 
     );
     return tries;
   }
-  const chooser = chooseAgentHint(failure.env);
   if (chooser !== null) {
     // In the chat (or VS Code) the agent is chosen there, not by editing the file.
     tries.push(`- or ${chooser}, such as the built-in demo agent (offline: it shows what it receives)`);

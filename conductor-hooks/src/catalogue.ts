@@ -8,7 +8,7 @@
 // (registry.ts). Recording a choice is record-choice.ts's.
 
 import { isObject } from "../../acp-wire/src/index.js";
-import { agentChoices, DEMO_AGENT_NAME, findAgentChoice, KNOWN_AGENTS } from "./agent-choices.js";
+import { agentChoices, DEMO_AGENT_NAME, findAgentChoice, KNOWN_AGENTS, unpinnedCommands } from "./agent-choices.js";
 import { splitCommandLine, type SymposiumConfig } from "./config.js";
 import { AgentFormatError, parseAgentConfig, pickerDescription, type AgentConfig, type Distribution } from "./registry-format.js";
 import { registryAgents, RegistryError, registryUrl, type RegistryContext } from "./registry.js";
@@ -85,8 +85,27 @@ export function configuredAgentId(config: SymposiumConfig | null, entries: reado
     return undefined;
   }
   if (words.at(-1) === "demo-agent") return has("demo");
-  const line = words.join(" ");
-  return has(KNOWN_AGENTS.find((agent) => splitCommandLine(agent.command, "built-in agent").join(" ") === line)?.shortName);
+  return has(builtinRunning(words.join(" "))?.shortName);
+}
+
+/** The built-in agent a command line runs: its own (pinned) command, or one an older menu wrote (unpinned). */
+function builtinRunning(line: string): (typeof KNOWN_AGENTS)[number] | undefined {
+  return KNOWN_AGENTS.find((agent) => [agent.command, ...unpinnedCommands(agent)].includes(line));
+}
+
+/**
+ * A built-in recorded by an older menu, whose command runs its package unpinned (whatever npx's cache
+ * holds, however old): the built-in as it is now, at the version the project tested. A version the user
+ * wrote (`…@0.102.0`) is theirs and runs as written.
+ */
+function pinnedIfBuiltin(agent: AgentConfig): AgentConfig {
+  const local = agent.distribution.local;
+  const known = KNOWN_AGENTS.find((each) => each.shortName === agent.id);
+  if (local === undefined || known?.pinned === undefined) return agent;
+  const line = [local.command, ...(local.args ?? [])].join(" ");
+  if (!unpinnedCommands(known).includes(line)) return agent;
+  const builtin = builtinAgents().find((each) => each.id === agent.id)!;
+  return { ...agent, description: builtin.description, distribution: { local: { ...builtin.distribution.local!, ...(local.env ? { env: local.env } : {}) } } };
 }
 
 export async function findAgent(id: string, context: RegistryContext): Promise<AgentConfig> {
@@ -124,7 +143,7 @@ function normalise(name: string): string {
 /** `agent` from the config, a string (command line) or an AgentConfig, checked; for an id alone, the catalog's entry. */
 export async function configuredAgent(value: unknown, context: RegistryContext): Promise<AgentConfig> {
   if (isObject(value) && value.distribution === undefined && typeof value.id === "string") return findAgent(value.id, context);
-  return parseAgentConfig(value, `${context.configPath}: agent`);
+  return pinnedIfBuiltin(parseAgentConfig(value, `${context.configPath}: agent`));
 }
 
 /** The `registry list` line for an agent; the description says when its download here is not checksummed; `current` on the one the config names now. */

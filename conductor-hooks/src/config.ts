@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { parse as parseShellWords, quote as quoteShellWords } from "shell-quote";
+import { parse as parseShellWords } from "shell-quote";
 import { isObject } from "../../acp-wire/src/index.js";
 import { joinWindowsCommandLine, splitWindowsCommandLine } from "../../acp-wire/src/windows-command-line.js";
 import type { ComponentSpec } from "./connections.js";
@@ -200,7 +200,12 @@ export function splitCommandLine(commandLine: string, what: string, platform: No
 
 /** Words joined into a command line that splitCommandLine reads back as the same words on `platform`. */
 export function joinCommandLine(words: readonly string[], platform: NodeJS.Platform = process.platform): string {
-  return platform === "win32" ? joinWindowsCommandLine(words) : quoteShellWords([...words]);
+  return platform === "win32" ? joinWindowsCommandLine(words) : words.map(posixWord).join(" ");
+}
+
+/** A word as a POSIX shell reads it back, quoted only when it must be (shown to users: no needless `\@`). */
+function posixWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Windows: CommandLineToArgvW's words; `|`, `&`, `<` or `>` outside quotes would need cmd.exe, which is not run. */

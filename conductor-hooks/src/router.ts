@@ -47,6 +47,13 @@ import { RequestTable, type AnswerWatcher } from "./request-table.js";
 import type { Trace } from "./trace.js";
 
 /** A component that runs inside the conductor, at its place in the chain. Each hook is optional. */
+/** A component's stdout lines that are no message, logged at most this many (a broken one could print without end). */
+const STRAY_LINES_LOGGED = 50;
+// eslint-disable-next-line no-control-regex -- matching terminal escapes is the point
+const TERMINAL_ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007]*\u0007|[@-Z\\-_])/g;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 export interface InProcessComponent {
   name: string;
   /** The methods whose messages `rewriteDownstream` may change. */
@@ -149,6 +156,22 @@ export class Router {
 
   /** Per sender held back by an observation: the lines it sent since, in order, with where they set off from. */
   private readonly held = new Map<Connection, Array<{ line: Buffer; place: Place }>>();
+  /** How many stray lines each component had logged (STRAY_LINES_LOGGED at most). */
+  private readonly strayLines = new Map<Connection, number>();
+
+  /**
+   * A component's stdout line that is no message, logged as text: an agent that prints for a person there (Gemini
+   * CLI's sign-in address, when it cannot open a browser) is read in the log and by the chat's sign-in card.
+   */
+  private logStrayLine(from: Connection, line: Buffer): void {
+    const count = this.strayLines.get(from) ?? 0;
+    if (count >= STRAY_LINES_LOGGED) return;
+    // Terminal escapes (Gemini switches to the alternate screen first) and control characters dropped.
+    const text = withoutNewline(line).toString("utf8").replace(TERMINAL_ESCAPE, "").replace(CONTROL_CHARACTERS, "").trim();
+    if (text === "") return;
+    this.strayLines.set(from, count + 1);
+    this.options.log(`${from.name} wrote on stdout, not a message: ${text.slice(0, 2000)}`);
+  }
 
   /** A line from our stdio (`framed`: the same with its newline, when at hand). */
   fromUpstream(line: Buffer, framed: Buffer | null = null): void {
@@ -181,6 +204,12 @@ export class Router {
     const parsed = parseLine(line);
     if (!parsed.ok) {
       this.options.trace?.record(from.name, "in", JSON.stringify(withoutNewline(line).toString()));
+      if (from === this.upstream) return void from.send(errorResponse(parsed.id, parsed.error));
+      // Gemini CLI prints "Enter the authorization code: " with no newline, so its answer follows on the same line.
+      const start = line.indexOf("{");
+      const message = start > 0 ? line.subarray(start) : null;
+      this.logStrayLine(from, message === null ? line : line.subarray(0, start));
+      if (message !== null && parseLine(message).ok) return this.receive(from, message, place);
       from.send(errorResponse(parsed.id, parsed.error));
       return;
     }

@@ -28,7 +28,7 @@ describe("an agent that cannot start says why", () => {
       assert.deepEqual(data.stderrTail, ["kiro: starting", "kiro: you are not logged in; run kiro-cli login"]);
       assert.match(
         data.details,
-        /Command: kiro-cli-chat acp\nLast lines of its stderr:\n {2}kiro: starting\n[\s\S]*What to try:\n- run the command \("agent" in .*config\.jsonc\)[\s\S]*--trace FILE[\s\S]*demo agent: .*demo-agent/,
+        /Command: kiro-cli-chat acp\nLast lines of its stderr:\n {2}kiro: starting\n[\s\S]*What to try:\n- if Kiro CLI is not signed in: run `kiro-cli login` in a terminal\n- run the command \("agent" in .*config\.jsonc\)[\s\S]*--trace FILE[\s\S]*demo agent: .*demo-agent/,
       );
       // The choice is undone (test/process/conductor-first-run.test.ts): the next prompt meets the menu again.
       assert.equal(turns[2]!.error, undefined);
@@ -91,7 +91,10 @@ describe("an agent that cannot start says why", () => {
       assert.equal(reply?.error?.code, -32603);
       assert.equal(reply?.error?.message, "component 'agent' exited with code 3: kiro: you are not logged in; run kiro-cli login");
       assert.deepEqual(reply?.error?.data.stderrTail, ["kiro: starting", "kiro: you are not logged in; run kiro-cli login"]);
-      assert.match(reply.error.data.details, new RegExp(`What to try:\\n- run the command \\("agent" in ${escapeRegExp(config)}\\)`));
+      assert.match(
+        reply.error.data.details,
+        new RegExp(`What to try:\\n- if Kiro CLI is not signed in: .*\\n- run the command \\("agent" in ${escapeRegExp(config)}\\)`),
+      );
     },
   );
 

@@ -200,7 +200,7 @@ describe("the demo agent's hint fits how it was started", () => {
     const { turns } = await converse(proc, ["hi"]);
     assert.match(
       turns[0]!.reply,
-      /No config file chose me: I was named on a command line[\s\S]*symposium-conductor agent "npx -y @agentclientprotocol\/claude-agent-acp"/,
+      /No config file chose me: I was named on a command line[\s\S]*symposium-conductor agent "npx -y @agentclientprotocol\/claude-agent-acp@0\.101\.0"/,
     );
     assert.doesNotMatch(turns[0]!.reply, /config\.jsonc names me/);
   });

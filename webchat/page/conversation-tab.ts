@@ -152,6 +152,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     authenticate: (signInId, methodId) => send({ type: "authenticate", signInId, methodId }),
     resend: (text) => void sendPrompt(text),
     retry: newChat,
+    cancel: (signInId) => send({ type: "cancelSignIn", signInId }),
   });
   const elicitations = new ElicitationCards(transcriptElement, (answer) => send({ type: "elicitation", ...answer }));
   const usageMeter = new UsageMeter();
@@ -327,10 +328,9 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
         open.clear();
         firstMessage = undefined;
         message.events.forEach(showEvent);
-        if (newAgentNotice !== null) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
-        newAgentNotice = null;
-        if (init.notice) view.add({ kind: "notice", message: init.notice });
         replayed = true;
+        showNewAgentNotice();
+        if (init.notice) view.add({ kind: "notice", message: init.notice });
         if (shell.isActive(tab)) kept.shown();
         return shell.changed(tab);
       case "event":
@@ -397,7 +397,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     usageMeter.show(next.usage);
     showTools(next.mcpServers ?? [], next.mcpServersWithheld ?? []);
     attachments.accepts = next.imagePrompts === true;
-    signOutButton.hidden = next.canLogout !== true || next.state === "ended";
+    // Not signed in yet (the status says "Sign in to start"): nothing to sign out of.
+    signOutButton.hidden = next.canLogout !== true || next.state === "ended" || next.waitingFor === "signIn";
     const canFork = next.canFork === true && next.state !== "ended";
     forkButton.hidden = !canFork;
     view.editable = next.canFork === true;
@@ -406,8 +407,19 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     queue.onState(next.state);
     if (agentList && next.agentName !== previousName) agentPicker.show(agentList.agents, agentList.current, next.agentName);
     if (next.ended) showEnded(next.ended);
+    if (replayed) showNewAgentNotice();
     if (next.state !== "prompting" && next.state !== "starting") open.clear();
     shell.changed(tab);
+  }
+
+  /**
+   * "New conversation with X", once X has started (or asks to sign in first): never under X's own failure to
+   * start, where it would read as if a conversation had begun.
+   */
+  function showNewAgentNotice(): void {
+    if (newAgentNotice === null || (session.state === "starting" && session.waitingFor !== "signIn")) return;
+    if (!session.ended?.startFailed) view.add({ kind: "notice", message: `New conversation with ${newAgentNotice}` });
+    newAgentNotice = null;
   }
 
   /** The status line and Send: the agent by the list's name, what it is doing, and why Send is off whenever it is. */

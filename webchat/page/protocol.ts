@@ -24,7 +24,10 @@ export type TranscriptEvent =
   | { kind: "notice"; message: string; promptRefused?: boolean }
   /** The agent wants a sign-in (docs/webchat.md: sign-in): a card with its methods, and the prompt to send again. */
   | { kind: "signIn"; id: string; message: string; methods: AuthMethodInfo[]; retryText?: string }
-  | { kind: "signInDone"; id: string; methodId: string; ok: boolean; message?: string }
+  /** `output`: what the agent wrote while the sign-in was pending (an address, a code, why it failed). */
+  | { kind: "signInDone"; id: string; methodId: string; ok: boolean; message?: string; output?: string[] }
+  /** A sign-in under way (not kept): what the agent wrote since, and how long the chat waits for it. */
+  | { kind: "signInProgress"; id: string; methodId: string; lines: string[]; limitMs: number }
   /** A terminal's output so far (at most its byte limit, cut at the start); `exitStatus` once it has exited. */
   /** The agent asks the user (docs/webchat.md: elicitation): a form (fields read by elicitation-fields.ts) or an address to open. */
   | ElicitationEvent
@@ -247,6 +250,8 @@ export type PageMessage =
   | { type: "permission"; id: string; optionId: string }
   | { type: "setMode"; modeId: string }
   | { type: "authenticate"; signInId: string; methodId: string }
+  /** Stop waiting for a pending sign-in (the card's Cancel). */
+  | { type: "cancelSignIn"; signInId: string }
   /** A string for a select, true or false for a boolean option. */
   | { type: "setConfigOption"; configId: string; value: string | boolean }
   | { type: "listHistory" }

@@ -6,7 +6,7 @@ import { diffLines } from "diff";
 import type { PermissionOption, TranscriptEvent } from "./protocol.js";
 import { h, markdownFragment, MAX_MARKDOWN_CHARS, revealBidi, setMarkdown } from "./dom.js";
 import { findSettledPart, startOfText, type Settled } from "./markdown-blocks.js";
-import { showSignInDone, signInCard, type SignInActions } from "./signin.js";
+import { showSignInDone, showSignInProgress, signInCard, type SignInActions } from "./signin.js";
 import { TerminalOutputs } from "./terminal-view.js";
 import { locationLinks, openDiffButton } from "./bridge.js";
 import { shownPath } from "./project-path.js";
@@ -63,7 +63,7 @@ export class TranscriptView {
   constructor(
     private readonly root: HTMLElement,
     private readonly answer: (id: string, optionId: string) => void,
-    private readonly signIn: SignInActions = { authenticate: () => {}, resend: () => {}, retry: () => {} },
+    private readonly signIn: SignInActions = { authenticate: () => {}, resend: () => {}, retry: () => {}, cancel: () => {} },
   ) {
     this.terminals = new TerminalOutputs(root);
     // Read on scrolls only: reading the layout on every streamed chunk would force a layout per chunk.
@@ -176,6 +176,11 @@ export class TranscriptView {
       case "signInDone": {
         const card = this.signIns.get(event.id);
         if (card) showSignInDone(card, event);
+        return;
+      }
+      case "signInProgress": {
+        const card = this.signIns.get(event.id);
+        if (card) showSignInProgress(card, event);
         return;
       }
       case "terminal":

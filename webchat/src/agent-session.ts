@@ -19,6 +19,8 @@ import {
 import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
 import { agentChosenIn, NEW_CONVERSATION_ON_CHOICE, SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
+import { knownAgentFor } from "../../conductor-hooks/src/agent-choices.js";
+import { knownRemedies } from "../../conductor-hooks/src/agent-failure.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
 import type { AuthMethodInfo, ConfigOptionInfo, EndedInfo, PermissionOption, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import type { ProjectFiles } from "./project-files.js";
@@ -45,6 +47,16 @@ export const AUTH_REQUIRED = -32000;
 const WITHOUT_HAND_OVER = { ...CLIENT_CAPABILITIES, _meta: withoutKey(CLIENT_CAPABILITIES._meta, NEW_CONVERSATION_ON_CHOICE) };
 
 const STDERR_TAIL_LINES = 12;
+/** How long a sign-in may take before the chat gives up on it (the user may Cancel sooner); the variable sets another. */
+const SIGNIN_LIMIT_MS = 180_000;
+const SIGNIN_LIMIT_ENV = "SYMPOSIUM_CHAT_SIGNIN_TIMEOUT_MS";
+/** The agent's lines a pending sign-in shows (its address or code is among the first). */
+const SIGNIN_OUTPUT_LINES = 20;
+/** Our conductor's own log lines on stderr, and the prefix with which it relays a component's lines. */
+const CONDUCTOR_LOG = "[symposium-conductor]";
+const RELAY_PREFIX = /^\[[^\]\s]+\] /;
+/** Our conductor's log of a line the agent printed on stdout for a person (router.ts): Gemini CLI's sign-in address. */
+const AGENT_STDOUT_LOG = /^\[symposium-conductor\] agent wrote on stdout, not a message: (.*)$/;
 /** Our conductor's line when `run` installs the agent first (conductor-hooks/src/registry-install.ts): "<id> <version>". */
 const CONDUCTOR_INSTALLING = /^\[symposium-conductor\] installing (\S+ \S+) (?:from|with) /;
 
@@ -100,6 +112,10 @@ export class AgentSession {
   private closeOffered = false;
   /** The agent takes additionalDirectories: session/new names the workspace's other folders. */
   private foldersOffered = false;
+  /** The sign-in under way (`authenticate` sent, no answer yet): what the agent writes meanwhile is shown on its card. */
+  private pendingSignIn: PendingSignIn | undefined;
+  /** A tool failed for a known cause (Codex without bubblewrap): said once per conversation. */
+  private readonly causesSaid = new Set<string>();
   /** The agent's questions (elicitation.ts). */
   private readonly elicitations = new Elicitations(
     (event) => this.options.onEvent(event),
@@ -112,6 +128,7 @@ export class AgentSession {
     void followStderr(this.child.stderr, this.stderrTail, (line) => {
       if (line.trim() !== "") options.log(`agent: ${line}`);
       this.noteInstall(line);
+      this.noteSignInOutput(line);
     });
     this.child.ended.then(
       ({ code, signal }) => this.end(`The agent ${describeExit(code, signal)}.`, { code, signal }),
@@ -244,22 +261,73 @@ export class AgentSession {
     }
   }
 
-  /** Sends `authenticate` with the method the user chose on sign-in card `signInId`; a session follows if none could start. */
+  /**
+   * Sends `authenticate` with the method the user chose on sign-in card `signInId`; a session follows if none could
+   * start. While it is pending the card shows what the agent writes (an address, a code) and offers Cancel; after
+   * the time limit the chat stops waiting, and says what to try.
+   */
   async authenticate(signInId: string, methodId: string): Promise<void> {
     if (!this.authMethods.some((method) => method.id === methodId))
       return this.options.log(`ignored a sign-in with a method the agent does not offer: ${JSON.stringify(methodId)}`);
+    if (this.pendingSignIn !== undefined) return this.options.log("ignored a sign-in: one is already under way");
+    const pending: PendingSignIn = { id: signInId, methodId, lines: [], stop: new AbortController(), limitMs: signInLimit(this.options.env) };
+    this.pendingSignIn = pending;
+    this.showSignInProgress();
+    const timer = setTimeout(() => pending.stop.abort("timeout"), pending.limitMs);
     try {
-      await this.connection.agent.request("authenticate", { methodId });
+      await this.connection.agent.request("authenticate", { methodId }, { cancellationSignal: pending.stop.signal, stopWaitingOnCancel: true });
       this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: true });
     } catch (error) {
-      this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: false, message: `The sign-in failed: ${(error as Error).message}` });
+      const message = this.signInFailure(pending, error);
+      this.options.onEvent({ kind: "signInDone", id: signInId, methodId, ok: false, message, ...(pending.lines.length > 0 ? { output: pending.lines } : {}) });
       return;
+    } finally {
+      clearTimeout(timer);
+      this.pendingSignIn = undefined;
     }
     if (this.sessionId === undefined && this.info.state === "starting") {
       this.info.waitingFor = undefined;
       this.options.onSession(this.info);
       await this.startSession();
     }
+  }
+
+  /** The page's Cancel on a pending sign-in: the chat stops waiting for it (the agent is told, `$/cancel_request`). */
+  cancelSignIn(signInId: string): void {
+    if (this.pendingSignIn?.id === signInId) this.pendingSignIn.stop.abort("cancel");
+  }
+
+  /** Why a sign-in did not finish, and what to try: the agent's own way to sign in where it is known. */
+  private signInFailure(pending: PendingSignIn, error: unknown): string {
+    const reason = pending.stop.signal.reason as unknown;
+    const minutes = Math.max(1, Math.round(pending.limitMs / 60_000));
+    const what =
+      reason === "cancel"
+        ? "The sign-in was cancelled."
+        : reason === "timeout"
+          ? `The sign-in did not finish within ${minutes} min: the agent may be waiting for a browser page that never opened here, or for a server it cannot reach.`
+          : `The sign-in failed: ${(error as Error).message.replace(/\.$/, "")}.`;
+    const known = knownAgentFor([this.info.agentName ?? ""]);
+    const printed = pending.lines.length > 0 ? "open the address the agent printed (above) in a browser yourself, or " : "";
+    const own = known?.login ?? "sign in with the agent's own command in a terminal";
+    const again = this.sessionId === undefined ? "Try again" : "Send again";
+    return `${what} What to try: ${printed}${own}; then press ${again}.`;
+  }
+
+  /** While a sign-in is pending, what the agent prints (its stderr, and its stdout lines that are no message) goes to its card. */
+  private noteSignInOutput(line: string): void {
+    const pending = this.pendingSignIn;
+    const printed = AGENT_STDOUT_LOG.exec(line)?.[1];
+    const said = printed ?? (line.startsWith(CONDUCTOR_LOG) ? "" : line.replace(RELAY_PREFIX, ""));
+    if (pending === undefined || said.trim() === "") return;
+    pending.lines = [...pending.lines, said].slice(-SIGNIN_OUTPUT_LINES);
+    this.showSignInProgress();
+  }
+
+  private showSignInProgress(): void {
+    const pending = this.pendingSignIn;
+    if (pending === undefined) return;
+    this.options.onTransient?.({ kind: "signInProgress", id: pending.id, methodId: pending.methodId, lines: pending.lines, limitMs: pending.limitMs });
   }
 
   /** `logout`: the agent forgets its sign-in; what it answers is said in the conversation (the next prompt may ask to sign in again). */
@@ -484,6 +552,7 @@ export class AgentSession {
   }
 
   private onUpdate(update: SessionUpdate): void {
+    this.noteKnownCause(update);
     if (update.sessionUpdate === "available_commands_update") {
       this.info.commands = update.availableCommands.map((command) => ({
         name: command.name,
@@ -503,6 +572,19 @@ export class AgentSession {
       this.options.onSession(this.info);
     }
     this.options.onEvent({ kind: "update", update });
+  }
+
+  /** A tool that failed for a known cause (Codex's sandbox without bubblewrap) gets, once, the conductor's remedy. */
+  private noteKnownCause(update: SessionUpdate): void {
+    if (update.sessionUpdate !== "tool_call_update" && update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "agent_message_chunk") return;
+    const text = JSON.stringify(update).slice(0, 100_000);
+    const cause = knownRemedies({ command: [], text: [text] }).cause;
+    if (cause === null || this.causesSaid.has(cause.reason)) return;
+    this.causesSaid.add(cause.reason);
+    // After the update itself, so that it reads under the failed tool call.
+    queueMicrotask(() =>
+      this.options.onEvent({ kind: "error", message: `${cause.reason}.`, detail: ["What to try:", ...cause.remedy.map((line) => `- ${line}`)] }),
+    );
   }
 
   private settlePermission(id: string, optionId: string | undefined): void {
@@ -544,7 +626,8 @@ export class AgentSession {
   private startFailedInfo(message: string, stderrTail: string[], exit: EndedInfo["exit"]): EndedInfo {
     const failure = this.startFailure;
     const said = failure?.message ?? (exit ? `${message.replace(/\.$/, "")} before it opened a session.` : `The agent did not start: ${message}`);
-    return { message: said, stderrTail, startFailed: true, detail: failure?.detail ?? [], ...(exit ? { exit } : {}) };
+    const detail = failure?.detail ?? [];
+    return { message: said, stderrTail: notRepeated(stderrTail, detail), startFailed: true, detail, ...(exit ? { exit } : {}) };
   }
 
   /** Read through a call: the state changes while a prompt awaits. */
@@ -588,6 +671,31 @@ function gatedReadable(source: Readable, gate: () => Promise<void>): ReadableStr
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * The stderr lines the explanation does not already hold: our conductor logs the report it answers with, so
+ * the tail would say the advice twice.
+ */
+function notRepeated(stderrTail: string[], detail: string[]): string[] {
+  if (detail.length === 0) return stderrTail;
+  const explained = new Set(detail.map((line) => line.trim()));
+  return stderrTail.filter((line) => !explained.has(line.replace(CONDUCTOR_LOG, "").trim()) && !explained.has(line.replace(RELAY_PREFIX, "").trim()));
+}
+
+interface PendingSignIn {
+  id: string;
+  methodId: string;
+  /** What the agent wrote since, its last SIGNIN_OUTPUT_LINES lines. */
+  lines: string[];
+  /** Aborted with "cancel" (the page's Cancel) or "timeout". */
+  stop: AbortController;
+  limitMs: number;
+}
+
+function signInLimit(env: NodeJS.ProcessEnv): number {
+  const set = Number(env[SIGNIN_LIMIT_ENV]);
+  return Number.isSafeInteger(set) && set > 0 ? set : SIGNIN_LIMIT_MS;
 }
 
 /** An error's multi-line explanation, when it carries one (the conductor's `data.details`: command, stderr, what to try). */

@@ -56,7 +56,8 @@ Options:
 
 Environment: SYMPOSIUM_CHAT_TOKEN (the secret), SYMPOSIUM_CHAT_ALLOWED_ORIGINS (extra
 origins, e.g. code-server's), SYMPOSIUM_CHAT_GRACE_MS (how long a conversation without a
-page lives; default 600000). See docs/webchat.md.`;
+page lives; default 600000), SYMPOSIUM_CHAT_SIGNIN_TIMEOUT_MS (how long a pending sign-in is
+waited for; default 180000). See docs/webchat.md.`;
 
 export function parseArgs(argv: readonly string[], cwd = process.cwd()): ChatArgs {
   if (argv.includes("--help") || argv.includes("-h")) return { ...defaults(cwd), help: true };

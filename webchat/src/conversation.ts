@@ -270,6 +270,8 @@ export class Conversation {
       case "authenticate":
         void this.session.authenticate(String(message.signInId), String(message.methodId));
         return;
+      case "cancelSignIn":
+        return this.session.cancelSignIn(String(message.signInId));
       case "setConfigOption":
         // A boolean option takes true or false; a select, its value's id (agent-session.ts checks it is offered).
         void this.session.setConfigOption(String(message.configId), typeof message.value === "boolean" ? message.value : String(message.value));

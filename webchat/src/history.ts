@@ -221,7 +221,8 @@ const EVENT_FIELDS: Record<TranscriptEvent["kind"], (event: Fields) => boolean> 
   error: (event) => isString(event.message) && isOptional(event.detail, isStrings),
   notice: (event) => isString(event.message),
   signIn: (event) => isString(event.id) && isString(event.message) && Array.isArray(event.methods) && event.methods.every(isObject),
-  signInDone: (event) => isString(event.id) && isString(event.methodId) && typeof event.ok === "boolean",
+  signInDone: (event) => isString(event.id) && isString(event.methodId) && typeof event.ok === "boolean" && isOptional(event.output, isStrings),
+  signInProgress: (event) => isString(event.id) && isString(event.methodId) && isStrings(event.lines) && Number.isFinite(event.limitMs),
   elicitation: (event) =>
     isString(event.id) && isString(event.message) && (event.mode === "url" ? isString(event.url) : Array.isArray(event.fields) && event.fields.every(isObject)),
   elicitationDone: (event) => isString(event.id) && isString(event.action),
