@@ -22,6 +22,7 @@ import { checkProposal } from "./proposal.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
 import { StateFallback } from "./state-fallback.js";
 import { TOOL_SPECS } from "./tools.js";
+import { presentWalkthrough, registerWalkthroughResources } from "./walkthrough-tool.js";
 
 export const SERVER_NAME = "symposium-editor";
 
@@ -53,8 +54,9 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
   const channel = new ChannelClient(() => fallback.address(), log);
   const validator = new AjvJsonSchemaValidator();
   const checked = argumentChecker(validator);
-  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
+  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  registerWalkthroughResources(server);
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name as ToolName;
     if (!TOOL_NAMES.includes(name)) return toolError(`Tool ${request.params.name} not found; the tools are ${TOOL_NAMES.join(", ")}.`);
@@ -90,6 +92,7 @@ function argumentChecker(validator: jsonSchemaValidator): (name: ToolName, args:
 
 async function answer(name: ToolName, args: Record<string, unknown>, channel: ChannelClient, fallback: StateFallback): Promise<CallToolResult> {
   if (name === TOOL.proposeEdit) checkProposal(args);
+  if (name === TOOL.presentWalkthrough) return presentWalkthrough(args, channel);
   try {
     const result = await channel.request(name, args, name === TOOL.proposeEdit ? PROPOSAL_WAIT_MS : LIMITS.requestMs);
     return rendered(name, result);

@@ -99,7 +99,7 @@ export function parseWalkthrough(markdown: string): ParsedWalkthrough {
 function closingLine(lines: string[], from: number, marker: string): number {
   for (let index = from; index < lines.length; index++) {
     const trimmed = lines[index]!.trim();
-    if (trimmed.length >= marker.length && trimmed.startsWith(marker[0]!) && /^(`+|~+)$/.test(trimmed) && trimmed[0] === marker[0]) return index;
+    if (trimmed.length >= marker.length && trimmed.startsWith(marker[0]!) && /^(`+|~+)$/.test(trimmed)) return index;
   }
   return -1;
 }
@@ -289,3 +289,31 @@ A comment's text: ${WALKTHROUGH_LIMITS.maxCommentChars} characters; a diagram: $
 A window shows at most ${WALKTHROUGH_LIMITS.maxPerMinute} walkthroughs a minute; each replaces the one before in the view.
 The answer says what was shown and lists every location that did not resolve, so you can correct it and present again.
 `;
+
+/** present_walkthrough's arguments, as the window receives them (protocol.ts TOOL.presentWalkthrough). */
+export interface PresentWalkthroughParams {
+  markdown: string;
+  /** Relative paths are taken from here; must be inside the workspace. */
+  baseFolder: string;
+}
+
+/** A place a location resolved to: a file's real path and its lines, 1-based. */
+export interface WalkthroughPlace {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** The window's answer: what it showed, and each location it could not resolve (with why). */
+export interface PresentWalkthroughResult {
+  title: string;
+  diagrams: number;
+  actions: number;
+  gitdiffs: number;
+  /** Comments placed at one place. */
+  placed: number;
+  /** Comments that resolved to several places: the user picks one when opening them. */
+  ambiguous: Array<{ comment: number; location: string; places: number }>;
+  /** Comments whose location resolved to nothing, or was refused: shown in the view as such. */
+  unresolved: Array<{ comment: number; location: string; reason: string }>;
+}
