@@ -61,7 +61,9 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
     const name = request.params.name as ToolName;
     if (!TOOL_NAMES.includes(name)) return toolError(`Tool ${request.params.name} not found; the tools are ${TOOL_NAMES.join(", ")}.`);
     try {
-      return await answer(name, checked(name, request.params.arguments ?? {}), channel, fallback);
+      const args = checked(name, request.params.arguments ?? {});
+      if (name === TOOL.presentWalkthrough) return await presentWalkthrough(args, channel, server.getClientVersion()?.name);
+      return await answer(name, args, channel, fallback);
     } catch (error) {
       return toolError(error instanceof Error ? error.message : String(error));
     }
@@ -92,7 +94,6 @@ function argumentChecker(validator: jsonSchemaValidator): (name: ToolName, args:
 
 async function answer(name: ToolName, args: Record<string, unknown>, channel: ChannelClient, fallback: StateFallback): Promise<CallToolResult> {
   if (name === TOOL.proposeEdit) checkProposal(args);
-  if (name === TOOL.presentWalkthrough) return presentWalkthrough(args, channel);
   try {
     const result = await channel.request(name, args, name === TOOL.proposeEdit ? PROPOSAL_WAIT_MS : LIMITS.requestMs);
     return rendered(name, result);

@@ -295,13 +295,8 @@ export interface PresentWalkthroughParams {
   markdown: string;
   /** Relative paths are taken from here; must be inside the workspace. */
   baseFolder: string;
-}
-
-/** A place a location resolved to: a file's real path and its lines, 1-based. */
-export interface WalkthroughPlace {
-  path: string;
-  startLine: number;
-  endLine: number;
+  /** The agent's name as its MCP client gave it (initialize's clientInfo): the comments' author. */
+  agent?: string;
 }
 
 /** The window's answer: what it showed, and each location it could not resolve (with why). */

@@ -9,7 +9,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ChannelClient } from "./channel-client.js";
 import { LIMITS, TOOL } from "./protocol.js";
-import { WALKTHROUGH_FORMAT_DOC, WALKTHROUGH_FORMAT_URI, WALKTHROUGH_LIMITS, parseWalkthrough, type PresentWalkthroughResult } from "./walkthrough-format.js";
+import { WALKTHROUGH_FORMAT_DOC, WALKTHROUGH_FORMAT_URI, WALKTHROUGH_LIMITS, parseWalkthrough, type PresentWalkthroughParams, type PresentWalkthroughResult } from "./walkthrough-format.js";
 
 const FENCE = "```";
 
@@ -52,10 +52,11 @@ export function registerWalkthroughResources(server: Server): void {
  * Checks the walkthrough (its arguments already checked against the schema), then asks the window to show it.
  * A format mistake throws at once with its line, before the window is asked; server.ts makes errors tool errors.
  */
-export async function presentWalkthrough(args: Record<string, unknown>, channel: ChannelClient): Promise<CallToolResult> {
+export async function presentWalkthrough(args: Record<string, unknown>, channel: ChannelClient, agent: string | undefined): Promise<CallToolResult> {
   const markdown = args.markdown as string;
   parseWalkthrough(markdown);
-  const result = (await channel.request(TOOL.presentWalkthrough, { markdown, baseFolder: args.baseFolder }, LIMITS.requestMs)) as PresentWalkthroughResult;
+  const params: PresentWalkthroughParams = { markdown, baseFolder: args.baseFolder as string, ...(agent ? { agent: agent.slice(0, 100) } : {}) };
+  const result = (await channel.request(TOOL.presentWalkthrough, params, LIMITS.requestMs)) as PresentWalkthroughResult;
   return { content: [{ type: "text", text: describeShown(result) }] };
 }
 
