@@ -13,6 +13,7 @@ import * as vscode from "vscode";
 import { LIMITS } from "../../editor-tools/src/protocol.js";
 import { readDisk } from "../../editor-tools/src/read-disk.js";
 import type { WalkthroughLocation } from "../../editor-tools/src/walkthrough-format.js";
+import { realPathOrNearest } from "../../editor-tools/src/workspace-paths.js";
 import { insideFolders } from "./workspace-path.js";
 
 /** A place in a file: its real path and 1-based lines. */
@@ -29,6 +30,14 @@ const MAX_SEARCH_PLACES = 20;
 
 export function workspaceFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+}
+
+/** A walkthrough's base folder as a real path: a workspace folder or a folder inside one; undefined otherwise. */
+export function baseFolderInside(folder: string): string | undefined {
+  const folders = workspaceFolders();
+  const real = realPathOrNearest(path.resolve(folders[0] ?? "/", folder));
+  const inside = folders.some((each) => realPathOrNearest(each) === real) ? real : insideFolders(real, folders);
+  return inside !== undefined && fs.existsSync(inside) && fs.statSync(inside).isDirectory() ? inside : undefined;
 }
 
 /** `written` (absolute, or relative to `base`) as a real path inside the workspace; else a sentence saying why not. */

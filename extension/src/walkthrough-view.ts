@@ -24,8 +24,7 @@ import type { SelectionMention } from "../../webview/src/panel-messages.js";
 import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
 import { REPLY_COMMAND, WalkthroughComments } from "./walkthrough-comments.js";
 import { REVISION_SCHEME, RevisionDocuments, openGitdiff } from "./walkthrough-git.js";
-import { pathInside, resolveLocation, workspaceFolders, type Place } from "./walkthrough-resolve.js";
-import { insideFolders } from "./workspace-path.js";
+import { baseFolderInside, pathInside, resolveLocation, workspaceFolders, type Place } from "./walkthrough-resolve.js";
 
 export const WALKTHROUGH_VIEW_TYPE = "symposium.walkthrough";
 export const REOPEN_COMMAND = "symposium.reopenWalkthrough";
@@ -90,10 +89,10 @@ export class Walkthroughs implements vscode.Disposable {
     const { markdown, baseFolder, agent } = params;
     if (typeof markdown !== "string" || typeof baseFolder !== "string")
       throw new ChannelRefusal("markdown and baseFolder must be strings", CHANNEL_ERROR.invalidParams);
-    const base = insideFolders(baseFolder, workspaceFolders());
+    const base = baseFolderInside(baseFolder);
     if (base === undefined)
       throw new ChannelRefusal(
-        `baseFolder ${baseFolder} is outside this window's workspace folders (${workspaceFolders().join(", ") || "none"}): refused`,
+        `baseFolder ${baseFolder} is not a folder inside this window's workspace folders (${workspaceFolders().join(", ") || "none"}): refused`,
         CHANNEL_ERROR.outsideWorkspace,
       );
     this.checkFlood();

@@ -39,6 +39,20 @@ function main(): void {
     if (event.key === "Enter") clicked(event);
   });
   void Promise.all(diagrams).then((drawn) => post({ type: "painted", id: walkthrough.id, failedDiagrams: drawn.filter((ok) => !ok).length }));
+  redrawOnThemeChange();
+}
+
+/** The drawn diagrams and their text: drawn again in the new theme's colours when VS Code's theme changes light to dark. */
+const drawnDiagrams: Array<{ element: HTMLElement; text: string }> = [];
+
+function redrawOnThemeChange(): void {
+  let dark = isDark();
+  new MutationObserver(() => {
+    if (isDark() === dark) return;
+    dark = isDark();
+    mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default", htmlLabels: false });
+    drawnDiagrams.forEach(({ element, text }, index) => void drawDiagram(element, text, index));
+  }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
 }
 
 function clicked(event: Event): void {
@@ -66,6 +80,7 @@ function blockElement(block: PageBlock, walkthrough: PageWalkthrough, diagrams: 
       return markdownElement(block.text, walkthrough.imageBase);
     case "mermaid": {
       const element = h("figure", { class: "diagram" }, h("pre", { class: "diagram-source" }, block.text));
+      drawnDiagrams.push({ element, text: block.text });
       diagrams.push(drawDiagram(element, block.text, diagrams.length));
       return element;
     }
