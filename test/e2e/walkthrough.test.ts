@@ -139,6 +139,36 @@ describe("walkthroughs in code-server", { skip, timeout: 600_000 }, () => {
     await screenshot("walkthroughs-dark.png");
   });
 
+  it("a walkthrough of 20 comments and a diagram replaces the one shown; the answer comes once it is painted", async (t) => {
+    const comments = Array.from({ length: 20 }, (_, i) => `${FENCE}comment\nlocation: ts/main.ts:${(i % 4) + 1}\nComment ${i + 1}.\n${FENCE}`);
+    const markdown = ["# Twenty comments", `${FENCE}mermaid\nflowchart TD\n  a --> b --> c\n${FENCE}`, ...comments].join("\n\n");
+    const started = performance.now();
+    const twenty = await present(markdown);
+    t.diagnostic(`tool call → walkthrough painted (20 comments and a diagram): ${Math.round(performance.now() - started)} ms`);
+    assert.match(twenty.text, /"Twenty comments" — 20 comment\(s\) placed/);
+    const view = await walkthroughFrame();
+    await waitForText(() => view.locator("h1").innerText(), /Twenty comments/);
+    assert.equal(await view.locator(".comment").count(), 20);
+    assert.equal(await view.locator("figure.diagram svg").count(), 1);
+  });
+
+  it("a flood of walkthroughs is bounded: the eleventh in a minute is refused, saying when to try again", async () => {
+    // Two were presented above; eight more reach the bound.
+    for (let i = 0; i < 8; i++) assert.equal((await present(`# Flood ${i}`)).isError, false);
+    const refused = await present("# One too many");
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /10 walkthroughs in the last minute is this window's limit: present again in a minute/);
+  });
+
+  async function present(markdown: string): Promise<{ text: string; isError: boolean }> {
+    const result = (await client.callTool({
+      name: "present_walkthrough",
+      arguments: { markdown, baseFolder: fs.realpathSync(window.server.workspace) },
+    })) as CallToolResult;
+    const first = result.content[0];
+    return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
+  }
+
   async function screenshot(name: string): Promise<void> {
     const folder = process.env.SYMPOSIUM_SCREENSHOTS;
     if (folder) await window.page.screenshot({ path: path.join(folder, name) });
