@@ -9,7 +9,14 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ChannelClient } from "./channel-client.js";
 import { LIMITS, TOOL } from "./protocol.js";
-import { WALKTHROUGH_FORMAT_DOC, WALKTHROUGH_FORMAT_URI, WALKTHROUGH_LIMITS, parseWalkthrough, type PresentWalkthroughParams, type PresentWalkthroughResult } from "./walkthrough-format.js";
+import {
+  WALKTHROUGH_FORMAT_DOC,
+  WALKTHROUGH_FORMAT_URI,
+  WALKTHROUGH_LIMITS,
+  parseWalkthrough,
+  type PresentWalkthroughParams,
+  type PresentWalkthroughResult,
+} from "./walkthrough-format.js";
 
 const FENCE = "```";
 
