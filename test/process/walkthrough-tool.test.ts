@@ -134,12 +134,12 @@ describe("present_walkthrough: the MCP tool", { skip: POSIX_ONLY }, () => {
     await assert.rejects(client.readResource({ uri: "symposium://elsewhere" }), /No resource symposium:\/\/elsewhere/);
   });
 
-  it("reaches the window with the Markdown and the base folder; the answer says what was shown and what did not resolve", async () => {
+  it("reaches the window with the Markdown, the base folder and the agent's name; the answer says what was shown and what did not resolve", async () => {
     const window = await openWindow(() => SHOWN);
     const client = await mcpClient(window.stateFile);
     const answer = await present(client, { markdown: WALKTHROUGH, baseFolder: window.workspace });
     assert.equal(answer.isError, false, answer.text);
-    assert.deepEqual(window.calls, [{ markdown: WALKTHROUGH, baseFolder: window.workspace }]);
+    assert.deepEqual(window.calls, [{ markdown: WALKTHROUGH, baseFolder: window.workspace, agent: "test" }], "the agent's name: its MCP client's");
     assert.match(answer.text, /Shown to the user: "The parser" — 1 comment\(s\) placed, 1 with several places/);
     assert.match(answer.text, /Comment 2 \(symbol:parse\): 3 places; the user picks one/);
     assert.match(answer.text, /Not resolved[^\n]*\n- comment 3 \(search:src\/a\.ts:nowhere\): no line of src\/a\.ts contains nowhere/);
