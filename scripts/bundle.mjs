@@ -106,6 +106,8 @@ await Promise.all([
   esbuild.build({ ...browserPage, entryPoints: { page: "webchat/page/main.ts" }, outdir: "dist/webchat" }),
   // The panel page's script and stylesheet (webview/page/), loaded by VS Code's webview under the panel's CSP.
   esbuild.build({ ...browserPage, entryPoints: { panel: "webview/page/main.ts" }, outdir: "dist/webview" }),
+  // The walkthrough view's page (webchat/page/walkthrough.ts: the chat's Markdown path, and mermaid drawn offline).
+  esbuild.build({ ...browserPage, entryPoints: { walkthrough: "webchat/page/walkthrough.ts" }, outdir: "dist/walkthrough" }),
   esbuild.build({
     ...common,
     format: "esm",

@@ -19,6 +19,7 @@ export const TOOL = {
   documentSymbols: "document_symbols",
   workspaceSymbols: "workspace_symbols",
   proposeEdit: "propose_edit",
+  presentWalkthrough: "present_walkthrough",
 } as const;
 
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];

@@ -22,6 +22,7 @@ import { checkProposal } from "./proposal.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ReadFileParams, type ReadFileResult, type ToolName } from "./protocol.js";
 import { StateFallback } from "./state-fallback.js";
 import { TOOL_SPECS, toolList } from "./tools.js";
+import { presentWalkthrough, registerWalkthroughResources } from "./walkthrough-tool.js";
 
 export const SERVER_NAME = "symposium-editor";
 
@@ -48,13 +49,16 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
   const channel = new ChannelClient(() => fallback.address(), log);
   const validator = new AjvJsonSchemaValidator();
   const checked = argumentChecker(validator);
-  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
+  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  registerWalkthroughResources(server);
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name as ToolName;
     if (!TOOL_NAMES.includes(name)) return toolError(`Tool ${request.params.name} not found; the tools are ${TOOL_NAMES.join(", ")}.`);
     try {
-      return await answer(name, checked(name, request.params.arguments ?? {}), channel, fallback);
+      const args = checked(name, request.params.arguments ?? {});
+      if (name === TOOL.presentWalkthrough) return await presentWalkthrough(args, channel, server.getClientVersion()?.name);
+      return await answer(name, args, channel, fallback);
     } catch (error) {
       return toolError(error instanceof Error ? error.message : String(error));
     }

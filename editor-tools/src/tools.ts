@@ -8,6 +8,7 @@
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL, TOOL_NAMES, type ToolName } from "./protocol.js";
+import { WALKTHROUGH_SPEC } from "./walkthrough-tool.js";
 
 type InputSchema = Tool["inputSchema"];
 type PropertySchema = Record<string, unknown>;
@@ -153,4 +154,5 @@ export const TOOL_SPECS: Record<ToolName, ToolSpec> = {
     fallsBack: false,
     readOnly: false,
   },
+  [TOOL.presentWalkthrough]: WALKTHROUGH_SPEC,
 };

@@ -38,6 +38,8 @@ export interface EditorToolsDeps {
   proposals: ProposalDocuments;
   /** The editor the user was last in (the tracker's), when the active one is not a text editor (focus in the chat). */
   contextEditor(): vscode.TextEditor | undefined;
+  /** Handlers of tools that live in their own files (present_walkthrough: walkthrough-view.ts). */
+  moreHandlers?: Record<string, ChannelHandler>;
 }
 
 const SEVERITY = ["error", "warning", "information", "hint"] as const;
@@ -53,6 +55,7 @@ export function editorToolHandlers(deps: EditorToolsDeps): Record<string, Channe
     [TOOL.documentSymbols]: async (params) => documentSymbols(params),
     [TOOL.workspaceSymbols]: async (params) => workspaceSymbols(params),
     [TOOL.proposeEdit]: async (params) => proposeEdit(params, deps),
+    ...deps.moreHandlers,
   };
 }
 

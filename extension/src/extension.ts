@@ -16,6 +16,7 @@ import { PanelHostController } from "./panel-host-controller.js";
 import { offerRestartOnSettingChange } from "./panel-settings.js";
 import { PersistentState } from "./persistent-state.js";
 import { createEditorContextView } from "./show-editor-context.js";
+import { Walkthroughs } from "./walkthrough-view.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
 
 /** What `activate` returns (`vscode.extensions.getExtension(…).exports`): what the chat view shows, for tests. */
@@ -54,11 +55,15 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const editorContextView = createEditorContextView(tracker, log, state);
   const contextStatus = createContextStatus(tracker);
   const proposals = new ProposalDocuments();
-  const editorTools = new EditorToolsHost({ documents, proposals, contextEditor: () => tracker.editor() }, log, (tools) => tracker.setEditorTools(tools));
+  const walkthroughs = new Walkthroughs({ context, log, mention: (mention) => view.mention(mention) });
+  const editorTools = new EditorToolsHost({ documents, proposals, contextEditor: () => tracker.editor(), moreHandlers: walkthroughs.handlers }, log, (tools) =>
+    tracker.setEditorTools(tools),
+  );
   context.subscriptions.push(
     log,
     tracker,
     editorTools,
+    walkthroughs,
     contextStatus,
     ...editorContextView.disposables,
     view.onDidOpen(() => void chat.ensureStarted()),
