@@ -21,6 +21,19 @@ const skip = e2eSkipReason();
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
 const shots = process.env.SYMPOSIUM_SCREENSHOTS ?? tempDir("symposium-checkpoints-shots-");
 
+/** The multi-file diff's entries: each file's name and its status badge ("A", "D", "R" or none), by name. */
+async function reviewBadges(page: Page): Promise<Record<string, string>> {
+  await page.locator(".part.editor .multiDiffEntry .header").first().waitFor({ timeout: 20_000 });
+  const entries = await page.$$eval(".part.editor .multiDiffEntry .header .file-path", (paths) =>
+    paths.map((each) => ({
+      name: each.querySelector(".title.modified .label-name")?.textContent ?? each.querySelector(".title.modified")?.textContent ?? "",
+      status: each.querySelector(".status")?.textContent ?? "",
+      renamed: each.querySelector(".status")?.classList.contains("renamed") ?? false,
+    })),
+  );
+  return Object.fromEntries(entries.map((entry) => [entry.name.trim(), entry.renamed ? "R" : entry.status.trim()]));
+}
+
 /** Forty numbered lines; `changed` lines rewritten as the agent does. */
 function story(changed: number[] = []): string {
   return (
@@ -94,6 +107,8 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     assert.match(headers, /notes\.txt/);
     assert.match(headers, /added\.rs/);
     assert.match(headers, /plan\.md/);
+    // Each entry's badge, as VS Code labels it: a modified file has none (never "R", renamed, with its old name struck through).
+    assert.deepEqual(await reviewBadges(page), { "added.rs": "A", "notes.txt": "", "plan.md": "D" });
     const text = await visibleText(page, ".part.editor");
     assert.match(text, /first line\n[\s\S]*first line, edited by the agent/, "before the turn beside now");
     assert.match(text, /# plan/, "a deleted file's before side");
