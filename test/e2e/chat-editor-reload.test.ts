@@ -5,7 +5,7 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { e2eSkipReason } from "../harness/code-server.js";
+import { e2eSkipReason, runCommand } from "../harness/code-server.js";
 import { chatFrame, command, demoWindowSuite, symposiumActive, waitForText } from "./panel-helpers.js";
 import { askInChat, chatFrames, chatTranscript } from "../support/chat-frame.js";
 
@@ -23,7 +23,8 @@ describe("Open Chat in Editor: the tab comes back after a window reload, with it
     const conversation = new URL(frame.url()).searchParams.get("conversation");
     assert.equal(chatFrames(demo.page).length, 1, "only the tab shows the chat (the panel was never opened)");
 
-    await command(demo.page, "Developer: Reload Window");
+    // From the palette (the helper's click to reach the workbench would land in the tab's chat).
+    await runCommand(demo.page, "Developer: Reload Window");
     await demo.page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
     // The tab is back (its title names the agent and its state), and its chat shows the conversation.
     await demo.page

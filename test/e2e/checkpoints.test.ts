@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
-import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, waitForText } from "./panel-helpers.js";
+import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, symposiumActive, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
@@ -86,8 +86,9 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(DISK_AGENT)}`, proxies: [] }),
     );
+    await symposiumActive(page); // on a loaded machine the extension can take minutes to come up
     await command(page, "Symposium: Open Chat");
-    frame = await chatFrame(page, "#input:visible");
+    frame = await chatFrame(page, "#input:visible", 120_000);
   });
 
   after(() => closeDemoWindow(browser, server, workspace));
