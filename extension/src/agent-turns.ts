@@ -35,8 +35,8 @@ interface CheckpointQuery {
   project: string;
   turn: string;
   root: string;
-  /** "before": the file before the turn; "none": an empty side (a file added, or deleted now). */
-  side: "before" | "none";
+  /** The file (relative to `root`) whose content before the turn this document shows. */
+  file: string;
 }
 
 export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposable[] {
@@ -52,10 +52,9 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
   const provider: vscode.TextDocumentContentProvider = {
     provideTextDocumentContent: async (uri) => {
       const query = JSON.parse(uri.query) as CheckpointQuery;
-      if (query.side === "none") return "";
       const ready = prefetched.get(uri.toString());
       if (ready !== undefined) return ready;
-      const bytes = await (await opened())?.fileAt(query.project, query.turn, query.root, uri.path.slice(1), "before");
+      const bytes = await (await opened())?.fileAt(query.project, query.turn, query.root, query.file, "before");
       return bytes?.toString("utf8") ?? "";
     },
   };
@@ -171,12 +170,16 @@ function filesOf(turn: TurnRecord): Array<{ root: string; relative: string; befo
   );
 }
 
-/** The document of one side of a reviewed file: its content from the turn's before-state, or empty ("none"). */
-function sideUri(project: string, turn: TurnRecord, root: string, relative: string, which: CheckpointQuery["side"]): vscode.Uri {
+/**
+ * The document of a reviewed file as it was before the turn: `before`'s content (the file itself, or the
+ * one a rename came from) under the path of the file shown. VS Code's multi-file diff labels an entry
+ * whose two sides differ in path as renamed ("R", the old name struck through): same path, a modified file.
+ */
+function beforeUri(project: string, turn: TurnRecord, root: string, shown: string, before: string): vscode.Uri {
   return vscode.Uri.from({
     scheme: CHECKPOINT_SCHEME,
-    path: `/${relative}`,
-    query: JSON.stringify({ project, turn: turn.id, root, side: which } satisfies CheckpointQuery),
+    path: vscode.Uri.file(path.join(root, shown)).path,
+    query: JSON.stringify({ project, turn: turn.id, root, file: before } satisfies CheckpointQuery),
   });
 }
 
@@ -186,18 +189,20 @@ async function prefetchBefore(store: CheckpointStore, project: string, turn: Tur
   for (const file of filesOf(turn)) if (file.before !== null) byRoot.set(file.root, [...(byRoot.get(file.root) ?? []), file.before]);
   for (const [root, relatives] of byRoot) {
     const contents = await store.filesAt(project, turn.id, root, relatives, "before");
-    for (const [relative, bytes] of contents) into.set(sideUri(project, turn, root, relative, "before").toString(), bytes?.toString("utf8") ?? "");
+    for (const file of filesOf(turn))
+      if (file.root === root && file.before !== null && contents.has(file.before))
+        into.set(beforeUri(project, turn, root, file.relative, file.before).toString(), contents.get(file.before)?.toString("utf8") ?? "");
   }
 }
 
-/** VS Code's multi-file diff: each file as it was before the turn ↔ as it is now. */
+/** VS Code's multi-file diff: each file as it was before the turn ↔ as it is now; no before side: added ("A"), gone now: deleted ("D"). */
 async function openReview(project: string, turn: TurnRecord): Promise<void> {
-  const resources = filesOf(turn).map((file) => {
+  const resources = filesOf(turn).flatMap((file) => {
     const now = vscode.Uri.file(path.join(file.root, file.relative));
     // The records are on this machine's disk, and so are the files they name.
-    const exists = fs.existsSync(now.fsPath);
-    const before = file.before === null ? sideUri(project, turn, file.root, file.relative, "none") : sideUri(project, turn, file.root, file.before, "before");
-    return [now, before, exists ? now : sideUri(project, turn, file.root, file.relative, "none")];
+    const after = fs.existsSync(now.fsPath) ? now : undefined;
+    const before = file.before === null ? undefined : beforeUri(project, turn, file.root, file.relative, file.before);
+    return before || after ? [[now, before, after]] : []; // a file the turn added, gone since: nothing to compare
   });
   await vscode.commands.executeCommand("vscode.changes", `Agent changes: ${turn.prompt || turn.id}`, resources);
 }

@@ -122,11 +122,26 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   openInEditor(): void {
     const existing = [...this.editors][0];
     if (existing) return existing.reveal();
-    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, "Symposium", vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [this.mediaRoot()],
-    });
+    this.adoptEditor(
+      vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, "Symposium", vscode.ViewColumn.Active, {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [this.mediaRoot()],
+      }),
+    );
+  }
+
+  /**
+   * An editor tab VS Code brings back after a window reload (registered for CHAT_EDITOR_TYPE). It shows the
+   * window's conversation, the one the reload returns to, as the panel does; until the chat is back, its page
+   * shows its own kept copy of that conversation (the webview's state, which VS Code kept with the tab).
+   */
+  restoreEditor(panel: vscode.WebviewPanel): void {
+    this.log.info("chat editor tab restored");
+    this.adoptEditor(panel);
+  }
+
+  private adoptEditor(panel: vscode.WebviewPanel): void {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "symposium.svg");
     this.editors.add(panel);
     panel.onDidDispose(() => this.editors.delete(panel));

@@ -117,10 +117,36 @@ export function onSettingChange(names: readonly SettingName[], listener: (change
   });
 }
 
-/** Flips editor-context sharing where it is decided: the workspace's value when it has one, else the user's. */
+/**
+ * Settings VS Code reads only from the machine the extension runs on (package.json: "scope": "machine"):
+ * in a remote window (SSH, WSL, a container, Codespaces, code-server) from Remote settings, never from User settings.
+ */
+export const MACHINE_SETTINGS: readonly SettingName[] = ["toadCommand", "acpAgentPath", "agents"];
+
+/**
+ * Fires `listener` when one of `names` is changed in any settings file, with whether the value in effect
+ * here changed: VS Code reports a change to a scope it does not read here (a machine setting in the User
+ * settings of a remote window) like any other, though the value stays what it was.
+ */
+export function onSettingEdit(names: readonly SettingName[], listener: (changed: SettingName, applies: boolean) => void): vscode.Disposable {
+  const effective = (name: SettingName) => JSON.stringify(vscode.workspace.getConfiguration(SECTION).get<unknown>(name));
+  const seen = new Map(names.map((name) => [name, effective(name)]));
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    const edited = names.filter((name) => event.affectsConfiguration(`${SECTION}.${name}`));
+    if (edited.length === 0) return;
+    const applied = edited.find((name) => effective(name) !== seen.get(name));
+    for (const name of edited) seen.set(name, effective(name));
+    listener(applied ?? edited[0]!, applied !== undefined);
+  });
+}
+
+/**
+ * Flips editor-context sharing (the status bar item's click) for this window's workspace: its Workspace
+ * settings when a folder or workspace is open, so another project keeps its own choice and the User
+ * setting stays the default for all; with nothing open, the User setting.
+ */
 export async function toggleEditorContext(): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const inspected = config.inspect<boolean>(EDITOR_CONTEXT);
-  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await config.update(EDITOR_CONTEXT, !readConfig().editorContextEnabled, target);
 }

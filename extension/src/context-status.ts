@@ -2,7 +2,8 @@
 // (`main.rs:10-12`); its tooltip shows the start of the block the agent gets,
 // and a click turns sharing on or off (the command is registered in commands.ts).
 // A click shows the new state at once: the setting's write and
-// the tracker's answer to it can take seconds under load.
+// the tracker's answer to it can take seconds under load; so does a move in
+// the editor, from the editor's facts, before the file's debounced write.
 
 import * as vscode from "vscode";
 import { formatEditorContext } from "../../editor-context-proxy/src/context-block.js";
@@ -25,13 +26,20 @@ export function createContextStatus(tracker: EditorStateTracker): ContextStatus 
   /** The state the user clicked to, shown until the tracker has followed the setting. */
   let clicked: boolean | undefined;
   const update = (): void => render(item, clicked ?? tracker.stateFilePath !== undefined, tracker.currentState);
+  // A move in the editor shows at once, without waiting for the file's debounced write.
+  const moved = (): void => render(item, clicked ?? tracker.stateFilePath !== undefined, tracker.previewState());
   const followed = (): void => {
     clicked = undefined;
     update();
   };
   update();
   item.show();
-  const disposable = vscode.Disposable.from(item, tracker.onDidWriteState(update), tracker.onDidChangeStateFilePath(followed));
+  const disposable = vscode.Disposable.from(
+    item,
+    tracker.onDidWriteState(update),
+    tracker.onDidMoveInEditor(moved),
+    tracker.onDidChangeStateFilePath(followed),
+  );
   return {
     dispose: () => void disposable.dispose(),
     toggle: async () => {

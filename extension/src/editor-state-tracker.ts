@@ -31,6 +31,7 @@ export class EditorStateTracker implements vscode.Disposable {
   private lastEditor: vscode.TextEditor | undefined;
   private readonly pathChanged = new vscode.EventEmitter<string | undefined>();
   private readonly stateWritten = new vscode.EventEmitter<void>();
+  private readonly editorMoved = new vscode.EventEmitter<void>();
   private readonly writer: StateFileWriter;
   private readonly snapshots: UnsavedSnapshots;
   private readonly refreshTimer: NodeJS.Timeout;
@@ -41,6 +42,8 @@ export class EditorStateTracker implements vscode.Disposable {
   readonly onDidChangeStateFilePath: vscode.Event<string | undefined> = this.pathChanged.event;
   /** Fires after each write or refresh of the file (and when it is removed). */
   readonly onDidWriteState: vscode.Event<void> = this.stateWritten.event;
+  /** Fires at once when the user moves to another editor or selection (the file's write follows within 100 ms of the last). */
+  readonly onDidMoveInEditor: vscode.Event<void> = this.editorMoved.event;
 
   constructor(
     /** Where this workspace remembers its recent state files (PersistentState). */
@@ -64,6 +67,10 @@ export class EditorStateTracker implements vscode.Disposable {
       },
     });
     const changed = (): void => this.writer.schedule();
+    const moved = (): void => {
+      changed();
+      this.editorMoved.fire();
+    };
     // A save, revert or close changes which files have unsaved text, which an agent's write must not go over
     // (editor-state/src/agent-writes.ts): written at once rather than after the typing debounce.
     const changedNow = (): void => {
@@ -73,9 +80,9 @@ export class EditorStateTracker implements vscode.Disposable {
     this.subscriptions.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         this.lastEditor = this.editingPlace(editor) ?? this.lastEditor;
-        changed();
+        moved();
       }),
-      vscode.window.onDidChangeTextEditorSelection((event) => this.ifTracked(event.textEditor.document, changed)),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.ifTracked(event.textEditor.document, moved)),
       // Any file's edit, save or revert may change the unsaved files listed.
       vscode.workspace.onDidChangeTextDocument((event) => this.ifFile(event.document, event.document.isDirty ? changed : changedNow)),
       vscode.workspace.onDidSaveTextDocument((document) => this.ifFile(document, changedNow)),
@@ -103,6 +110,11 @@ export class EditorStateTracker implements vscode.Disposable {
     return this.writer.currentState;
   }
 
+  /** What the file will say once the pending write happens (undefined while sharing is off): see StateFileWriter.preview. */
+  previewState(): StateFile | undefined {
+    return this.writer.path ? this.writer.preview() : undefined;
+  }
+
   /** The editor's tools and their live channel, as the file is to say (editor-tools-host.ts); written soon. */
   setEditorTools(state: EditorToolsState): void {
     this.editorToolsState = state;
@@ -128,6 +140,7 @@ export class EditorStateTracker implements vscode.Disposable {
     this.writer.path = undefined;
     this.pathChanged.dispose();
     this.stateWritten.dispose();
+    this.editorMoved.dispose();
   }
 
   private applySetting(): void {

@@ -2,7 +2,7 @@
 
 import * as vscode from "vscode";
 import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
-import { CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
+import { CHAT_EDITOR_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
 import { registerAgentTurns } from "./agent-turns.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
@@ -70,9 +70,13 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     view.onDidAskRetry(() => void chat.restart()),
     view.onDidMoveConversation((id) => void chat.rememberConversation(id)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    // The activity bar's Symposium view is its welcome text (package.json viewsWelcome): a way in, with no items of its own.
+    vscode.window.registerTreeDataProvider<never>("symposium.start", { getChildren: () => [], getTreeItem: (item) => item }),
+    // "Open Chat in Editor" tabs come back after a window reload (activation: onWebviewPanel:symposium.chatEditor).
+    vscode.window.registerWebviewPanelSerializer(CHAT_EDITOR_TYPE, { deserializeWebviewPanel: async (panel) => view.restoreEditor(panel) }),
     view,
     chat,
-    offerRestartOnSettingChange(chat),
+    offerRestartOnSettingChange(chat, log),
     ...registerCommands({ log, chat, showEditorContext: editorContextView.show, toggleEditorContext: () => contextStatus.toggle(), chatView: view }),
     vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, documents),
     vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposals, { isCaseSensitive: true }),

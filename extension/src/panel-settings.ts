@@ -3,7 +3,7 @@
 // running host was started with changes.
 
 import * as vscode from "vscode";
-import { onSettingChange, type SettingName } from "./config.js";
+import { MACHINE_SETTINGS, onSettingChange, onSettingEdit, type SettingName } from "./config.js";
 import type { PanelHostController } from "./panel-host-controller.js";
 import type { PersistentState } from "./persistent-state.js";
 
@@ -29,9 +29,25 @@ const RESTART_SETTINGS: readonly SettingName[] = [
   "mcpServers",
 ];
 
-export function offerRestartOnSettingChange(controller: PanelHostController): vscode.Disposable {
+export function offerRestartOnSettingChange(controller: PanelHostController, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.Disposable.from(
-    onSettingChange(RESTART_SETTINGS, (changed) => void controller.offerRestart(`The setting symposium.${changed}`)),
+    onSettingEdit(RESTART_SETTINGS, (changed, applies) => {
+      if (applies) return void controller.offerRestart(`The setting symposium.${changed}`);
+      log.info(`symposium.${changed} was changed in a settings file VS Code does not read here: its value stays as it was`);
+      // Only a machine setting in a remote window is left unread this way: say where it goes instead.
+      if (vscode.env.remoteName && MACHINE_SETTINGS.includes(changed)) void sayRemoteSettings(changed);
+    }),
     onSettingChange(["editorContext.enabled"], () => void controller.editorContextChanged()),
   );
+}
+
+const OPEN_REMOTE_SETTINGS = "Open Remote Settings";
+
+/** A machine setting changed in User settings of a remote window, where it does not apply: no restart, but where it must go. */
+async function sayRemoteSettings(name: SettingName): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(
+    `Symposium: symposium.${name} in User settings does not apply in a remote window (SSH, WSL, a container, code-server): VS Code reads this setting only from Remote settings. Move it there; the chat then offers a restart.`,
+    OPEN_REMOTE_SETTINGS,
+  );
+  if (choice === OPEN_REMOTE_SETTINGS) await vscode.commands.executeCommand("workbench.action.openRemoteSettings");
 }

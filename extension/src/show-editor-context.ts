@@ -63,11 +63,13 @@ export function createEditorContextView(
     await state.setEditorContextColumn(editor.viewColumn);
     view.refresh();
   };
-  const show = async (): Promise<void> => {
-    tracker.flush();
-    log.info(`editor context: ${describeEditorContext(tracker).split("\n", 2).join(" ")}`);
-    await open(vscode.ViewColumn.Beside);
-  };
+  // A remote window under load can take seconds to open the document: the status bar says it is coming at once.
+  const show = async (): Promise<void> =>
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Symposium: opening the editor context" }, async () => {
+      tracker.flush();
+      log.info(`editor context: ${describeEditorContext(tracker).split("\n", 2).join(" ")}`);
+      await open(vscode.ViewColumn.Beside);
+    });
   const registration = vscode.workspace.registerTextDocumentContentProvider(SCHEME, view);
   void reopenInItsEmptyGroup(state, open).catch((error: Error) => log.warn(`could not reopen the editor context view: ${error.message}`));
   return {

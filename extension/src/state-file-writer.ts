@@ -75,6 +75,21 @@ export class StateFileWriter {
     this.current = undefined;
   }
 
+  /**
+   * The file as a write now would make it, from the editor's facts (the unsaved snapshots are left out:
+   * listing them writes them). Nothing is written: what the window shows follows the editor at once
+   * while the file's write waits for the debounce.
+   */
+  preview(): StateFile {
+    return buildStateFile({
+      editor: this.options.editorFacts(),
+      workspaceFolders: this.options.workspaceFolders(),
+      editorTools: this.options.editorTools?.(),
+      writerPid: process.pid,
+      now: new Date(),
+    });
+  }
+
   /** Builds the file from the current facts and writes it if its content changed. */
   writeNow(): void {
     if (!this.path) return;

@@ -15,11 +15,24 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { e2eSkipReason, openFile, visibleText, type CodeServer } from "../harness/code-server.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
-import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, waitForText } from "./panel-helpers.js";
+import { chatFrame, closeDemoWindow, command, extensionLog, openDemoWindow, symposiumActive, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const DISK_AGENT = path.join(OUT_DIR, "test", "fixtures", "disk-agent.js");
 const shots = process.env.SYMPOSIUM_SCREENSHOTS ?? tempDir("symposium-checkpoints-shots-");
+
+/** The multi-file diff's entries: each file's name and its status badge ("A", "D", "R" or none), by name. */
+async function reviewBadges(page: Page): Promise<Record<string, string>> {
+  await page.locator(".part.editor .multiDiffEntry .header").first().waitFor({ timeout: 20_000 });
+  const entries = await page.$$eval(".part.editor .multiDiffEntry .header .file-path", (paths) =>
+    paths.map((each) => ({
+      name: each.querySelector(".title.modified .label-name")?.textContent ?? each.querySelector(".title.modified")?.textContent ?? "",
+      status: each.querySelector(".status")?.textContent ?? "",
+      renamed: each.querySelector(".status")?.classList.contains("renamed") ?? false,
+    })),
+  );
+  return Object.fromEntries(entries.map((entry) => [entry.name.trim(), entry.renamed ? "R" : entry.status.trim()]));
+}
 
 /** Forty numbered lines; `changed` lines rewritten as the agent does. */
 function story(changed: number[] = []): string {
@@ -73,8 +86,9 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
       path.join(path.dirname(workspace), "config.jsonc"),
       JSON.stringify({ agent: `${JSON.stringify(process.execPath)} ${JSON.stringify(DISK_AGENT)}`, proxies: [] }),
     );
+    await symposiumActive(page); // on a loaded machine the extension can take minutes to come up
     await command(page, "Symposium: Open Chat");
-    frame = await chatFrame(page, "#input:visible");
+    frame = await chatFrame(page, "#input:visible", 120_000);
   });
 
   after(() => closeDemoWindow(browser, server, workspace));
@@ -94,6 +108,8 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     assert.match(headers, /notes\.txt/);
     assert.match(headers, /added\.rs/);
     assert.match(headers, /plan\.md/);
+    // Each entry's badge, as VS Code labels it: a modified file has none (never "R", renamed, with its old name struck through).
+    assert.deepEqual(await reviewBadges(page), { "added.rs": "A", "notes.txt": "", "plan.md": "D" });
     const text = await visibleText(page, ".part.editor");
     assert.match(text, /first line\n[\s\S]*first line, edited by the agent/, "before the turn beside now");
     assert.match(text, /# plan/, "a deleted file's before side");

@@ -144,6 +144,17 @@ export async function panelStatusFrame(page: Page, pattern: RegExp, timeoutMs = 
   }
 }
 
+/** Waits until the extension is active in the window (its status bar item shows): on a loaded machine that can take minutes. */
+export async function symposiumActive(page: Page, timeoutMs = 180_000): Promise<void> {
+  // The item's text: "No editor", "Context off", or what is shared; its accessible name is the item's name.
+  await page
+    .locator(
+      '.part.statusbar .statusbar-item[aria-label*="Symposium"], .part.statusbar .statusbar-item:has-text("No editor"), .part.statusbar .statusbar-item:has-text("Context off")',
+    )
+    .first()
+    .waitFor({ timeout: timeoutMs });
+}
+
 /** Runs a command from the palette; first gives the workbench the keyboard (in the chat, F1 goes to its page). */
 export async function command(page: Page, title: string): Promise<void> {
   const editor = page.locator(".part.editor");
@@ -216,6 +227,14 @@ export async function editSettings(page: Page, server: CodeServer, changes: Reco
     await editSettingsFile(page, path.join(server.userDataDir, "Machine", "settings.json"), "Preferences: Open Remote Settings (JSON)", pick(changes, machine));
   if (user.length)
     await editSettingsFile(page, path.join(server.userDataDir, "User", "settings.json"), "Preferences: Open User Settings (JSON)", pick(changes, user));
+}
+
+/**
+ * Changes User settings as a user does, whatever the settings' scope: where a user puts a machine
+ * setting by mistake in a remote window (code-server's is one), where VS Code does not read it.
+ */
+export async function editUserSettings(page: Page, server: CodeServer, changes: Record<string, unknown>): Promise<void> {
+  await editSettingsFile(page, path.join(server.userDataDir, "User", "settings.json"), "Preferences: Open User Settings (JSON)", changes);
 }
 
 function pick(changes: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -53,6 +53,20 @@ describe("StateFileWriter", () => {
     if (process.platform !== "win32") assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   });
 
+  it("previews the latest selection at once, while the write waits for the debounce (the status bar's text)", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+    const file = path.join(tempDir(), "state.json");
+    const end = { value: 1 };
+    const { instance, writes } = writer(file, end);
+    end.value = 6;
+    instance.schedule();
+    assert.equal(parseEditorState(instance.preview())?.selections[0]?.text, TEXT.slice(0, 6), "the preview has the selection now");
+    assert.equal(writes(), 0, "and nothing is written yet");
+    assert.equal(fs.existsSync(file), false);
+    t.mock.timers.tick(100);
+    assert.equal(writes(), 1, "the write follows after the debounce");
+  });
+
   it("does not rewrite unchanged content; refresh only touches the file's time", () => {
     const file = path.join(tempDir(), "state.json");
     const { instance, writes } = writer(file, { value: 4 });
