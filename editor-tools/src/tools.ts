@@ -48,7 +48,7 @@ export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
  * What all always-loaded entries may cost the model's context together, in characters of their JSON as tools/list
  * sends it (~4 characters a token): the decision in docs/editor-tools.md is taken again before it grows past this.
  */
-export const ALWAYS_LOADED_CHARS = 8000;
+export const ALWAYS_LOADED_CHARS = 9000;
 
 export interface ToolSpec {
   description: string;
