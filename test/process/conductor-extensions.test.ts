@@ -70,7 +70,8 @@ async function converse(config: string): Promise<{ chain: string; error: string 
     .catch((failure: unknown) => (error = JSON.stringify(failure)))
     .finally(() => proc.child.stdin!.end());
   await proc.exited;
-  const chain = /chain: client → (.*)/.exec(proc.stderr())?.[1] ?? "";
+  // The user's chain, after the hand-over guard every chain but the setup agent's starts with.
+  const chain = /chain: client → hand-over guard \(in process\) → (.*)/.exec(proc.stderr())?.[1] ?? "";
   return { chain, error, stderr: proc.stderr() };
 }
 
