@@ -12,6 +12,7 @@ import { before, describe, it } from "node:test";
 import { CheckpointStore, DEFAULT_SETTINGS, describeState, type CheckpointSettings } from "../../../checkpoints/src/index.js";
 import { RACY_MARGIN_MS } from "../../../checkpoints/src/disk-record.js";
 import { whyUnwritable } from "../../../checkpoints/src/restore.js";
+import { read, storeWith, write } from "../../support/checkpoint-store.js";
 import { eventually, scratchDirs } from "../../support/processes.js";
 
 const scratch = scratchDirs();
@@ -20,19 +21,6 @@ const scratch = scratchDirs();
 function settings(overrides: Partial<CheckpointSettings> = {}): CheckpointSettings {
   return { ...DEFAULT_SETTINGS, budgetMs: 60_000, directory: path.join(scratch("ckpt-hostile-store-"), "checkpoints"), log: () => {}, ...overrides };
 }
-
-async function storeWith(options: CheckpointSettings): Promise<CheckpointStore> {
-  const store = await CheckpointStore.create(options);
-  assert.ok(store, "git is on PATH");
-  return store;
-}
-
-function write(root: string, file: string, content: string | Buffer): void {
-  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  fs.writeFileSync(path.join(root, file), content);
-}
-
-const read = (root: string, file: string) => fs.readFileSync(path.join(root, file), "utf8");
 
 async function turn(store: CheckpointStore, dirs: string[], act: () => void) {
   const progress = store.beginTurn({ sessionId: "s1", prompt: "change things", dirs });

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { CheckpointStore, DEFAULT_SETTINGS, type CheckpointSettings } from "../../../checkpoints/src/index.js";
+import { read, storeWith, write } from "../../support/checkpoint-store.js";
 import { eventually, scratchDirs } from "../../support/processes.js";
 
 const scratch = scratchDirs();
@@ -26,19 +27,6 @@ function settings(overrides: Partial<CheckpointSettings> = {}): CheckpointSettin
     ...overrides,
   };
 }
-
-async function storeWith(options: CheckpointSettings): Promise<CheckpointStore> {
-  const store = await CheckpointStore.create(options);
-  assert.ok(store, "git is on PATH");
-  return store;
-}
-
-function write(root: string, file: string, content: string | Buffer): void {
-  fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  fs.writeFileSync(path.join(root, file), content);
-}
-
-const read = (root: string, file: string) => fs.readFileSync(path.join(root, file), "utf8");
 
 /** Every file under `dir` with its bytes' hash (a .git folder's exact state). */
 function fingerprint(dir: string): Record<string, string> {
