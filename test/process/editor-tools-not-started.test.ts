@@ -6,8 +6,12 @@
 // never; the real server announces itself when the agent initializes it.
 
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { quote } from "shell-quote";
+import { chromiumSkipReason } from "../harness/code-server.js";
+import { chatSuite, openChatPage, typePrompt } from "../support/chat-browser.js";
 import { NOTICES_META_KEY } from "../../conductor-hooks/src/tools-not-started.js";
 import { testClient } from "../support/acp-client.js";
 import { CONDUCTOR_CLI, OUT_DIR, startNode, streamTo, tempDir } from "../support/processes.js";
@@ -65,5 +69,23 @@ describe("an agent that never starts the editor's tools", () => {
   it("an agent that starts the server in session/new, or at the first prompt (as Codex does): no notice", async () => {
     assert.deepEqual(await noticesOf("gemini-cli", "new"), [[], []]);
     assert.deepEqual(await noticesOf("codex-acp", "prompt"), [[], []]);
+  });
+});
+
+describe("the built-in chat shows the notice", { skip: chromiumSkipReason() }, () => {
+  const suite = chatSuite();
+
+  it("in Chromium, after the first turn with an agent that never starts the tools", async () => {
+    const config = path.join(tempDir("not-started-config-"), "config.jsonc");
+    fs.writeFileSync(config, JSON.stringify({ agent: quote([process.execPath, MCP_START_AGENT, "gemini-cli", "never"]) }), { mode: 0o600 });
+    const server = await suite.serve({
+      agent: [process.execPath, CONDUCTOR_CLI, "run", "--config", config],
+      env: { SYMPOSIUM_EDITOR_STATE_FILE: writeStateFile(SEED_STATE) },
+    });
+    const page = await openChatPage(suite.browser, server);
+    await typePrompt(page, "hello");
+    const notice = page.locator(".notice", { hasText: "did not start the editor's tools" });
+    await notice.waitFor({ timeout: 10_000 });
+    assert.match(await notice.innerText(), /^Gemini CLI did not start the editor's tools .*Trust this folder in Gemini CLI/s);
   });
 });
