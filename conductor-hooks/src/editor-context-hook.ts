@@ -25,7 +25,7 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
   });
   setImmediate(() => warmUp(stateFile));
   // Whether each session's agent starts the server it was offered (tools-not-started.ts).
-  const toolsStart = new ToolsStartWatch();
+  const toolsStart = new ToolsStartWatch(stateFile);
   return {
     name: EDITOR_CONTEXT_COMPONENT,
     rewrites: INJECTED_METHODS,

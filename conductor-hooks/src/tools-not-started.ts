@@ -7,6 +7,7 @@
 // and every agent lists the tools before it asks its model, so by then a server
 // that was going to start has announced itself (tools-started.ts).
 
+import * as path from "node:path";
 import { SESSION_PROMPT, isObject, isRequest, type WireMessage } from "../../acp-wire/src/index.js";
 import { EDITOR_TOOLS_SERVER_NAME, SESSION_SETUP_METHODS, type McpServerEntry } from "../../editor-context-proxy/src/index.js";
 import { StartMarkers, TOOLS_STARTED_ENV } from "../../editor-context-proxy/src/tools-started.js";
@@ -27,7 +28,7 @@ export function toolsNotStartedNotice(agentName: string | undefined): string {
 
 /** Follows each session offered the editor's server to its first prompt's answer. */
 export class ToolsStartWatch {
-  private readonly markers = new StartMarkers();
+  private readonly markers: StartMarkers;
   private agentName: string | undefined;
   /** Setup requests in flight (by id) with their marker, and the session id when the request names it. */
   private readonly setups = new Map<string, { file: string; sessionId: unknown }>();
@@ -35,6 +36,11 @@ export class ToolsStartWatch {
   private readonly sessions = new Map<string, string>();
   /** First prompts in flight, by request id: their session. */
   private readonly prompts = new Map<string, string>();
+
+  /** `stateFile`: the window's state file, beside which the start files go. */
+  constructor(stateFile: string) {
+    this.markers = new StartMarkers(path.dirname(stateFile));
+  }
 
   /** `rewritten` (a setup request with our entry added) with this session's marker in the entry's env; prompts noted. */
   marked(original: WireMessage, rewritten: WireMessage | null): WireMessage | null {

@@ -1,11 +1,10 @@
 // How the conductor learns that an agent started the editor's MCP server
 // (docs/editor-tools.md, "An agent that never starts the tools"): each
-// session's entry names a file in the conductor's private folder
-// (SYMPOSIUM_EDITOR_TOOLS_STARTED); the server creates it, empty, once the
+// session's entry names a fresh file
+// (SYMPOSIUM_EDITOR_TOOLS_STARTED, beside the state file); the server creates it, empty, once the
 // agent has initialized MCP. No port, no window needed.
 
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -22,14 +21,21 @@ export function announceStarted(file: string | undefined, log: (message: string)
   }
 }
 
-/** The conductor's side: a private folder (0700), made on first use, with one file name per session offered the tools. */
+/**
+ * The conductor's side: one file name per session offered the tools, beside the state file (the
+ * window's private folder, which the agent can write even when it runs as another user, as the
+ * interop tests run it). The files are empty; the conductor removes those it named when it stops.
+ */
 export class StartMarkers {
-  private dir: string | null = null;
+  private readonly named: string[] = [];
+
+  constructor(private readonly dir: string) {}
 
   /** A fresh file name for one session's server; nothing created yet. */
   next(): string {
-    this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "symposium-tools-"));
-    return path.join(this.dir, randomBytes(8).toString("hex"));
+    const file = path.join(this.dir, `${MARKER_PREFIX}${randomBytes(8).toString("hex")}`);
+    this.named.push(file);
+    return file;
   }
 
   started(file: string): boolean {
@@ -37,7 +43,9 @@ export class StartMarkers {
   }
 
   remove(): void {
-    if (this.dir !== null) fs.rmSync(this.dir, { recursive: true, force: true });
-    this.dir = null;
+    for (const file of this.named.splice(0)) fs.rmSync(file, { force: true });
   }
 }
+
+/** The start files' names begin so: nothing else in the state file's folder is named like it. */
+const MARKER_PREFIX = "editor-tools-started-";
