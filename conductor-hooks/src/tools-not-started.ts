@@ -21,6 +21,12 @@ const GENERIC_ADVICE =
 const GEMINI_ADVICE =
   "Gemini CLI did not start the editor's tools (the symposium-editor MCP server): it starts no MCP server in a folder it does not trust. Trust this folder in Gemini CLI (its /permissions command, ~/.gemini/trustedFolders.json, or GEMINI_CLI_TRUST_WORKSPACE=true in its environment), then start a new conversation.";
 
+/**
+ * The conductor's own agents (demo-agent.ts, configuration-agent.ts, by their agentInfo names): they
+ * use no tools, so not starting the server is no news to tell.
+ */
+const OWN_AGENTS_WITHOUT_TOOLS: ReadonlySet<string> = new Set(["symposium-demo-agent", "symposium-configuration"]);
+
 /** The notice for an agent by the name its initialize answer gave (agentInfo.name). */
 export function toolsNotStartedNotice(agentName: string | undefined): string {
   return agentName !== undefined && /gemini/i.test(agentName) ? GEMINI_ADVICE : GENERIC_ADVICE;
@@ -79,6 +85,7 @@ export class ToolsStartWatch {
     const file = this.sessions.get(sessionId);
     this.sessions.delete(sessionId);
     if (file === undefined || this.markers.started(file) || !isObject(result)) return null;
+    if (this.agentName !== undefined && OWN_AGENTS_WITHOUT_TOOLS.has(this.agentName)) return null;
     const meta = isObject(result._meta) ? result._meta : {};
     const notices = Array.isArray(meta[NOTICES_META_KEY]) ? (meta[NOTICES_META_KEY] as unknown[]) : [];
     const notice = toolsNotStartedNotice(this.agentName);

@@ -70,6 +70,11 @@ describe("an agent that never starts the editor's tools", () => {
     assert.deepEqual(await noticesOf("gemini-cli", "new"), [[], []]);
     assert.deepEqual(await noticesOf("codex-acp", "prompt"), [[], []]);
   });
+
+  it("the conductor's own demo and setup agents, which use no tools: no notice", async () => {
+    assert.deepEqual(await noticesOf("symposium-demo-agent", "never"), [[], []]);
+    assert.deepEqual(await noticesOf("symposium-configuration", "never"), [[], []]);
+  });
 });
 
 describe("the built-in chat shows the notice", { skip: chromiumSkipReason() }, () => {
