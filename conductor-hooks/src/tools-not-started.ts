@@ -82,9 +82,11 @@ export class ToolsStartWatch {
     const sessionId = this.prompts.get(id);
     if (sessionId === undefined) return null;
     this.prompts.delete(id);
+    // A prompt that failed (sign-in asked, say) leaves the judgment to the next one.
+    if (!isObject(result)) return null;
     const file = this.sessions.get(sessionId);
     this.sessions.delete(sessionId);
-    if (file === undefined || this.markers.started(file) || !isObject(result)) return null;
+    if (file === undefined || this.markers.started(file)) return null;
     if (this.agentName !== undefined && OWN_AGENTS_WITHOUT_TOOLS.has(this.agentName)) return null;
     const meta = isObject(result._meta) ? result._meta : {};
     const notices = Array.isArray(meta[NOTICES_META_KEY]) ? (meta[NOTICES_META_KEY] as unknown[]) : [];
