@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, answerLine, editorToolsServer } from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
+import { ToolsStartWatch } from "./tools-not-started.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";
 
@@ -23,10 +24,17 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
     editorTools: editorToolsServer(stateFile, bundleDir(), env),
   });
   setImmediate(() => warmUp(stateFile));
+  // Whether each session's agent starts the server it was offered (tools-not-started.ts).
+  const toolsStart = new ToolsStartWatch(stateFile);
   return {
     name: EDITOR_CONTEXT_COMPONENT,
     rewrites: INJECTED_METHODS,
-    rewriteDownstream: (message) => injector.rewrite(message),
+    rewriteDownstream: (message) => toolsStart.marked(message, injector.rewrite(message)),
+    reviseAnswer: (answer) => toolsStart.revise(answer),
+    close: () => {
+      toolsStart.close();
+      return Promise.resolve();
+    },
     // The agent reads the editor's unsaved text and cannot overwrite it (docs/proxy.md, "Unsaved changes").
     answers: FILE_METHODS,
     answerUpstream: (message, id) => {

@@ -5,6 +5,7 @@
 
 import { describeError, onStopSignal, printLine, runCli, stderrLogger, debugLogger, packageVersion } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
+import { TOOLS_STARTED_ENV, announceStarted } from "../../editor-context-proxy/src/tools-started.js";
 import { createEditorToolsServer } from "./server.js";
 import { LineTransport } from "./stdio-transport.js";
 
@@ -31,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
     transport.onclose = resolve;
     onStopSignal(() => resolve());
   });
+  // The conductor notes which agents start the server they were offered (docs/editor-tools.md).
+  tools.server.oninitialized = () => announceStarted(process.env[TOOLS_STARTED_ENV], log);
   await tools.server.connect(transport);
   await closed;
   tools.close();

@@ -12,6 +12,7 @@ import type { TestContext } from "node:test";
 import { promisify } from "node:util";
 import { client, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { quote } from "shell-quote";
+import { NOTICES_META_KEY } from "../../conductor-hooks/src/tools-not-started.js";
 import { startScriptedModel, type RecordedRequest, type Script, type ScriptedModel } from "../fixtures/scripted-model/index.js";
 import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
 import { agentOwnedDir, agentReadablePrograms, giveToAgentUser, type AgentAdapter } from "./adapters.js";
@@ -25,6 +26,8 @@ export interface Turn {
   /** The agent's answer text as the client received it. */
   answer: string;
   conductor: RunningProcess;
+  /** The notices our conductor put in the prompt answer's `_meta` (conductor-hooks/src/tools-not-started.ts). */
+  notices: unknown[];
   /** `symposium-conductor checkpoints <args>` with the turn's store. */
   checkpoints(args: string[]): Promise<{ status: number; stdout: string; stderr: string }>;
 }
@@ -39,6 +42,8 @@ export interface TurnOptions {
    * may answer session/prompt before its last agent_message_chunk (the chat shows such late text).
    */
   answer?: string;
+  /** Variables for the agent that win over those pointing it at the model (an untrusted folder for Gemini CLI). */
+  agentEnv?: Record<string, string>;
 }
 
 /** The agents' user's project: a folder it owns, with src/main.ts. */
@@ -85,7 +90,7 @@ export async function runTurn(
     // The snapshot's time budget is for users' big projects; a loaded CI machine must not skip this small one.
     SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "120000",
   };
-  const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url))], env, {
+  const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url, options.agentEnv))], env, {
     cwd: options.projectDir,
   });
   // Waits for the exit, so the folders are removed after the agent (which the conductor stops) wrote its last.
@@ -102,6 +107,7 @@ export async function runTurn(
       const allow = params.options.find((option) => option.kind === "allow_once") ?? params.options.find((option) => option.kind.startsWith("allow"));
       return { outcome: allow ? { outcome: "selected", optionId: allow.optionId } : { outcome: "cancelled" } };
     });
+  let notices: unknown[] = [];
   const stopReason = await withStderrOnFailure(
     conductor,
     () =>
@@ -109,7 +115,12 @@ export async function runTurn(
         // No fs or terminal capabilities: the agents write the disk with their own tools, as the issue's run did.
         await context.request("initialize", { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: "symposium-tests", version: "0.0.0" } });
         const { sessionId } = await context.request<{ sessionId: string }>("session/new", { cwd: options.projectDir, mcpServers: [] });
-        const answer = await context.request<{ stopReason: string }>("session/prompt", { sessionId, prompt: [{ type: "text", text: options.prompt }] });
+        const answer = await context.request<{ stopReason: string; _meta?: Record<string, unknown> }>("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text: options.prompt }],
+        });
+        const answerNotices = answer._meta?.[NOTICES_META_KEY];
+        if (Array.isArray(answerNotices)) notices = answerNotices;
         const expected = options.answer;
         if (expected !== undefined) await eventually(() => answerText(updates).includes(expected), 30_000, `the answer's text "${expected}"`);
         return answer.stopReason;
@@ -131,7 +142,7 @@ export async function runTurn(
       return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   };
-  return { model, stopReason, updates, permissions, answer: answerText(updates), conductor, checkpoints };
+  return { model, stopReason, updates, permissions, answer: answerText(updates), conductor, notices, checkpoints };
 }
 
 /** The agent_message_chunk texts, joined. */

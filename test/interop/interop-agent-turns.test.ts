@@ -96,6 +96,7 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
           });
           assert.equal(turn.stopReason, "end_turn");
           assert.match(turn.answer, /The scripted model's plain answer\./);
+          assert.deepEqual(turn.notices, [], "the agent started the editor's tools: no notice (Codex's lazy start included)");
           const [first] = scriptedRequests(turn);
           assert.equal(occurrences(first!, "<editor-context>"), 1, `one block in ${JSON.stringify(first!.read?.prompt)}`);
           assert.equal(occurrences(first!, "</editor-context>"), 1);
@@ -205,6 +206,29 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
       );
     });
   }
+
+  it(
+    "gemini: in a folder it does not trust, it starts no MCP server; the first answer says so, with how to trust the folder",
+    { timeout: TURN_MS },
+    async (t) => {
+      failIfMissing(missing);
+      if ("missing" in setup) return;
+      const gemini = AGENT_ADAPTERS.find((adapter) => adapter.shortName === "gemini")!;
+      const projectDir = agentProject(setup);
+      const turn = await runTurn(t, setup, gemini, saying("Plain answer."), {
+        prompt: "Hello",
+        answer: "Plain answer.",
+        projectDir,
+        state: STATE(projectDir),
+        agentEnv: { GEMINI_CLI_TRUST_WORKSPACE: "false" },
+      });
+      assert.equal(turn.stopReason, "end_turn");
+      const tools = scriptedRequests(turn)[0]!.read?.tools.map((tool) => tool.name) ?? [];
+      assert.ok(!tools.some((name) => name.includes("symposium-editor")), `no editor tools in an untrusted folder: ${tools.join(", ")}`);
+      assert.equal(turn.notices.length, 1, JSON.stringify(turn.notices));
+      assert.match(String(turn.notices[0]), /^Gemini CLI did not start the editor's tools .*Trust this folder in Gemini CLI/s);
+    },
+  );
 });
 
 const WINDOW_MARKER = "live-window-stand-in";

@@ -88,10 +88,17 @@ export function agentTurnsDir(setup: { dir: string }): string {
   return path.join(path.dirname(setup.dir), "agent-turns");
 }
 
-/** The command line that runs `adapter` against the scripted model at `modelUrl`, with a HOME made for it. */
-export function scriptedAgentCommand(setup: { dir: string; prefix: string[] }, adapter: AgentAdapter, modelUrl: string): string[] {
+/** The command line that runs `adapter` against the scripted model at `modelUrl`, with a HOME made for it; `envOverrides` win over its variables. */
+export function scriptedAgentCommand(
+  setup: { dir: string; prefix: string[] },
+  adapter: AgentAdapter,
+  modelUrl: string,
+  envOverrides: Record<string, string> = {},
+): string[] {
   const home = agentOwnedDir(`home-${adapter.shortName}-`, agentTurnsDir(setup));
-  const { files, env } = pointedAt(adapter, modelUrl, home);
+  const pointed = pointedAt(adapter, modelUrl, home);
+  const { files } = pointed;
+  const env = { ...pointed.env, ...envOverrides };
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(home, name)), { recursive: true });
     fs.writeFileSync(path.join(home, name), text);

@@ -16,6 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { TOOL_NAMES } from "../../editor-tools/src/protocol.js";
 import { defaultConfigPath } from "../../conductor-hooks/src/config.js";
 import { EDITOR_TOOLS_SERVER_NAME, editorToolsOffInConfig, type McpServerEntry } from "../../editor-context-proxy/src/index.js";
+import { TOOLS_STARTED_ENV } from "../../editor-context-proxy/src/tools-started.js";
 import { testClient, type AgentCalls } from "../support/acp-client.js";
 import { CONDUCTOR_CLI, PROXY_CLI, REPO_DIR, REPORTING_AGENT, startNode, streamTo, tempDir, type RunningProcess } from "../support/processes.js";
 import { ScriptedConductor } from "../support/scripted-conductor.js";
@@ -41,8 +42,18 @@ async function openSessions(agent: AgentCalls): Promise<Opened[]> {
   return (await agent.request<{ opened: Opened[] }>("_test/sessions", {})).opened;
 }
 
+/** Our entry, without the per-session file the server announces its start in (tools-started.ts): checked here. */
 function ours(opened: Opened): McpServerEntry | undefined {
-  return opened.params.mcpServers?.find((server) => server.name === EDITOR_TOOLS_SERVER_NAME);
+  const entry = opened.params.mcpServers?.find((server) => server.name === EDITOR_TOOLS_SERVER_NAME);
+  if (entry?.command !== process.execPath) return entry;
+  const marker = entry.env.find((variable) => variable.name === TOOLS_STARTED_ENV);
+  assert.ok(marker && path.isAbsolute(marker.value), `our entry names the file its server announces its start in: ${JSON.stringify(entry.env)}`);
+  return { ...entry, env: entry.env.filter((variable) => variable !== marker) };
+}
+
+/** `servers` with ours as `ours` gives it. */
+function withoutMarkers(servers: McpServerEntry[] | undefined): McpServerEntry[] | undefined {
+  return servers?.map((server) => (server.name === EDITOR_TOOLS_SERVER_NAME ? ours({ method: "", params: { mcpServers: [server] } })! : server));
 }
 
 function assertAdded(opened: Opened[], stateFile: string): McpServerEntry {
@@ -58,8 +69,8 @@ function assertAdded(opened: Opened[], stateFile: string): McpServerEntry {
     env: [{ name: "SYMPOSIUM_EDITOR_STATE_FILE", value: stateFile }],
   });
   assert.deepEqual(opened[1]!.params.mcpServers, [OTHER_ENTRY, CLIENT_ENTRY], "the client's own entry of that name is kept, nothing added");
-  assert.deepEqual(opened[2]!.params.mcpServers, [OTHER_ENTRY, entry], "load: added after the client's");
-  assert.deepEqual(opened[3]!.params.mcpServers, [entry], "resume without mcpServers: added");
+  assert.deepEqual(withoutMarkers(opened[2]!.params.mcpServers), [OTHER_ENTRY, entry], "load: added after the client's");
+  assert.deepEqual(withoutMarkers(opened[3]!.params.mcpServers), [entry], "resume without mcpServers: added");
   return entry;
 }
 

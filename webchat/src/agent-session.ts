@@ -18,6 +18,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { StderrTail, describeExit, describeSpawnError, followStderr, packageVersion, type Logger } from "../../acp-wire/src/index.js";
 import { EDITOR_CONTEXT_META_KEY } from "../../editor-context-proxy/src/index.js";
+import { NOTICES_META_KEY } from "../../conductor-hooks/src/tools-not-started.js";
 import { agentChosenIn, NEW_CONVERSATION_ON_CHOICE, SETUP_AGENT_TITLE, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { knownAgentFor } from "../../conductor-hooks/src/agent-choices.js";
 import { knownRemedies } from "../../conductor-hooks/src/agent-failure.js";
@@ -188,6 +189,8 @@ export class AgentSession {
         ...(skipContext ? { _meta: { [EDITOR_CONTEXT_META_KEY]: false } } : {}),
       });
       this.options.onEvent({ kind: "turnEnd", stopReason: response.stopReason });
+      // What our conductor has to tell the user about the turn (an agent that never started the editor's tools).
+      for (const notice of conductorNotices(response)) this.options.onEvent({ kind: "notice", message: notice });
       return this.info.agentName === SETUP_AGENT_TITLE && this.takesHandOver() ? agentChosenIn(response) : undefined;
     } catch (error) {
       if (this.state() === "ended") return undefined;
@@ -761,4 +764,10 @@ function shellWord(word: string): string {
 
 function withoutKey<T extends object>(object: T, key: string): Partial<T> {
   return Object.fromEntries(Object.entries(object).filter(([name]) => name !== key)) as Partial<T>;
+}
+
+/** The plain-text notices in a prompt answer's `_meta` (conductor-hooks/src/tools-not-started.ts). */
+function conductorNotices(response: { _meta?: Record<string, unknown> | null }): string[] {
+  const notices = response._meta?.[NOTICES_META_KEY];
+  return Array.isArray(notices) ? notices.filter((notice): notice is string => typeof notice === "string") : [];
 }
