@@ -6,9 +6,9 @@
 import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { e2eSkipReason } from "../harness/code-server.js";
+import { e2eSkipReason, runCommand } from "../harness/code-server.js";
 import { tempDir } from "../support/processes.js";
-import { chatFrame, chooseColorTheme, command, demoWindowSuite, symposiumActive, waitForText } from "./panel-helpers.js";
+import { chatFrame, chooseColorTheme, demoWindowSuite, symposiumActive, waitForText } from "./panel-helpers.js";
 
 const skip = e2eSkipReason();
 const shots = process.env.SYMPOSIUM_SCREENSHOTS ?? tempDir("symposium-walkthrough-shots-");
@@ -44,7 +44,9 @@ describe("a first-run way in: the activity bar's Symposium view and the Get Star
   it("the walkthrough in the dark theme", async () => {
     await chooseColorTheme(demo.page, "Dark Modern");
     await demo.page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: 15_000 });
-    await command(demo.page, "View: Toggle Panel Visibility"); // the chat opened above: its panel closes, for the picture
+    // The chat opened above: its panel closes, for the picture. No click first (command() clicks
+    // the editor, here the walkthrough, whose steps take the click and the focus).
+    await runCommand(demo.page, "View: Toggle Panel Visibility");
     await demo.page.locator(".part.editor .gettingStartedContainer").waitFor({ timeout: 10_000 });
     await demo.page.locator(".part.editor .gettingStartedContainer button.getting-started-step", { hasText: STEPS[2] }).click();
     await demo.page.locator(".part.editor .gettingStartedContainer button.getting-started-step.expanded", { hasText: STEPS[2] }).waitFor({ timeout: 10_000 });

@@ -317,7 +317,17 @@ export async function paletteRows(page: Page, text: string, expect = text, timeo
     await leaveFrames(page);
     await page.keyboard.press("F1");
     const input = page.locator(".quick-input-widget .quick-input-box input");
-    await input.waitFor({ state: "visible" });
+    // F1 can be lost while the workbench moves the focus (a view opening, a theme applied):
+    // press it again rather than wait out the whole deadline on one key.
+    const opened = await input.waitFor({ state: "visible", timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!opened) {
+      if (Date.now() > deadline) throw new Error(`the command palette did not open for '${text}'`);
+      await page.keyboard.press("Escape");
+      continue;
+    }
     await input.fill(`>${text}`);
     await page.waitForTimeout(300);
     const rows = await page.$$eval(".quick-input-list .monaco-list-row", (elements) => elements.map((row) => row.getAttribute("aria-label") ?? ""));
