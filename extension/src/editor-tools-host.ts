@@ -1,17 +1,40 @@
 // Runs this window's end of the editor's live channel (docs/editor-tools.md)
 // while `symposium.editorTools.enabled` is on: a fresh secret, a socket in the
-// private state directory (a named pipe on Windows), the handlers of
-// editor-tools-handlers.ts; and tells the tracker what the state file says
-// about it (`editorTools`). Off: no channel, and the file says the tools are off.
+// private state directory (a named pipe on Windows), each tool's handler
+// (editor-tools/src/tools/) over this window's editor (vscode-editor.ts); and
+// tells the tracker what the state file says about it (`editorTools`). Off: no
+// channel, and the file says the tools are off.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { EditorToolsState } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
-import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret } from "./editor-channel-server.js";
-import { editorToolHandlers, type EditorToolsDeps } from "./editor-tools-handlers.js";
+import { ToolRefusal, type WindowTool } from "../../editor-tools/src/tools/tool.js";
+import type { Editor } from "../../editor-tools/src/tools/editor.js";
+import { WINDOW_TOOLS } from "../../editor-tools/src/tools/window-tools.js";
+import { ChannelRefusal, EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "./editor-channel-server.js";
 import { privateStateDirectory } from "./state-file-location.js";
+import { VsCodeEditor, type VsCodeEditorDeps } from "./vscode-editor.js";
+
+export interface EditorToolsDeps extends VsCodeEditorDeps {
+  /** Handlers of tools the window answers elsewhere (present_walkthrough: walkthrough-view.ts). */
+  moreHandlers?: Record<string, ChannelHandler>;
+}
+
+/** The channel's handlers: each tool's own over `editor`, its refusals the channel's; then `moreHandlers`. */
+export function editorToolHandlers(editor: Editor, moreHandlers: Record<string, ChannelHandler> = {}): Record<string, ChannelHandler> {
+  const handler =
+    (tool: WindowTool): ChannelHandler =>
+    async (params) => {
+      try {
+        return await tool.handle(params, editor);
+      } catch (error) {
+        throw error instanceof ToolRefusal ? new ChannelRefusal(error.message, error.code) : error;
+      }
+    };
+  return { ...Object.fromEntries(WINDOW_TOOLS.map((tool) => [tool.name, handler(tool)])), ...moreHandlers };
+}
 
 export class EditorToolsHost implements vscode.Disposable {
   private server: EditorChannelServer | undefined;
@@ -60,7 +83,7 @@ export class EditorToolsHost implements vscode.Disposable {
     const server = new EditorChannelServer({
       address,
       secret,
-      handlers: editorToolHandlers(this.deps),
+      handlers: editorToolHandlers(new VsCodeEditor(this.deps), this.deps.moreHandlers),
       identity: () => ({ pid: process.pid, workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath) }),
       log: (message) => this.log.warn(message),
     });
