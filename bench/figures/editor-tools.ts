@@ -7,7 +7,7 @@
 // to mcpServers) against forwarding a prompt untouched; P15 the server's
 // memory after start, tools/list and 100 calls, against a bare `node`, in the
 // same runs. The window's handler answers a fixed editor state shaped as the
-// extension's (editor-tools-handlers.ts, which needs VS Code): a real
+// editor_state handler's (editor-tools/src/tools/editor-state.ts): a real
 // find_references against VS Code's own provider is timed in the e2e
 // (test/e2e/editor-tools.test.ts) and logged there.
 

@@ -4,7 +4,7 @@
 // "An agent's write to a file open in the editor"). Each place that sees such a
 // write asks this module: the editor-context proxy (a file the state file lists
 // as unsaved), the extension for the built-in chat's writes (agent-edits.ts)
-// and for propose_edit (editor-tools-handlers.ts). The user's unsaved work is
+// and for propose_edit (editor-tools/src/tools/propose-edit.ts). The user's unsaved work is
 // never written over; a write to a clean file is applied at once or reviewed,
 // as `symposium.chat.agentEdits` says, and a review waits REVIEW_ANSWER_MS.
 

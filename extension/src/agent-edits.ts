@@ -108,7 +108,7 @@ async function apply(document: vscode.TextDocument, change: TextChange, original
 /**
  * The agent's change (made against `original`) applied as one undoable edit to the document as it is
  * now, carried over what the user typed meanwhile ("changed" when the user changed the same lines),
- * then saved if the document was clean. Also propose_edit's (editor-tools-handlers.ts).
+ * then saved if the document was clean. Also propose_edit's (vscode-editor.ts).
  */
 export async function applyChange(document: vscode.TextDocument, change: TextChange, original: string): Promise<"applied" | "changed" | "failed"> {
   // The user may have closed the file during the review: the same document, reopened from disk.
@@ -162,7 +162,7 @@ function realPath(file: string): string {
  * Shows the change of `file` from `current` to `content` in the diff editor and asks: ACCEPT, anything
  * else (dismissing) rejects; UNANSWERED after REVIEW_ANSWER_MS; WITHDRAWN as soon as `options.withdrawn`
  * aborts (the chat page that asked went away: a later click changes nothing). Also the editor tools'
- * propose_edit (editor-tools-handlers.ts), whose `title` says what the change is for.
+ * propose_edit (vscode-editor.ts), whose `title` says what the change is for.
  */
 export async function reviewInDiff(
   file: string,

@@ -6,7 +6,7 @@
 // wrong secret, is answered once and the connection closed. Lines are bounded
 // (LIMITS.maxMessageBytes), so are connections, requests at work and requests
 // waiting, and a connection whose answers are not read is not read either
-// (ChannelConnection); the handlers (editor-tools-handlers.ts) answer the tools.
+// (ChannelConnection); the handlers (editor-tools/src/tools/, over vscode-editor.ts) answer the tools.
 
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";

@@ -173,7 +173,7 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
   });
 
   it("propose_edit of 1,000 edits on a 10 MB file: refused at once, saying what to do; another tool is answered meanwhile", async () => {
-    // The window's own checks (the handler runs these two before it shows anything): editor-tools-handlers.ts.
+    // The window's own checks (the handler runs these two before it shows anything): editor-tools/src/tools/propose-edit.ts.
     const file = "a".repeat(10 * 1024 * 1024 - 1) + "X";
     const window = await openWindow({
       propose_edit: async (params) => ({ decision: "applied", length: proposedText(file, checkProposal(params)).length }),
