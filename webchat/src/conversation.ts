@@ -16,7 +16,8 @@ import { ProjectIndex } from "./project-index.js";
 import type { WebSocket } from "ws";
 import { frameText } from "../../acp-wire/src/index.js";
 import { errorLine } from "../../loopback-auth/src/index.js";
-import type { PageMessage, ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import type { ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
+import { checkPageMessage } from "./page-messages.js";
 import { type AgentCatalog, type AgentListing } from "./agent-catalog.js";
 import { SETUP_AGENT_TITLE, asTyped, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
@@ -245,49 +246,45 @@ export class Conversation {
   }
 
   private onPageMessage(text: string, link: PageLink): void {
-    let message: PageMessage;
-    try {
-      message = JSON.parse(text) as PageMessage;
-    } catch {
-      this.options.log("ignored a page message that is not JSON");
-      return;
-    }
-    if (typeof message !== "object" || message === null) return this.options.log("ignored a page message that is not a JSON object");
+    const checked = checkPageMessage(text);
+    // A page's bad message costs only itself: logged with what is wrong, the connection and the server go on.
+    if ("refused" in checked) return this.options.log(`ignored a page message: ${checked.refused}`);
+    const message = checked.message;
     switch (message.type) {
       case "prompt":
-        if (typeof message.text === "string" && message.text.trim() !== "") {
+        if (message.text.trim() !== "") {
           if (this.session.info.agentName === SETUP_AGENT_TITLE) this.rememberMenuPrompt(message.text);
-          void this.session.prompt(message.text, message.skipContext === true, message.images).then((chosen) => chosen && this.handOver(chosen, link));
+          void this.session.prompt(message.text, message.skipContext, message.images).then((chosen) => chosen && this.handOver(chosen, link));
         }
         return;
       case "cancel":
         return this.session.cancel();
       case "permission":
-        return this.session.answerPermission(String(message.id), String(message.optionId));
+        return this.session.answerPermission(message.id, message.optionId);
       case "setMode":
-        void this.session.setMode(String(message.modeId));
+        void this.session.setMode(message.modeId);
         return;
       case "authenticate":
-        void this.session.authenticate(String(message.signInId), String(message.methodId));
+        void this.session.authenticate(message.signInId, message.methodId);
         return;
       case "cancelSignIn":
-        return this.session.cancelSignIn(String(message.signInId));
+        return this.session.cancelSignIn(message.signInId);
       case "setConfigOption":
         // A boolean option takes true or false; a select, its value's id (agent-session.ts checks it is offered).
-        void this.session.setConfigOption(String(message.configId), typeof message.value === "boolean" ? message.value : String(message.value));
+        void this.session.setConfigOption(message.configId, message.value);
         return;
       case "listHistory":
         return this.sendHistory(link);
       case "logout":
         return void this.session.logout();
       case "listAgentSessions":
-        return void this.sendAgentSessions(link, typeof message.cursor === "string" ? message.cursor : undefined);
+        return void this.sendAgentSessions(link, message.cursor);
       case "listFiles":
         return this.sendFiles(link);
       case "fork":
         return void this.fork(link);
       case "deleteHistory":
-        if (this.options.history?.delete(String(message.id))) this.options.log(`deleted history ${String(message.id)}`);
+        if (this.options.history?.delete(message.id)) this.options.log(`deleted history ${message.id}`);
         return this.sendHistory(link);
       case "end":
         void this.end("the page started a new chat");
@@ -298,12 +295,10 @@ export class Conversation {
       case "editResult":
         return this.edits.answer(link, message.id, message.result);
       case "elicitation":
-        return this.session.answerElicitation(String(message.id), message.action, message.content);
+        return this.session.answerElicitation(message.id, message.action, message.content);
       case "chooseAgent":
         if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
         return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));
-      default:
-        this.options.log(`ignored a page message of unknown type ${JSON.stringify((message as { type?: unknown }).type)}`);
     }
   }
 
