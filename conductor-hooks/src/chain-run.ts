@@ -14,7 +14,7 @@ import { StdioConnection, type ComponentSpec, type ProcessConnection } from "./c
 import { checkpointsHook } from "./checkpoints-hook.js";
 import { editorContextHook } from "./editor-context-hook.js";
 import { mcpServersComponent } from "./mcp-servers.js";
-import { handOverGuard } from "./setup-handoff.js";
+import { agentMetaGuard, handOverGuard } from "./setup-handoff.js";
 import { Router, type ChainNode, type InProcessComponent } from "./router.js";
 import { Trace } from "./trace.js";
 
@@ -76,7 +76,8 @@ class ChainRun {
    * with the first-run hand-over; checkpoints before the editor context: they see the prompt as the client
    * sent it, docs/checkpoints.md), then the processes, with the user's MCP servers added and the agent's
    * errors explained just in front of the agent (what the client, the editor and the proxies put in a
-   * session is there already; mcp-servers.ts).
+   * session is there already; mcp-servers.ts), and closest to the agent the guard that removes the conductor's
+   * own `_meta` keys from its answers before the components above write theirs (setup-handoff.ts).
    */
   private chainNodes(): ChainNode[] {
     const { env, log, debug, mode } = this.options;
@@ -90,6 +91,7 @@ class ChainRun {
       ...this.processes.flatMap((connection): ChainNode[] => [
         ...(connection === agent && conductor ? inProcess(mcpServersComponent(env, log)) : []),
         ...(connection === agent && conductor ? inProcess(agentErrorsComponent(describedAgent(connection), env, log)) : []),
+        ...(connection === agent ? inProcess(agentMetaGuard(log)) : []),
         { kind: "process", connection },
       ]),
     ];

@@ -13,6 +13,11 @@
 // chosen agent. The client takes a hand-over only from our own conductor, and
 // sends as the first question only what its user typed (asTyped).
 //
+// Nor does an agent write any other key the conductor writes for the client
+// (its notices, its MCP servers report): the guard in front of the agent
+// removes every key in the conductor's namespaces from its answers before
+// the conductor's components add their own (agentMetaGuard).
+//
 // Small and free of the SDK: the built-in chat's server imports it.
 
 import { isObject, type WireMessage } from "../../acp-wire/src/jsonrpc.js";
@@ -61,10 +66,7 @@ export function agentChosenIn(response: unknown): AgentChosen | undefined {
 
 /** `result` without the hand-over in its `_meta` (a copy), or null when it carries none. */
 export function withoutHandOver(result: unknown): Record<string, unknown> | null {
-  if (!isObject(result) || !isObject(result._meta) || !(AGENT_CHOSEN in result._meta)) return null;
-  const { [AGENT_CHOSEN]: _forged, ...meta } = result._meta;
-  const { _meta: _all, ...rest } = result;
-  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+  return withoutMetaKeys(result, (key) => key === AGENT_CHOSEN);
 }
 
 /**
@@ -82,6 +84,48 @@ export function handOverGuard(log: (message: string) => void): InProcessComponen
       return { ...answer, result };
     },
   };
+}
+
+/**
+ * The namespaces of the `_meta` keys the conductor writes into answers for the client, which the chat shows in
+ * Symposium's own voice: the notices (tools-not-started.ts), the MCP servers report (mcp-servers.ts), the hand-over.
+ */
+const CONDUCTOR_META_PREFIXES = ["symposium.dev/", "symposium/"];
+
+const isConductorKey = (key: string): boolean => CONDUCTOR_META_PREFIXES.some((prefix) => key.startsWith(prefix));
+
+/**
+ * The in-process component directly in front of the agent: every answer of the agent reaches the components that
+ * write the conductor's own keys (and so the client) without any key in their namespaces, so no agent has its
+ * text shown as the conductor's. The hand-over is left to handOverGuard, at the front of every chain but the
+ * setup agent's, which alone may send it.
+ */
+export function agentMetaGuard(log: (message: string) => void): InProcessComponent {
+  const forged = (key: string): boolean => isConductorKey(key) && key !== AGENT_CHOSEN;
+  return {
+    name: "agent meta guard",
+    reviseAnswer: (answer: WireMessage) => {
+      const result = withoutMetaKeys(answer.result, forged);
+      if (result === null) return null;
+      const keys = metaKeys(answer.result).filter(forged).join(", ");
+      log(`an answer of the agent carried ${keys} in its _meta, which only this conductor writes: removed`);
+      return { ...answer, result };
+    },
+  };
+}
+
+function metaKeys(result: unknown): string[] {
+  return isObject(result) && isObject(result._meta) ? Object.keys(result._meta) : [];
+}
+
+/** `result` without the `_meta` keys `drop` picks (a copy; `_meta` left out when nothing else is in it), or null when it has none. */
+function withoutMetaKeys(result: unknown, drop: (key: string) => boolean): Record<string, unknown> | null {
+  if (!isObject(result) || !isObject(result._meta)) return null;
+  const entries = Object.entries(result._meta);
+  if (!entries.some(([key]) => drop(key))) return null;
+  const meta = Object.fromEntries(entries.filter(([key]) => !drop(key)));
+  const { _meta: _all, ...rest } = result;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
 
 /**

@@ -49,7 +49,7 @@ describe("run with a config file", () => {
     assert.equal(await proc.exited, 0);
     assert.match(
       proc.stderr(),
-      /chain: client → hand-over guard \(in process\) → checkpoints \(in process\) → editor-context \(in process\) → context-again → agent-errors \(in process\) → agent/,
+      /chain: client → hand-over guard \(in process\) → checkpoints \(in process\) → editor-context \(in process\) → context-again → agent-errors \(in process\) → agent meta guard \(in process\) → agent/,
     );
     // The configured proxy saw the hook's block and added none (injection is idempotent).
     const prompt = receivedPrompt(peer.updates);

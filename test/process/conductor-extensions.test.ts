@@ -98,7 +98,7 @@ function localPackage(folder = "my-ext"): string {
 describe("extensions: the CLI over the config file", () => {
   it("lists, moves, disables, enables and removes, keeping comments; run honours the order and enabled", async () => {
     const config = writeConfig();
-    assert.equal((await converse(config)).chain, "first → second → agent-errors (in process) → agent");
+    assert.equal((await converse(config)).chain, "first → second → agent-errors (in process) → agent meta guard (in process) → agent");
     const listed = JSON.parse((await extensions(config, "list", "--json")).stdout) as Array<{ name: string; enabled: boolean }>;
     assert.deepEqual(
       listed.map(({ name, enabled }) => [name, enabled]),
@@ -108,16 +108,16 @@ describe("extensions: the CLI over the config file", () => {
       ],
     );
     assert.match((await extensions(config, "move", "second", "up")).stderr, /'second' is now extension 1 .*next conversation/);
-    assert.equal((await converse(config)).chain, "second → first → agent-errors (in process) → agent");
+    assert.equal((await converse(config)).chain, "second → first → agent-errors (in process) → agent meta guard (in process) → agent");
     await extensions(config, "disable", "second");
-    assert.equal((await converse(config)).chain, "first → agent-errors (in process) → agent");
+    assert.equal((await converse(config)).chain, "first → agent-errors (in process) → agent meta guard (in process) → agent");
     await extensions(config, "enable", "second");
     await extensions(config, "remove", "first");
     const text = fs.readFileSync(config, "utf8");
     assert.match(text, /\/\/ my agent, chosen by hand/);
     assert.match(text, /\/\/ the first is closest to the editor/);
     assert.match(text, /"second", "enabled": true, .*\/\/ mine/, "the entry keeps its line and its comment");
-    assert.equal((await converse(config)).chain, "second → agent-errors (in process) → agent");
+    assert.equal((await converse(config)).chain, "second → agent-errors (in process) → agent meta guard (in process) → agent");
     const list = (await extensions(config, "list")).stdout;
     assert.match(list, /^1\. second \(enabled\): /m);
   });
@@ -161,7 +161,7 @@ describe("extensions: the CLI over the config file", () => {
       assert.equal((await extensions(config, "add", `npx:${localPackage("packaged")}`)).code, 0, "named after its folder");
       const { chain, error } = await converse(config);
       assert.equal(error, null);
-      assert.equal(chain, "mine → packaged → agent-errors (in process) → agent");
+      assert.equal(chain, "mine → packaged → agent-errors (in process) → agent meta guard (in process) → agent");
     },
   );
 
@@ -201,7 +201,7 @@ describe("extensions: an extension's JSON at a URL", () => {
       assert.equal(added.code, 0, added.stderr);
       const { chain, error } = await converse(config);
       assert.equal(error, null);
-      assert.equal(chain, "served-ext → agent-errors (in process) → agent");
+      assert.equal(chain, "served-ext → agent-errors (in process) → agent meta guard (in process) → agent");
     },
   );
 
@@ -226,7 +226,7 @@ describe("extensions: an extension's JSON at a URL", () => {
       assert.match(fs.readFileSync(config, "utf8"), /"source": "acp:listed-ext"/);
       const { chain, error } = await converse(config);
       assert.equal(error, null);
-      assert.equal(chain, "listed-ext → agent-errors (in process) → agent");
+      assert.equal(chain, "listed-ext → agent-errors (in process) → agent meta guard (in process) → agent");
     },
   );
 

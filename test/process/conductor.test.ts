@@ -77,13 +77,13 @@ describe("conductor chains", () => {
     await closeAndWait(withVariable);
     assert.match(
       withVariable.stderr(),
-      /chain: client → hand-over guard \(in process\) → checkpoints \(in process\) → editor-context \(in process\) → agent-errors \(in process\) → agent\n/,
+      /chain: client → hand-over guard \(in process\) → checkpoints \(in process\) → editor-context \(in process\) → agent-errors \(in process\) → agent meta guard \(in process\) → agent\n/,
     );
 
     const without = conductor(["agent", agentCommand], { SYMPOSIUM_LOG: "debug" });
     assert.equal(contextBlocks(await exercise(without)), 0);
     await closeAndWait(without);
-    assert.match(without.stderr(), /chain: client → hand-over guard \(in process\) → agent-errors \(in process\) → agent\n/);
+    assert.match(without.stderr(), /chain: client → hand-over guard \(in process\) → agent-errors \(in process\) → agent meta guard \(in process\) → agent\n/);
   });
 
   it("runs nested: a conductor in proxy mode as a proxy of another conductor", async () => {
