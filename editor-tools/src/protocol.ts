@@ -8,7 +8,7 @@
 
 export const AUTHENTICATE = "authenticate";
 
-/** The tools, by name: each is also the channel method that answers it. */
+/** The tools, by name: each is also the channel method that answers it. Each tool's definition: tools/<tool>.ts. */
 export const TOOL = {
   editorState: "editor_state",
   readFile: "read_file",
