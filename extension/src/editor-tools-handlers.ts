@@ -28,7 +28,7 @@ import type { BeforeDocuments } from "./chat-bridge.js";
 import { readConfig } from "./config.js";
 import type { ProposalDocuments } from "./proposal-documents.js";
 import { changeBetween } from "./edit-rebase.js";
-import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
+import { ChannelRefusal, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { UNANSWERED } from "./review-deadline.js";
 import { insideFolders } from "./workspace-path.js";
 

@@ -4,17 +4,15 @@
 // editor-tools-handlers.ts; and tells the tracker what the state file says
 // about it (`editorTools`). Off: no channel, and the file says the tools are off.
 
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { EditorToolsState } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
-import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret } from "./editor-channel-server.js";
+import { ChannelServer, channelSecret, listenableChannelAddress } from "../../editor-tools/src/channel-server.js";
 import { editorToolHandlers, type EditorToolsDeps } from "./editor-tools-handlers.js";
 import { privateStateDirectory } from "./state-file-location.js";
 
 export class EditorToolsHost implements vscode.Disposable {
-  private server: EditorChannelServer | undefined;
+  private server: ChannelServer | undefined;
   private readonly setting: vscode.Disposable;
   /** Setting changes are applied one after the other: a quick off-on never runs two channels. */
   private applying: Promise<void> = Promise.resolve();
@@ -57,7 +55,7 @@ export class EditorToolsHost implements vscode.Disposable {
     const address = this.address();
     if (address === undefined) return this.publish({ enabled: true, socket: null, secret: null });
     const secret = channelSecret();
-    const server = new EditorChannelServer({
+    const server = new ChannelServer({
       address,
       secret,
       handlers: editorToolHandlers(this.deps),
@@ -80,10 +78,8 @@ export class EditorToolsHost implements vscode.Disposable {
   private address(): string | undefined {
     const directory = privateStateDirectory((message) => this.log.warn(message));
     if (directory === undefined) return undefined;
-    const address = channelAddress(directory);
-    if (process.platform === "win32" || Buffer.byteLength(address) <= MAX_SOCKET_PATH_BYTES) return address;
     try {
-      return channelAddress(fs.mkdtempSync(path.join("/tmp", "symposium-")));
+      return listenableChannelAddress(directory);
     } catch (error) {
       this.log.error(`no place for the editor tools' socket: ${(error as Error).message}`);
       return undefined;
