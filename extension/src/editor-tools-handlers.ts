@@ -3,7 +3,7 @@
 // the active editor, open documents' text, vscode.languages.getDiagnostics,
 // the vscode.execute…Provider commands — and answering within the bounds of
 // editor-tools/src/protocol.ts. Every path is resolved to its real path and
-// refused outside this window's workspace folders (workspace-path.ts).
+// refused outside this window's workspace folders (editor-tools/src/workspace-paths.ts).
 // propose_edit follows the one policy for an agent's write to an open file
 // (editor-state/src/agent-writes.ts), reuses the agent-edits review (the diff
 // with Accept/Reject) and applies the result as one WorkspaceEdit.
@@ -30,7 +30,7 @@ import type { ProposalDocuments } from "./proposal-documents.js";
 import { changeBetween } from "./edit-rebase.js";
 import { ChannelRefusal, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { UNANSWERED } from "./review-deadline.js";
-import { insideFolders } from "./workspace-path.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 
 export interface EditorToolsDeps {
   documents: BeforeDocuments;

@@ -8,11 +8,11 @@
 import * as crypto from "node:crypto";
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, agentActionInput, permissionAnswer } from "./agent-action.js";
-import { LmAgentSession, type AgentLaunch } from "./agent-session.js";
-import { HistoryTracker } from "./history.js";
+import { ConductorSession, type AgentLaunch } from "./conductor-session.js";
+import { HistoryTracker } from "./history-match.js";
 import type { LmMessage, LmTool } from "./messages.js";
 import { openToolChannel, type ToolCallRequest, type ToolCallResult, type ToolChannel } from "./tool-channel.js";
-import { messagesText, transcriptPrompt } from "./transcript.js";
+import { messagesText, transcriptPrompt } from "./restart-prompt.js";
 
 /** Where a response's parts go, as they come. */
 export interface ResponseSink {
@@ -57,7 +57,7 @@ interface Responder {
 }
 
 interface Running {
-  session: LmAgentSession;
+  session: ConductorSession;
   channel: ToolChannel | undefined;
   /** The prompt in flight, if any: it stays in flight while a tool call waits for the consumer. */
   turn: Promise<void> | undefined;
@@ -111,7 +111,7 @@ export class LmConversation {
 
   private async start(tools: LmTool[]): Promise<Running> {
     const launch = await this.options.launch();
-    const session = new LmAgentSession(launch, {
+    const session = new ConductorSession(launch, {
       onText: (text) => this.onText(text),
       onPermission: (request) => this.onPermission(request),
       log: (message) => this.options.log(message),
