@@ -1,7 +1,7 @@
 // P13–P15: the editor's MCP server (docs/editor-tools.md). P13 times an
 // editor_state round trip the way an agent makes it (the official MCP client →
 // dist/symposium-editor-tools.mjs on stdio → the private socket → the window's
-// real channel server, extension/src/editor-channel-server.ts → back), against
+// real channel server, editor-tools/src/channel-server.ts → back), against
 // the same call answered directly (the channel's handler called in this
 // process); P14 the proxy's rewrite of session/new (the server's entry added
 // to mcpServers) against forwarding a prompt untouched; P15 the server's
@@ -19,7 +19,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { parseLine } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import { EditorContextInjector, editorToolsServer } from "../../editor-context-proxy/src/index.js";
-import { EditorChannelServer, channelSecret, type ChannelHandler } from "../../extension/src/editor-channel-server.js";
+import { ChannelServer, channelSecret, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { rssMb } from "../../test/support/memory.js";
 import { REPO, RUNS, median, node, percentile, type Figure } from "./common.js";
 
@@ -52,7 +52,7 @@ async function openWindow(dir: string): Promise<Window> {
   });
   const socket = path.join(home, "tools.sock");
   const secret = channelSecret();
-  const server = new EditorChannelServer({
+  const server = new ChannelServer({
     address: socket,
     secret,
     handlers: { editor_state: handler },

@@ -15,4 +15,4 @@ export {
   editorToolsOffInConfig,
   withEditorTools,
   type McpServerEntry,
-} from "./editor-tools-entry.js";
+} from "./editor-tools-offer.js";

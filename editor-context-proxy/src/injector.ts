@@ -7,7 +7,7 @@ import { OPEN_TAG, formatEditorContext, type FormatOptions } from "./context-blo
 import { STATE_FILE_ENV, type EditorState } from "../../editor-state/src/index.js";
 import { StateFileReader, type StateFileReaderOptions, type StateReadResult } from "./state-file.js";
 import { UnsavedFiles } from "./unsaved-files.js";
-import { SESSION_SETUP_METHODS, withEditorTools, type McpServerEntry } from "./editor-tools-entry.js";
+import { SESSION_SETUP_METHODS, withEditorTools, type McpServerEntry } from "./editor-tools-offer.js";
 
 /**
  * A prompt whose `_meta` holds this key with the value `false` goes out
@@ -26,7 +26,7 @@ export interface EditorContextInjectorOptions extends StateFileReaderOptions, Fo
   onSkip?: (reason: string) => void;
   /** Told why a read of a file with unsaved changes went to the client after all (for a log). */
   onUnsavedNote?: (note: string) => void;
-  /** The editor's MCP server to add to each session's mcpServers (editor-tools-entry.ts); none when absent. */
+  /** The editor's MCP server to add to each session's mcpServers (editor-tools-offer.ts); none when absent. */
   editorTools?: McpServerEntry | null;
 }
 

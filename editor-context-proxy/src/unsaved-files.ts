@@ -90,7 +90,7 @@ function displayPath(file: string, workspaceFolders: string[]): string {
 /**
  * The unsaved document that is the file `requested` names, whatever names
  * either: both are compared as real paths (links followed, as the extension
- * compares them: extension/src/workspace-path.ts), so a link inside the
+ * compares them: editor-tools/src/workspace-paths.ts), so a link inside the
  * project to an unsaved file, or the project reached through a linked folder,
  * is the same file.
  */

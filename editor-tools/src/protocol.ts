@@ -1,5 +1,5 @@
 // The live channel between the editor's MCP server (this folder) and the VS
-// Code window (extension/src/editor-channel-server.ts): newline-delimited
+// Code window (editor-tools/src/channel-server.ts): newline-delimited
 // JSON-RPC 2.0 over a Unix domain socket or a Windows named pipe
 // (docs/editor-tools.md). A connection's first request is `authenticate` with
 // the window's secret; every other method is a tool's name with the tool's

@@ -27,7 +27,7 @@ import { readConfig } from "./config.js";
 import { changeBetween, rebaseChange, type TextChange } from "./edit-rebase.js";
 import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "./review-deadline.js";
 import { noticeText } from "./notice-text.js";
-import { insideFolders } from "./workspace-path.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 
 export const ACCEPT = "Accept";
 export const REJECT = "Reject";

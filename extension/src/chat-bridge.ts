@@ -11,7 +11,7 @@ import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/sr
 import { applyAgentEdit } from "./agent-edits.js";
 import { TURN_COMMANDS } from "./agent-turns.js";
 import { noticeText } from "./notice-text.js";
-import { insideFolders } from "./workspace-path.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 
 export const BEFORE_SCHEME = "symposium-before";
 /** Virtual documents kept at once: old ones are forgotten (a diff editor still open on one shows it empty). */

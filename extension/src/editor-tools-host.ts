@@ -5,15 +5,13 @@
 // tells the tracker what the state file says about it (`editorTools`). Off: no
 // channel, and the file says the tools are off.
 
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { EditorToolsState } from "../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "./config.js";
 import { ToolRefusal, type WindowTool } from "../../editor-tools/src/tools/tool.js";
 import type { Editor } from "../../editor-tools/src/tools/editor.js";
 import { WINDOW_TOOLS } from "../../editor-tools/src/tools/window-tools.js";
-import { ChannelRefusal, EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "./editor-channel-server.js";
+import { ChannelRefusal, ChannelServer, channelSecret, listenableChannelAddress, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { privateStateDirectory } from "./state-file-location.js";
 import { VsCodeEditor, type VsCodeEditorDeps } from "./vscode-editor.js";
 
@@ -37,7 +35,7 @@ export function editorToolHandlers(editor: Editor, moreHandlers: Record<string, 
 }
 
 export class EditorToolsHost implements vscode.Disposable {
-  private server: EditorChannelServer | undefined;
+  private server: ChannelServer | undefined;
   private readonly setting: vscode.Disposable;
   /** Setting changes are applied one after the other: a quick off-on never runs two channels. */
   private applying: Promise<void> = Promise.resolve();
@@ -80,7 +78,7 @@ export class EditorToolsHost implements vscode.Disposable {
     const address = this.address();
     if (address === undefined) return this.publish({ enabled: true, socket: null, secret: null });
     const secret = channelSecret();
-    const server = new EditorChannelServer({
+    const server = new ChannelServer({
       address,
       secret,
       handlers: editorToolHandlers(new VsCodeEditor(this.deps), this.deps.moreHandlers),
@@ -103,10 +101,8 @@ export class EditorToolsHost implements vscode.Disposable {
   private address(): string | undefined {
     const directory = privateStateDirectory((message) => this.log.warn(message));
     if (directory === undefined) return undefined;
-    const address = channelAddress(directory);
-    if (process.platform === "win32" || Buffer.byteLength(address) <= MAX_SOCKET_PATH_BYTES) return address;
     try {
-      return channelAddress(fs.mkdtempSync(path.join("/tmp", "symposium-")));
+      return listenableChannelAddress(directory);
     } catch (error) {
       this.log.error(`no place for the editor tools' socket: ${(error as Error).message}`);
       return undefined;

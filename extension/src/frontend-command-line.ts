@@ -30,7 +30,7 @@ export function commandLine(words: readonly string[], shell: ShellKind): string 
 }
 
 /** How the conductor is run: a program, its leading arguments (a runtime and a script, or one binary), and variables only it gets. */
-export interface ConductorInvocation {
+export interface ConductorProgram {
   program: string;
   args: readonly string[];
   /** Set for the conductor alone, in the command line itself (ELECTRON_RUN_AS_NODE for VS Code's executable). */
@@ -38,7 +38,7 @@ export interface ConductorInvocation {
 }
 
 /** The `<conductor> run` string Toad hands to its shell. */
-export function conductorRunCommand(conductor: ConductorInvocation, shell: ShellKind): string {
+export function conductorRunCommand(conductor: ConductorProgram, shell: ShellKind): string {
   return envPrefix(conductor.env ?? {}, shell) + commandLine([conductor.program, ...conductor.args, "run"], shell);
 }
 
@@ -61,7 +61,7 @@ function envPrefix(env: Readonly<Record<string, string>>, shell: ShellKind): str
  * with its private port): `acp "<conductor> run"`, quoted for `shell`. No
  * project: Toad's serve mode drops it, and gets it as its working directory.
  */
-export function toadArgs(conductor: ConductorInvocation, shell: ShellKind): string[] {
+export function toadArgs(conductor: ConductorProgram, shell: ShellKind): string[] {
   return ["acp", conductorRunCommand(conductor, shell)];
 }
 
@@ -71,7 +71,7 @@ export function toadArgs(conductor: ConductorInvocation, shell: ShellKind): stri
  * one argument as it is (`--name=value`, so a value starting with `-` stays a
  * value), and the project.
  */
-export function builtinChatArgs(conductor: ConductorInvocation, projectDir: string): string[] {
+export function builtinChatArgs(conductor: ConductorProgram, projectDir: string): string[] {
   return [
     "acp",
     `--agent-program=${conductor.program}`,

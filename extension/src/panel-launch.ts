@@ -12,7 +12,7 @@ import { CHECKPOINT_ENV } from "../../checkpoints/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import type { ExtensionSettings } from "./config.js";
 import { customAgentsEnvironment, mcpServersEnvironment } from "./custom-agents.js";
-import { builtinChatArgs, shellOf, toadArgs, type ConductorInvocation } from "./frontend-command-line.js";
+import { builtinChatArgs, shellOf, toadArgs, type ConductorProgram } from "./frontend-command-line.js";
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
 import type { NewLaunch } from "./panel-lifecycle.js";
@@ -72,7 +72,7 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
 }
 
 /** Toad's `acp "<conductor> run"`: the one place the invocation becomes a string, since Toad runs its agent command with a shell. */
-function toadArguments(conductor: ConductorInvocation): string[] {
+function toadArguments(conductor: ConductorProgram): string[] {
   try {
     return toadArgs(conductor, shellOf(process.platform));
   } catch (error) {
@@ -96,7 +96,7 @@ function builtinOnlyArgs(kind: "toad" | "builtin", config: ExtensionSettings, ad
  * whatever that conductor is: ours adds it first, and a proxy further on (our own conductor's hook
  * among them) leaves a prompt that already starts with one alone (injector.ts).
  */
-function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: string): ConductorInvocation {
+function conductorOf(config: ExtensionSettings, runtime: HostRuntime, dist: string): ConductorProgram {
   // ELECTRON_RUN_AS_NODE rides in the command line, so only the conductor gets it, not the chat, Toad or the agent.
   if (!config.acpAgentPath) return { program: runtime.program, args: [path.join(dist, "symposium-conductor.mjs")], env: runtime.env };
   const found = findProgram(config.acpAgentPath, process.env, process.platform);

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { GitdiffSpec } from "../../editor-tools/src/walkthrough-format.js";
-import { insideFolders } from "./workspace-path.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 import { workspaceFolders } from "./walkthrough-resolve.js";
 
 export const REVISION_SCHEME = "symposium-walkthrough-rev";

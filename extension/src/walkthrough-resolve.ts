@@ -14,7 +14,7 @@ import { LIMITS } from "../../editor-tools/src/protocol.js";
 import { readDisk } from "../../editor-tools/src/read-disk.js";
 import type { WalkthroughLocation } from "../../editor-tools/src/walkthrough-format.js";
 import { realPathOrNearest } from "../../editor-tools/src/workspace-paths.js";
-import { insideFolders } from "./workspace-path.js";
+import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 
 /** A place in a file: its real path and 1-based lines. */
 export interface Place {

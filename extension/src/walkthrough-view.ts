@@ -21,7 +21,7 @@ import {
 import { walkthroughHtml } from "../../webview/src/walkthrough-html.js";
 import { parseWalkthroughRequest, type PageBlock, type PageWalkthrough, type WalkthroughRequest } from "../../webview/src/walkthrough-messages.js";
 import type { SelectionMention } from "../../webview/src/panel-messages.js";
-import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
+import { ChannelRefusal, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { REPLY_COMMAND, WalkthroughComments } from "./walkthrough-comments.js";
 import { REVISION_SCHEME, RevisionDocuments, openGitdiff } from "./walkthrough-git.js";
 import { baseFolderInside, pathInside, resolveLocation, workspaceFolders, type Place } from "./walkthrough-resolve.js";

@@ -1,20 +1,28 @@
-// The private channel between the extension (ToolChannelServer) and the MCP
-// relay the agent starts (ToolChannelClient, in tool-relay.ts): ndjson over a
-// Unix socket in the private 0700 state directory, or a named pipe with a
-// random name on Windows; never a TCP port. The relay's first line must carry
-// the channel's secret (compared in constant time), or it is disconnected.
+// The consumer's tools on the private channel into VS Code: each language-model
+// session runs its own instance of the editor channel's server
+// (editor-tools/src/channel-server.ts: socket or named pipe, secret, deadline
+// to authenticate, bounds), with two methods, and the relay the agent starts
+// (tool-relay.ts) asks them through the editor tools' client
+// (editor-tools/src/channel-client.ts). Only the methods and their checks are here.
 
-import * as crypto from "node:crypto";
-import * as fs from "node:fs";
-import * as net from "node:net";
-import * as path from "node:path";
-import { MAX_MESSAGE_BYTES } from "../../acp-wire/src/acp-constants.js";
-import { readLines } from "../../acp-wire/src/ndjson-streams.js";
+import { isObject } from "../../acp-wire/src/jsonrpc.js";
+import { ChannelRefusal, ChannelServer, channelSecret, listenableChannelAddress } from "../../editor-tools/src/channel-server.js";
+import type { ChannelClient } from "../../editor-tools/src/channel-client.js";
+import { CHANNEL_ERROR } from "../../editor-tools/src/protocol.js";
 import type { LmTool } from "./messages.js";
 
 /** The relay's environment: where the channel is and its secret. */
 export const TOOLS_SOCKET_ENV = "SYMPOSIUM_LM_TOOLS_SOCKET";
 export const TOOLS_SECRET_ENV = "SYMPOSIUM_LM_TOOLS_SECRET";
+
+/** The channel's methods: the tools the current request offers, and one call of them. */
+export const LM_TOOLS_METHOD = { list: "list_tools", call: "call_tool" } as const;
+
+/**
+ * How long the relay waits for a call's answer: the consumer runs the tool when its next request comes, which
+ * may be after the user confirmed it in VS Code.
+ */
+export const TOOL_CALL_MS = 15 * 60_000;
 
 export interface ToolCallRequest {
   name: string;
@@ -26,9 +34,6 @@ export interface ToolCallResult {
   isError: boolean;
 }
 
-type ChannelRequest = { id: number; method: "list" } | { id: number; method: "call"; name: string; arguments: unknown };
-type ChannelAnswer = { id: number; tools: LmTool[] } | { id: number; result: ToolCallResult } | { id: number; error: string };
-
 export interface ToolHandler {
   /** The tools the current request offers. */
   tools(): LmTool[];
@@ -36,152 +41,52 @@ export interface ToolHandler {
   call(request: ToolCallRequest): Promise<ToolCallResult>;
 }
 
-/** Where a new channel listens: a socket in `privateDir` (POSIX), a named pipe (Windows). */
-export function channelPath(privateDir: string, platform: NodeJS.Platform = process.platform): string {
-  const name = `symposium-lm-${crypto.randomBytes(12).toString("hex")}`;
-  return platform === "win32" ? `\\\\.\\pipe\\${name}` : path.join(privateDir, `${name}.sock`);
+/** One session's channel: its server, listening, and the relay's environment entries. */
+export interface ToolChannel {
+  readonly server: ChannelServer;
+  readonly address: string;
+  readonly relayEnv: Record<string, string>;
 }
 
-/** The extension's end: answers the relays of one session. */
-export class ToolChannelServer {
-  readonly secret = crypto.randomBytes(24).toString("hex");
-  private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-
-  private constructor(
-    readonly address: string,
-    private readonly handler: ToolHandler,
-  ) {
-    this.server = net.createServer((socket) => this.accept(socket));
-  }
-
-  static async listen(privateDir: string, handler: ToolHandler): Promise<ToolChannelServer> {
-    const channel = new ToolChannelServer(channelPath(privateDir), handler);
-    await new Promise<void>((resolve, reject) => {
-      channel.server.once("error", reject);
-      channel.server.listen(channel.address, () => resolve());
-    });
-    if (process.platform !== "win32") fs.chmodSync(channel.address, 0o600);
-    return channel;
-  }
-
-  /** The relay's environment entries. */
-  relayEnv(): Record<string, string> {
-    return { [TOOLS_SOCKET_ENV]: this.address, [TOOLS_SECRET_ENV]: this.secret };
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private accept(socket: net.Socket): void {
-    this.sockets.add(socket);
-    socket.on("close", () => this.sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    let authenticated = false;
-    void readLines(socket, MAX_MESSAGE_BYTES, {
-      onOversizedLine: () => socket.destroy(),
-      onLine: (line) => {
-        const message = parseObject(line.toString("utf8"));
-        if (!authenticated) {
-          authenticated = message !== null && typeof message.secret === "string" && sameSecret(message.secret, this.secret);
-          if (!authenticated) socket.destroy();
-          return;
-        }
-        const request = message === null ? null : asRequest(message);
-        if (request === null) return void socket.destroy();
-        void this.answer(request).then((answer) => socket.write(`${JSON.stringify(answer)}\n`));
-      },
-    });
-  }
-
-  private async answer(request: ChannelRequest): Promise<ChannelAnswer> {
-    try {
-      if (request.method === "list") return { id: request.id, tools: this.handler.tools() };
-      return { id: request.id, result: await this.handler.call({ name: request.name, input: request.arguments }) };
-    } catch (error) {
-      return { id: request.id, error: (error as Error).message };
-    }
-  }
+/** Listens for one session's relay in `privateDir` (0700): the channel's socket is 0600, its secret new. */
+export async function openToolChannel(privateDir: string, handler: ToolHandler, log: (message: string) => void): Promise<ToolChannel> {
+  const address = listenableChannelAddress(privateDir);
+  const secret = channelSecret();
+  const server = new ChannelServer({
+    address,
+    secret,
+    handlers: {
+      [LM_TOOLS_METHOD.list]: () => Promise.resolve({ tools: handler.tools() }),
+      [LM_TOOLS_METHOD.call]: (params) => handler.call(toolCallRequest(params)),
+    },
+    identity: () => ({ pid: process.pid, workspaceFolders: [] }),
+    log,
+  });
+  await server.listen();
+  return { server, address, relayEnv: { [TOOLS_SOCKET_ENV]: address, [TOOLS_SECRET_ENV]: secret } };
 }
 
-/** The relay's end: one connection, requests answered in any order. */
-export class ToolChannelClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (answer: ChannelAnswer) => void; reject: (error: Error) => void }>();
-
-  private constructor(private readonly socket: net.Socket) {
-    void readLines(socket, MAX_MESSAGE_BYTES, {
-      onOversizedLine: () => socket.destroy(),
-      onLine: (line) => {
-        const answer = parseObject(line.toString("utf8")) as ChannelAnswer | null;
-        if (answer === null || typeof answer.id !== "number") return;
-        this.pending.get(answer.id)?.resolve(answer);
-        this.pending.delete(answer.id);
-      },
-    }).then(() => this.failAll(new Error("the editor closed the tool channel")));
-  }
-
-  static connect(address: string, secret: string): Promise<ToolChannelClient> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(address, () => {
-        socket.write(`${JSON.stringify({ secret })}\n`);
-        resolve(new ToolChannelClient(socket));
-      });
-      socket.once("error", reject);
-    });
-  }
-
-  async listTools(): Promise<LmTool[]> {
-    const answer = await this.request({ method: "list" });
-    if ("tools" in answer) return answer.tools;
-    throw new Error("error" in answer ? answer.error : "no tool list");
-  }
-
-  async callTool(name: string, input: unknown): Promise<ToolCallResult> {
-    const answer = await this.request({ method: "call", name, arguments: input });
-    if ("result" in answer) return answer.result;
-    throw new Error("error" in answer ? answer.error : "no tool result");
-  }
-
-  close(): void {
-    this.socket.end();
-  }
-
-  private request(body: { method: "list" } | { method: "call"; name: string; arguments: unknown }): Promise<ChannelAnswer> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.socket.write(`${JSON.stringify({ id, ...body })}\n`);
-    });
-  }
-
-  private failAll(error: Error): void {
-    for (const { reject } of this.pending.values()) reject(error);
-    this.pending.clear();
-  }
+function toolCallRequest(params: Record<string, unknown>): ToolCallRequest {
+  if (typeof params.name !== "string" || params.name === "") throw new ChannelRefusal("call_tool needs the tool's name", CHANNEL_ERROR.invalidParams);
+  return { name: params.name, input: params.arguments ?? {} };
 }
 
-function parseObject(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
+/** The relay's questions, their answers checked: a channel peer is not trusted to send the shapes it should. */
+export async function listTools(client: ChannelClient): Promise<LmTool[]> {
+  const answer = await client.request(LM_TOOLS_METHOD.list, {});
+  const tools = isObject(answer) && Array.isArray(answer.tools) ? answer.tools : null;
+  if (!tools?.every(isTool)) throw new Error("the editor answered list_tools with something that is not a tool list");
+  return tools;
+}
+
+export async function callTool(client: ChannelClient, name: string, input: unknown): Promise<ToolCallResult> {
+  const answer = await client.request(LM_TOOLS_METHOD.call, { name, arguments: input }, TOOL_CALL_MS);
+  if (!isObject(answer) || typeof answer.text !== "string" || typeof answer.isError !== "boolean") {
+    throw new Error(`the editor answered the call of ${name} with something that is not a tool result`);
   }
+  return { text: answer.text, isError: answer.isError };
 }
 
-function asRequest(message: Record<string, unknown>): ChannelRequest | null {
-  if (typeof message.id !== "number") return null;
-  if (message.method === "list") return { id: message.id, method: "list" };
-  if (message.method === "call" && typeof message.name === "string")
-    return { id: message.id, method: "call", name: message.name, arguments: message.arguments };
-  return null;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
+function isTool(value: unknown): value is LmTool {
+  return isObject(value) && typeof value.name === "string" && typeof value.description === "string";
 }

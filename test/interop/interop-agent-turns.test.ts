@@ -11,7 +11,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
-import { EditorChannelServer, channelSecret } from "../../extension/src/editor-channel-server.js";
+import { ChannelServer, channelSecret } from "../../editor-tools/src/channel-server.js";
 import { editorTool, ownTool, type ModelStep, type RecordedRequest, type ScriptedRequest } from "../fixtures/scripted-model/index.js";
 import { AGENT_ADAPTERS, adapterSetup, agentOwnedDir, type AgentAdapter } from "./adapters.js";
 import { agentProject, describeRequests, occurrences, runTurn, type Turn } from "./agent-turns.js";
@@ -265,7 +265,7 @@ async function liveWindow(
       return { path: main, source: "editor", unsaved: true, startLine: 1, endLine: 1, totalLines: 1, text: UNSAVED_TEXT };
     },
   };
-  const server = new EditorChannelServer({
+  const server = new ChannelServer({
     address: socket,
     secret,
     handlers,

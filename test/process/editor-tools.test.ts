@@ -1,6 +1,6 @@
 // The editor's MCP server (dist/symposium-editor-tools.mjs) driven by the
 // official MCP client over stdio, against the window's real channel server
-// (extension/src/editor-channel-server.ts) on a real Unix socket, its
+// (editor-tools/src/channel-server.ts) on a real Unix socket, its
 // handlers standing in for VS Code (the code-server e2e has the real ones):
 // tools listed, calls answered by the window, the state-file answers when no
 // window is connected, and bad input: wrong secret, dead or hostile peer, a
@@ -18,7 +18,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL_NAMES } from "../../editor-tools/src/protocol.js";
 import { checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
 import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
-import { EditorChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../../extension/src/editor-channel-server.js";
+import { ChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
+import { TOOLS_SECRET_ENV, openToolChannel } from "../../lm-provider/src/tool-channel.js";
 import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "../support/processes.js";
 import { ageFile } from "../support/state-files.js";
 
@@ -31,7 +32,7 @@ interface Window {
   stateFile: string;
   socket: string;
   secret: string;
-  server: EditorChannelServer;
+  server: ChannelServer;
   calls: Array<[string, Record<string, unknown>]>;
 }
 
@@ -43,7 +44,7 @@ after(async () => {
 /** A private directory with a workspace, a state file naming the channel, and the channel server listening. */
 async function openWindow(
   handlers: Record<string, ChannelHandler> = {},
-  options: { limits?: ConstructorParameters<typeof EditorChannelServer>[0]["limits"] } = {},
+  options: { limits?: ConstructorParameters<typeof ChannelServer>[0]["limits"] } = {},
 ): Promise<Window> {
   const dir = tempDir("symposium-tools-");
   fs.chmodSync(dir, 0o700);
@@ -62,7 +63,7 @@ async function openWindow(
       },
     ]),
   );
-  const server = new EditorChannelServer({
+  const server = new ChannelServer({
     address: socket,
     secret,
     handlers: recorded,
@@ -331,33 +332,34 @@ describe("editor tools: the MCP server against the window's channel", { skip: PO
   });
 });
 
-describe("editor tools: the window's channel, spoken to directly", { skip: POSIX_ONLY }, () => {
-  async function raw(socketPath: string): Promise<{ send(line: string): void; next(): Promise<Record<string, unknown>>; closed: Promise<void> }> {
-    const socket = net.createConnection(socketPath);
-    await new Promise((resolve) => socket.once("connect", resolve));
-    const lines: string[] = [];
-    const waiters: Array<() => void> = [];
-    let buffer = "";
-    socket.on("data", (chunk) => {
-      buffer += chunk.toString();
-      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-        lines.push(buffer.slice(0, newline));
-        buffer = buffer.slice(newline + 1);
-        waiters.shift()?.();
-      }
-    });
-    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-    cleanups.push(() => void socket.destroy());
-    return {
-      send: (line) => socket.write(line + "\n"),
-      next: async () => {
-        if (lines.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
-        return JSON.parse(lines.shift()!) as Record<string, unknown>;
-      },
-      closed,
-    };
-  }
+/** A peer speaking to a channel's socket line by line, as a hostile client would. */
+async function raw(socketPath: string): Promise<{ send(line: string): void; next(): Promise<Record<string, unknown>>; closed: Promise<void> }> {
+  const socket = net.createConnection(socketPath);
+  await new Promise((resolve) => socket.once("connect", resolve));
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  let buffer = "";
+  socket.on("data", (chunk) => {
+    buffer += chunk.toString();
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+      lines.push(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      waiters.shift()?.();
+    }
+  });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  cleanups.push(() => void socket.destroy());
+  return {
+    send: (line) => socket.write(line + "\n"),
+    next: async () => {
+      if (lines.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
+      return JSON.parse(lines.shift()!) as Record<string, unknown>;
+    },
+    closed,
+  };
+}
 
+describe("editor tools: the window's channel, spoken to directly", { skip: POSIX_ONLY }, () => {
   it("the socket is 0600 in a 0700 directory, and refuses a caller without the secret", async () => {
     const window = await openWindow({ editor_state: async () => ({ live: true }) });
     assert.equal(fs.statSync(window.socket).mode & 0o777, 0o600);
@@ -454,6 +456,115 @@ describe("editor tools: the window's channel, spoken to directly", { skip: POSIX
     assert.equal(insideFolders("src/a.ts\0", [workspace]), undefined);
   });
 });
+
+/** A channel into the window, of either kind, with one method whose answers come from `answer` (its calls counted). */
+interface OpenedChannel {
+  socket: string;
+  secret: string;
+  server: ChannelServer;
+  request(id: number): string;
+  served(): number;
+}
+
+const CHANNEL_KINDS: Array<[string, (answer: () => Promise<string>) => Promise<OpenedChannel>]> = [
+  [
+    "the editor tools' channel",
+    async (answer) => {
+      const window = await openWindow({ read_file: async () => ({ text: await answer() }) });
+      return { ...window, request: (id) => rpc(id, "read_file", { path: "a" }), served: () => window.calls.length };
+    },
+  ],
+  [
+    "a language model session's tool channel (the consumer's tools)",
+    async (answer) => {
+      const dir = tempDir("symposium-lm-tools-");
+      fs.chmodSync(dir, 0o700);
+      let served = 0;
+      const handler = { tools: () => [], call: async () => (served++, { text: await answer(), isError: false }) };
+      const channel = await openToolChannel(dir, handler, () => {});
+      cleanups.push(() => channel.server.close());
+      const secret = channel.relayEnv[TOOLS_SECRET_ENV]!;
+      return { socket: channel.address, secret, server: channel.server, request: (id) => rpc(id, "call_tool", { name: "echo" }), served: () => served };
+    },
+  ],
+];
+
+function rpc(id: number, method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+
+for (const [kind, open] of CHANNEL_KINDS) {
+  describe(`a hostile peer at ${kind}`, { skip: POSIX_ONLY }, () => {
+    it("the socket is 0600; a request before authenticate, a wrong secret, or silence past the deadline: closed, nothing served", async () => {
+      const channel = await open(async () => "served");
+      assert.equal(fs.statSync(channel.socket).mode & 0o777, 0o600);
+      const early = await raw(channel.socket);
+      early.send(channel.request(1));
+      assert.match(JSON.stringify(await early.next()), /not authenticated/);
+      await early.closed;
+      const wrong = await raw(channel.socket);
+      wrong.send(rpc(1, "authenticate", { secret: channel.secret.slice(0, -1) + (channel.secret.endsWith("0") ? "1" : "0") }));
+      assert.match(JSON.stringify(await wrong.next()), /"code":-32001/);
+      await wrong.closed;
+      const started = Date.now();
+      const silent = await raw(channel.socket);
+      await silent.closed;
+      const waited = Date.now() - started;
+      assert.ok(waited >= LIMITS.authenticateMs - 500, `closed after the ${LIMITS.authenticateMs} ms deadline (${waited} ms)`);
+      assert.equal(channel.served(), 0);
+    });
+
+    it(`at most ${LIMITS.maxConnections} connections at once: one more is closed, the others are answered`, async () => {
+      const channel = await open(async () => "served");
+      const peers = await Promise.all(Array.from({ length: LIMITS.maxConnections }, () => raw(channel.socket)));
+      const extra = await raw(channel.socket);
+      await extra.closed;
+      const first = peers[0]!;
+      first.send(rpc(1, "authenticate", { secret: channel.secret }));
+      await first.next();
+      first.send(channel.request(2));
+      assert.match(JSON.stringify(await first.next()), /served/);
+    });
+
+    it("1,000 requests in flight from one peer: all answered, at most maxRunning at work at once", async () => {
+      let running = 0;
+      let most = 0;
+      const channel = await open(async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+        return "served";
+      });
+      const peer = await raw(channel.socket);
+      peer.send(rpc(0, "authenticate", { secret: channel.secret }));
+      await peer.next();
+      for (let id = 1; id <= 1000; id++) peer.send(channel.request(id));
+      const answers = await Promise.all(Array.from({ length: 1000 }, () => peer.next()));
+      assert.equal(answers.filter((answer) => JSON.stringify(answer).includes("served")).length, 1000);
+      assert.ok(most <= LIMITS.maxRunning, `at most ${LIMITS.maxRunning} at once (saw ${most})`);
+    });
+
+    it("a peer that never reads its answers is not read either: what the window buffers stays bounded; others are answered", async () => {
+      const answerText = "x".repeat(10_000);
+      const channel = await open(async () => answerText);
+      const flood = net.createConnection(channel.socket);
+      cleanups.push(() => void flood.destroy());
+      await new Promise((resolve) => flood.once("connect", resolve));
+      flood.pause();
+      const requests = Array.from({ length: 4000 }, (_, index) => channel.request(index + 1));
+      flood.write([rpc(0, "authenticate", { secret: channel.secret }), ...requests].join("\n") + "\n");
+      await eventually(() => channel.served() >= 10, 10_000, "the flood being served");
+      const other = await raw(channel.socket);
+      other.send(rpc(1, "authenticate", { secret: channel.secret }));
+      await other.next();
+      other.send(channel.request(2));
+      assert.match(JSON.stringify(await other.next()), /x{100}/, "another peer is answered meanwhile");
+      const bound = LIMITS.connectionBufferBytes + (LIMITS.maxPendingPerConnection + 1) * (answerText.length + 100);
+      assert.ok(channel.server.bufferedBytes() <= bound, `the window holds ${channel.server.bufferedBytes()} bytes of unread answers, at most ${bound}`);
+      assert.ok(channel.served() < 1000, `the window stopped serving the peer that does not read (served ${channel.served()} of 4000)`);
+    });
+  });
+}
 
 describe("editor tools: the channel's address", () => {
   it("a socket in the private directory on POSIX, a named pipe with a random name on Windows; never a port", () => {

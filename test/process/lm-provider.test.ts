@@ -1,14 +1,18 @@
 // The language model provider's core without VS Code (lm-provider/): a
 // conversation driving the real conductor and a real ACP agent (test/fixtures/lm-agent.ts) over
 // pipes, with the MCP relay (dist/symposium-lm-tools.mjs) and its private
-// socket for the consumer's tools. The same core runs inside VS Code in
+// channel for the consumer's tools; the relay against a peer that is not the editor. The same core runs inside VS Code in
 // test/e2e/language-models.test.ts; its history matcher and tool channel alone:
 // test/unit/lm-provider/lm-provider.test.ts.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, LmConversation, type LmMessage, type LmRequest, type LmTool } from "../../lm-provider/src/index.js";
 import { CONDUCTOR_CLI, OUT_DIR, REPO_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 
@@ -285,4 +289,52 @@ describe("a conversation through the conductor and a real agent", { timeout: 120
     await chat.dispose();
     for (const pid of pids) await eventually(() => !isAlive(pid), 5_000, `conductor ${pid} to end`);
   });
+});
+
+describe("the relay (symposium-lm-tools) against a peer that is not the editor", { skip: process.platform === "win32" ? "Unix sockets" : false }, () => {
+  /** A socket that answers every line with `reply` (or nothing), as a hostile or dead editor would. */
+  async function fakeEditor(reply: string | null): Promise<{ socket: string; close(): Promise<void> }> {
+    const dir = tempDir("symposium-lm-peer-");
+    fs.chmodSync(dir, 0o700);
+    const socket = path.join(dir, "peer.sock");
+    const peers = new Set<net.Socket>();
+    const server = net.createServer((peer) => {
+      peers.add(peer);
+      peer.on("data", () => reply !== null && peer.write(reply));
+      peer.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    return { socket, close: () => new Promise((resolve) => (peers.forEach((peer) => peer.destroy()), server.close(() => resolve()))) };
+  }
+
+  async function relayFor(socket: string): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [RELAY],
+      env: { ...(process.env as Record<string, string>), SYMPOSIUM_LM_TOOLS_SOCKET: socket, SYMPOSIUM_LM_TOOLS_SECRET: "s".repeat(64) },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    return client;
+  }
+
+  for (const [peer, reply] of [
+    ["answers garbage", "not json at all\n"],
+    ["never answers", null],
+  ] as const) {
+    it(`a peer that ${peer}: the agent's tools/list and calls fail with a clear error, no hang`, async () => {
+      const editor = await fakeEditor(reply);
+      const client = await relayFor(editor.socket);
+      try {
+        await assert.rejects(client.listTools(), /did not accept this server/);
+        const result = (await client.callTool({ name: "echo", arguments: {} })) as CallToolResult;
+        assert.equal(result.isError, true);
+        assert.match(JSON.stringify(result.content), /did not accept this server/);
+      } finally {
+        await client.close();
+        await editor.close();
+      }
+    });
+  }
 });

@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { WALKTHROUGH_FORMAT_URI, WALKTHROUGH_LIMITS, type PresentWalkthroughResult } from "../../editor-tools/src/walkthrough-format.js";
-import { EditorChannelServer, channelSecret } from "../../extension/src/editor-channel-server.js";
+import { ChannelServer, channelSecret } from "../../editor-tools/src/channel-server.js";
 import { REPO_DIR, tempDir } from "../support/processes.js";
 
 const TOOLS_CLI = path.join(REPO_DIR, "dist", "symposium-editor-tools.mjs");
@@ -48,7 +48,7 @@ async function openWindow(answer?: (params: Record<string, unknown>) => PresentW
       calls.push(params);
       return answer(params);
     };
-    const server = new EditorChannelServer({
+    const server = new ChannelServer({
       address: socket,
       secret,
       handlers: { present_walkthrough: handler },

@@ -21,7 +21,7 @@ import type { AgentChoice, ServerMessage } from "../page/protocol.js";
 import type { AgentCommand } from "./agent-command.js";
 
 /** How to run the conductor the chat runs, with other subcommands. */
-export interface ConductorInvocation {
+export interface ConductorForSubcommands {
   program: string;
   /** Before the subcommand: the script, when a runtime runs it. */
   args: string[];
@@ -54,13 +54,13 @@ const MAX_TEXT = { id: 128, name: 120, version: 40, description: 300 } as const;
  * (another conductor, a wrapper in front of ours, a command line for the
  * shell): undefined.
  */
-export function ourConductor(command: AgentCommand): ConductorInvocation | undefined {
+export function ourConductor(command: AgentCommand): ConductorForSubcommands | undefined {
   return conductorRun(command)?.conductor;
 }
 
 /** Our conductor's `run` in a command, and what follows `run`. */
 export interface ConductorRun {
-  conductor: ConductorInvocation;
+  conductor: ConductorForSubcommands;
   runArgs: string[];
 }
 
@@ -124,7 +124,7 @@ export class AgentCatalog {
   private choosing = false;
 
   constructor(
-    private readonly conductor: ConductorInvocation,
+    private readonly conductor: ConductorForSubcommands,
     private readonly options: AgentCatalogOptions,
   ) {}
 

@@ -22,7 +22,7 @@ import { type AgentCatalog, type AgentListing } from "./agent-catalog.js";
 import { SETUP_AGENT_TITLE, asTyped, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { agentTitle } from "./agent-sessions.js";
-import { newHistoryId, titleOf, type HistoryStore, type KeptConversation } from "./history.js";
+import { newHistoryId, titleOf, type HistoryStore, type StoredHistoryEntry } from "./history.js";
 import { PageLink } from "./page-link.js";
 import { Transcript } from "./transcript.js";
 import { TurnChanges } from "./turn-changes.js";
@@ -50,7 +50,7 @@ export interface ConversationOptions extends Omit<
   /** Where this workspace's conversations are kept (undefined: not kept). */
   history?: HistoryStore;
   /** A kept conversation to reopen (session/load or session/resume, else shown read-only). */
-  reopen?: { entry: KeptConversation; events: TranscriptEvent[] };
+  reopen?: { entry: StoredHistoryEntry; events: TranscriptEvent[] };
   /** Called once, when the conversation has ended and its agent is stopped. */
   onEnded(conversation: Conversation): void;
   /** The agent picker's list and choice (agent-catalog.ts); undefined: the agent command is not our conductor, no picker. */
@@ -71,7 +71,7 @@ export class Conversation {
   /** When the last page left (ms since the epoch); undefined while one is attached. */
   private detachedAt: number | undefined;
   /** This conversation in the history (title from its first prompt). */
-  private readonly kept: KeptConversation;
+  private readonly kept: StoredHistoryEntry;
   private restoring = false;
   /** The agents to choose from, and the one this conversation runs (the config's at its start); undefined: no picker. */
   private agentListing: Promise<AgentListing> | undefined;
@@ -456,7 +456,7 @@ export class Conversation {
     const history = this.options.history;
     if (!history) return undefined;
     const now = Date.now();
-    const entry: KeptConversation = {
+    const entry: StoredHistoryEntry = {
       id: newHistoryId(),
       title: `${this.kept.title || "Conversation"} (fork)`,
       createdAt: now,

@@ -28,7 +28,8 @@ const TITLE_CHARS = 120;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const SUFFIX = ".jsonl";
 
-export interface KeptConversation extends HistoryEntry {
+/** A kept conversation's entry as its history file's first line holds it: the page's entry, and what reopening needs. */
+export interface StoredHistoryEntry extends HistoryEntry {
   createdAt: number;
   /** The agent's session id: what session/load and session/resume take. */
   agentSessionId?: string;
@@ -64,13 +65,13 @@ export class HistoryStore {
   list(): HistoryEntry[] {
     return this.files()
       .map((file) => this.head(file))
-      .filter((entry): entry is KeptConversation => entry !== undefined)
+      .filter((entry): entry is StoredHistoryEntry => entry !== undefined)
       .sort((a, b) => b.updatedAt - a.updatedAt)
       .map(({ id, title, updatedAt }) => ({ id, title, updatedAt }));
   }
 
   /** The entry and its well-formed events (others dropped, and logged), or undefined when there is no such conversation or it cannot be read. */
-  load(id: string): { entry: KeptConversation; events: TranscriptEvent[] } | undefined {
+  load(id: string): { entry: StoredHistoryEntry; events: TranscriptEvent[] } | undefined {
     if (!isHistoryId(id)) return undefined;
     let text: string;
     try {
@@ -80,7 +81,7 @@ export class HistoryStore {
       return undefined;
     }
     const [head, ...lines] = text.split("\n").filter((line) => line !== "");
-    const entry = keptConversation(parsed(head ?? ""), id);
+    const entry = storedHistoryEntry(parsed(head ?? ""), id);
     if (!entry) {
       this.log(`history ${id} is damaged (its first line is no entry): not shown`);
       return undefined;
@@ -95,7 +96,7 @@ export class HistoryStore {
    * newest events that fit conversationBytes, then drops the oldest files
    * beyond the limits.
    */
-  save(entry: KeptConversation, eventJson: readonly string[]): void {
+  save(entry: StoredHistoryEntry, eventJson: readonly string[]): void {
     if (!isHistoryId(entry.id)) throw new Error(`not a history id: ${String(entry.id)}`);
     const head = JSON.stringify(entry);
     let room = HISTORY_LIMITS.conversationBytes - Buffer.byteLength(head) - 1;
@@ -150,7 +151,7 @@ export class HistoryStore {
     return path.join(this.dir, `${id}${SUFFIX}`);
   }
 
-  private head(file: string): KeptConversation | undefined {
+  private head(file: string): StoredHistoryEntry | undefined {
     let text: string;
     try {
       text = readStart(file, HEAD_BYTES).toString("utf8");
@@ -159,7 +160,7 @@ export class HistoryStore {
       return undefined;
     }
     const end = text.indexOf("\n");
-    const entry = keptConversation(parsed(end < 0 ? text : text.slice(0, end)), path.basename(file, SUFFIX));
+    const entry = storedHistoryEntry(parsed(end < 0 ? text : text.slice(0, end)), path.basename(file, SUFFIX));
     if (!entry) this.log(`the history file ${file} is damaged (its first line is no entry): not listed`);
     return entry;
   }
@@ -200,10 +201,10 @@ const isOptional = (value: unknown, check: (value: unknown) => boolean): boolean
 const isStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
 
 /** A file's first line as an entry, when well-formed and naming the file's own id. */
-function keptConversation(value: unknown, id: string): KeptConversation | undefined {
+function storedHistoryEntry(value: unknown, id: string): StoredHistoryEntry | undefined {
   if (!isObject(value) || value.id !== id || !isString(value.title)) return undefined;
   if (!Number.isFinite(value.createdAt) || !Number.isFinite(value.updatedAt) || !isOptional(value.agentSessionId, isString)) return undefined;
-  return value as unknown as KeptConversation;
+  return value as unknown as StoredHistoryEntry;
 }
 
 /** The fields each kind of event must have for the transcript and the page to take it (webchat/page/protocol.ts). */

@@ -18,7 +18,7 @@ import { AGENT_PICKER_ENV, AgentCatalog, ourConductor } from "./agent-catalog.js
 import type { AgentCommand } from "./agent-command.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
-import { HistoryStore, isHistoryId, newHistoryId, type KeptConversation } from "./history.js";
+import { HistoryStore, isHistoryId, newHistoryId, type StoredHistoryEntry } from "./history.js";
 import { isAgentSessionId } from "./agent-session-list.js";
 import { pageHtml } from "./page-html.js";
 import type { ProjectFiles } from "./project-files.js";
@@ -243,7 +243,7 @@ function securityHeaders(nonce?: string): Record<string, string> {
 }
 
 /** One of the agent's own sessions, reopened as a new conversation with nothing kept yet (the agent loads or resumes it). */
-function agentSessionReopen(agentSessionId: string | undefined): { entry: KeptConversation; events: [] } | undefined {
+function agentSessionReopen(agentSessionId: string | undefined): { entry: StoredHistoryEntry; events: [] } | undefined {
   if (agentSessionId === undefined) return undefined;
   const now = Date.now();
   return { entry: { id: newHistoryId(), title: "", createdAt: now, updatedAt: now, agentSessionId }, events: [] };

@@ -10,7 +10,8 @@ import { keptEntries, type KeptEntry } from "../src/panel-messages.js";
 /** A chat page that never sends a copy is shown this long after it loaded. */
 const WAIT_FOR_COPY_MS = 3000;
 
-export class KeptConversation {
+/** The panel's copy of the chat's conversation, shown while the chat reconnects after a reload. */
+export class ConversationCopy {
   private entries: KeptEntry[];
   /** Whether the status puts the chat on screen (ready, or a restart that keeps it). */
   private chatWanted = false;

@@ -19,7 +19,7 @@ import {
   type ToPanel,
 } from "../src/panel-messages.js";
 import { ChatFrame } from "./chat-frame.js";
-import { KeptConversation } from "./kept-conversation.js";
+import { ConversationCopy } from "./kept-conversation.js";
 import { drawStatus, wantsChat, type StatusElements } from "./status-view.js";
 
 /** How long a notice stays above a ready chat (unless another status comes). */
@@ -36,7 +36,7 @@ const elements: StatusElements = {
   retry: element("retry"),
   frame: chat?.element ?? null,
 };
-const kept = new KeptConversation(vscode, chat?.element ?? elements.status.nextSibling);
+const kept = new ConversationCopy(vscode, chat?.element ?? elements.status.nextSibling);
 /** The first render's status (the HTML's data), then the latest the extension sent. */
 let status: PanelStatus = parseStatus(parseJson(document.body.dataset.status)) ?? { kind: "starting", message: "" };
 let seq = Number(document.body.dataset.seq) || 0;

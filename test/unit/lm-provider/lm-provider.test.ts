@@ -7,7 +7,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import { describe, it } from "node:test";
 import { HistoryTracker, type LmMessage, type LmTool } from "../../../lm-provider/src/index.js";
-import { ToolChannelClient, ToolChannelServer } from "../../../lm-provider/src/tool-channel.js";
+import { TOOLS_SECRET_ENV, callTool, listTools, openToolChannel } from "../../../lm-provider/src/tool-channel.js";
+import { ChannelClient } from "../../../editor-tools/src/channel-client.js";
 import { agentActionInput, permissionAnswer } from "../../../lm-provider/src/agent-action.js";
 import type { PermissionOptionKind, RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { tempDir } from "../../support/processes.js";
@@ -63,24 +64,26 @@ describe("the history matcher (committed / provisional)", () => {
 });
 
 describe("the tool channel", () => {
-  it("answers a caller with the secret, and disconnects one without it; the socket is private", async () => {
+  it("answers a caller with the secret through the editor tools' client, and refuses one without it; the socket is private", async () => {
     const dir = tempDir("symposium-lm-channel-");
     fs.chmodSync(dir, 0o700);
     const tools: LmTool[] = [{ name: "echo", description: "echoes" }];
-    const server = await ToolChannelServer.listen(dir, {
-      tools: () => tools,
-      call: async ({ name, input }) => ({ text: `${name} ${JSON.stringify(input)}`, isError: false }),
-    });
+    const channel = await openToolChannel(
+      dir,
+      { tools: () => tools, call: async ({ name, input }) => ({ text: `${name} ${JSON.stringify(input)}`, isError: false }) },
+      () => {},
+    );
     try {
-      if (process.platform !== "win32") assert.equal(fs.statSync(server.address).mode & 0o777, 0o600);
-      const client = await ToolChannelClient.connect(server.address, server.secret);
-      assert.deepEqual(await client.listTools(), tools);
-      assert.deepEqual(await client.callTool("echo", { a: 1 }), { text: 'echo {"a":1}', isError: false });
+      if (process.platform !== "win32") assert.equal(fs.statSync(channel.address).mode & 0o777, 0o600);
+      const client = new ChannelClient(() => ({ socket: channel.address, secret: channel.relayEnv[TOOLS_SECRET_ENV]! }));
+      assert.deepEqual(await listTools(client), tools);
+      assert.deepEqual(await callTool(client, "echo", { a: 1 }), { text: 'echo {"a":1}', isError: false });
+      await assert.rejects(client.request("call_tool", { arguments: {} }), /needs the tool's name/);
       client.close();
-      const intruder = await ToolChannelClient.connect(server.address, "not-the-secret");
-      await assert.rejects(intruder.listTools(), /closed the tool channel/);
+      const intruder = new ChannelClient(() => ({ socket: channel.address, secret: "not-the-secret" }));
+      await assert.rejects(listTools(intruder), /did not accept this server/);
     } finally {
-      await server.close();
+      await channel.server.close();
     }
   });
 });

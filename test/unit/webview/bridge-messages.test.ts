@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { CHAT_MESSAGE, CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel, parseToChat, parseToPanel } from "../../../webview/src/panel-messages.js";
-import { insideFolders } from "../../../extension/src/workspace-path.js";
+import { insideFolders } from "../../../editor-tools/src/workspace-paths.js";
 import { selectionMention } from "../../../extension/src/selection-mention.js";
 import { mentionText, parseMentions } from "../../../webchat/page/mention-syntax.js";
 import { tempDir } from "../../support/processes.js";

@@ -1,4 +1,4 @@
-// The editor's MCP server in every session (docs/editor-tools.md): the entry
+// The editor's MCP server offered to every session (docs/editor-tools.md): the entry
 // the proxy adds to `mcpServers` of each session/new, session/load and
 // session/resume, so every agent under every frontend starts
 // dist/symposium-editor-tools.mjs for its session. Never in place of an entry

@@ -40,7 +40,7 @@ export interface LmAgentSessionEvents {
   log(message: string): void;
 }
 
-export class LmAgentSession {
+export class ConductorSession {
   private readonly child: ChildProcess;
   private readonly connection: ClientConnection;
   private readonly stderrTail = new StderrTail(8);

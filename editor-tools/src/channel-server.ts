@@ -1,20 +1,24 @@
-// The window's end of the editor's live channel (editor-tools/src/protocol.ts,
-// docs/editor-tools.md), without `vscode` so tests drive it directly: a Unix
-// domain socket in the private state directory (a named pipe on Windows),
-// never a TCP port. A connection's first request must be `authenticate` with
-// the window's secret (compared in constant time); anything else first, or a
-// wrong secret, is answered once and the connection closed. Lines are bounded
-// (LIMITS.maxMessageBytes), so are connections, requests at work and requests
-// waiting, and a connection whose answers are not read is not read either
-// (ChannelConnection); the handlers (editor-tools/src/tools/, over vscode-editor.ts) answer the tools.
+// The window's end of the private channel into VS Code (protocol.ts,
+// docs/editor-tools.md), without `vscode` so tests drive it directly. One class
+// serves both users: the window's editor tools (extension/src/editor-tools-host.ts)
+// and each language-model session's relay of the consumer's tools
+// (lm-provider/src/tool-channel.ts), each with its own address, secret and
+// handlers. A Unix domain socket in the private state directory (a named pipe
+// on Windows), never a TCP port. A connection's first request must be
+// `authenticate` with the secret (compared in constant time), within
+// LIMITS.authenticateMs; anything else first, or a wrong secret, is answered
+// once and the connection closed. Lines are bounded (LIMITS.maxMessageBytes),
+// so are connections, requests at work and requests waiting, and a connection
+// whose answers are not read is not read either (ChannelConnection).
 
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { errorResponse, idJson, isObject, isRequest, oversizedLineError, parseLine, type IdLike } from "../../acp-wire/src/jsonrpc.js";
 import { LineWriter, readLines } from "../../acp-wire/src/ndjson-streams.js";
-import { AUTHENTICATE, CHANNEL_ERROR, LIMITS, type AuthenticateResult } from "../../editor-tools/src/protocol.js";
+import { AUTHENTICATE, CHANNEL_ERROR, LIMITS, type AuthenticateResult } from "./protocol.js";
 
 type ConnectionLimit = "maxMessageBytes" | "authenticateMs" | "connectionBufferBytes" | "maxPendingPerConnection";
 
@@ -31,7 +35,7 @@ export class ChannelRefusal extends Error {
 
 export type ChannelHandler = (params: Record<string, unknown>) => Promise<unknown>;
 
-export interface EditorChannelOptions {
+export interface ChannelServerOptions {
   /** The socket's path (POSIX) or the pipe's name (Windows). */
   address: string;
   secret: string;
@@ -47,7 +51,7 @@ export function channelSecret(): string {
   return crypto.randomBytes(32).toString("hex");
 }
 
-/** Where this window's channel listens: a socket beside the state file, or a pipe with a random name on Windows. */
+/** Where a new channel listens: a socket beside the state file, or a pipe with a random name on Windows. */
 export function channelAddress(stateDirectory: string, platform: NodeJS.Platform = process.platform): string {
   const name = `symposium-tools-${crypto.randomBytes(12).toString("hex")}`;
   return platform === "win32" ? `\\\\.\\pipe\\${name}` : path.join(stateDirectory, `${name}.sock`);
@@ -56,14 +60,25 @@ export function channelAddress(stateDirectory: string, platform: NodeJS.Platform
 /** The longest socket path every POSIX system takes (macOS: 104 bytes with the terminator). */
 export const MAX_SOCKET_PATH_BYTES = 103;
 
-export class EditorChannelServer {
+/**
+ * A channel address in `stateDirectory`, or, when that path is too long for a socket, in a new private (0700)
+ * directory under /tmp (short on every POSIX system, unlike macOS's os.tmpdir()). Throws when neither can be had.
+ */
+export function listenableChannelAddress(stateDirectory: string): string {
+  const address = channelAddress(stateDirectory);
+  if (process.platform === "win32" || Buffer.byteLength(address) <= MAX_SOCKET_PATH_BYTES) return address;
+  const base = fs.existsSync("/tmp") ? "/tmp" : os.tmpdir();
+  return channelAddress(fs.mkdtempSync(path.join(base, "symposium-")));
+}
+
+export class ChannelServer {
   private readonly server: net.Server;
   private readonly connections = new Set<net.Socket>();
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly limits: Record<keyof typeof LIMITS, number>;
 
-  constructor(private readonly options: EditorChannelOptions) {
+  constructor(private readonly options: ChannelServerOptions) {
     this.limits = { ...LIMITS, ...options.limits };
     this.server = net.createServer((socket) => this.accept(socket));
     this.server.maxConnections = this.limits.maxConnections;
@@ -82,7 +97,7 @@ export class EditorChannelServer {
         resolve();
       });
     });
-    this.server.on("error", (error) => this.options.log(`the editor tools' channel failed: ${error.message}`));
+    this.server.on("error", (error) => this.options.log(`the channel at ${address} failed: ${error.message}`));
     if (process.platform !== "win32") fs.chmodSync(address, 0o600);
   }
 
@@ -133,7 +148,7 @@ export class EditorChannelServer {
       return `"result":${JSON.stringify(result ?? null)}`;
     } catch (error) {
       if (error instanceof ChannelRefusal) return errorMember(error.code, error.message);
-      this.options.log(`the editor tool ${method} failed: ${(error as Error).stack ?? String(error)}`);
+      this.options.log(`the channel's ${method} failed: ${(error as Error).stack ?? String(error)}`);
       return errorMember(CHANNEL_ERROR.failed, `${method} failed in VS Code: ${(error as Error).message}`);
     } finally {
       this.running--;
@@ -159,7 +174,7 @@ export class EditorChannelServer {
 interface ConnectionServices {
   secretMatches(given: unknown): boolean;
   identity(): AuthenticateResult;
-  /** The answer's members after the id (EditorChannelServer.serve). */
+  /** The answer's members after the id (ChannelServer.serve). */
   serve(method: string, params: Record<string, unknown>): Promise<string>;
 }
 

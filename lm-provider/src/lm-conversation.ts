@@ -8,11 +8,11 @@
 import * as crypto from "node:crypto";
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, agentActionInput, permissionAnswer } from "./agent-action.js";
-import { LmAgentSession, type AgentLaunch } from "./agent-session.js";
-import { HistoryTracker } from "./history.js";
+import { ConductorSession, type AgentLaunch } from "./conductor-session.js";
+import { HistoryTracker } from "./history-match.js";
 import type { LmMessage, LmTool } from "./messages.js";
-import { ToolChannelServer, type ToolCallRequest, type ToolCallResult } from "./tool-channel.js";
-import { messagesText, transcriptPrompt } from "./transcript.js";
+import { openToolChannel, type ToolCallRequest, type ToolCallResult, type ToolChannel } from "./tool-channel.js";
+import { messagesText, transcriptPrompt } from "./restart-prompt.js";
 
 /** Where a response's parts go, as they come. */
 export interface ResponseSink {
@@ -57,8 +57,8 @@ interface Responder {
 }
 
 interface Running {
-  session: LmAgentSession;
-  channel: ToolChannelServer | undefined;
+  session: ConductorSession;
+  channel: ToolChannel | undefined;
   /** The prompt in flight, if any: it stays in flight while a tool call waits for the consumer. */
   turn: Promise<void> | undefined;
 }
@@ -111,17 +111,18 @@ export class LmConversation {
 
   private async start(tools: LmTool[]): Promise<Running> {
     const launch = await this.options.launch();
-    const session = new LmAgentSession(launch, {
+    const session = new ConductorSession(launch, {
       onText: (text) => this.onText(text),
       onPermission: (request) => this.onPermission(request),
       log: (message) => this.options.log(message),
     });
-    let channel: ToolChannelServer | undefined;
+    let channel: ToolChannel | undefined;
     try {
       const mcpServers: McpServer[] = [];
       if (tools.length > 0) {
-        channel = await ToolChannelServer.listen(this.options.privateDir, { tools: () => this.tools, call: (call) => this.onToolCall(call) });
-        const env = { ...this.options.relay.env, ...channel.relayEnv() };
+        const handler = { tools: () => this.tools, call: (call: ToolCallRequest) => this.onToolCall(call) };
+        channel = await openToolChannel(this.options.privateDir, handler, (message) => this.options.log(message));
+        const env = { ...this.options.relay.env, ...channel.relayEnv };
         mcpServers.push({
           name: TOOLS_SERVER_NAME,
           command: this.options.relay.command,
@@ -133,7 +134,7 @@ export class LmConversation {
       this.options.log(`${launch.name}: session ${sessionId} (pid ${session.pid ?? "?"}, ${tools.length} tool(s) offered)`);
       return { session, channel, turn: undefined };
     } catch (error) {
-      await Promise.all([session.stop(), channel?.close()]);
+      await Promise.all([session.stop(), channel?.server.close()]);
       throw new Error(`${launch.name} could not start a session: ${session.explain(error)}`, { cause: error });
     }
   }
@@ -255,7 +256,7 @@ export class LmConversation {
       running.session.cancel();
       await settledWithin(running.turn, CANCEL_GRACE_MS);
     }
-    await Promise.all([running.session.stop(), running.channel?.close()]);
+    await Promise.all([running.session.stop(), running.channel?.server.close()]);
   }
 }
 
