@@ -107,14 +107,11 @@ export class HttpToolsServer {
   /** Connections refused for the bound: whatever they send is not served. */
   private readonly refused = new WeakSet<Socket>();
 
-  /** Counts a connection; past the bound it is answered 503 and closed (Node's maxConnections would cut it without a word). */
+  /** Counts a connection, or marks it refused past the bound. */
   private admitConnection(socket: Socket): void {
     if (this.connections >= this.limits.connections) {
+      // Its request is answered 503 and the connection closed (Node's maxConnections would cut it without a word).
       this.refused.add(socket);
-      socket.on("error", () => socket.destroy());
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 35\r\nConnection: close\r\n\r\ntoo many connections at once: retry`,
-      );
       return;
     }
     this.connections++;
@@ -154,7 +151,7 @@ export class HttpToolsServer {
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (this.refused.has(req.socket)) return;
+    if (this.refused.has(req.socket)) return refuse(res, 503, "too many connections at once: retry");
     try {
       const endpoint = this.admitted(req, res);
       if (endpoint === null) return;
