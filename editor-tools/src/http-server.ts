@@ -233,7 +233,7 @@ export class HttpToolsServer {
   /** A fresh MCP session on an endpoint (the oldest closed past the bound): the same server as on stdio. */
   private newSession(endpoint: Endpoint): McpSession {
     if (endpoint.sessions.size >= this.limits.mcpSessionsPerEndpoint) {
-      const [oldestId, oldest] = endpoint.sessions.entries().next().value as [string, McpSession];
+      const [oldestId, oldest] = endpoint.sessions.entries().next().value!;
       endpoint.sessions.delete(oldestId);
       void closeSession(oldest);
     }
