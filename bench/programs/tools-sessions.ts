@@ -84,7 +84,14 @@ for (let i = 0; i < Number(count); i++) {
 }
 await new Promise((resolve) => setTimeout(resolve, 500)); // the servers settle after their handshakes
 const processes = descendants(process.pid);
-const totalRssMb = rssMb(process.pid) + processes.reduce((sum, pid) => sum + (fs.existsSync(`/proc/${pid}`) ? rssMb(pid) : 0), 0);
+const rssOrNone = (pid: number): number => {
+  try {
+    return rssMb(pid);
+  } catch {
+    return 0; // gone since it was listed (ps itself)
+  }
+};
+const totalRssMb = rssMb(process.pid) + processes.reduce((sum, pid) => sum + rssOrNone(pid), 0);
 for (const conversation of open) conversation.input.end();
 await Promise.all(open.map((conversation) => conversation.exited));
 process.stdout.write(`${JSON.stringify({ sessionNewMs, totalRssMb, processes: processes.length })}\n`);

@@ -7,7 +7,14 @@ import { INITIALIZE, SESSION_PROMPT, encodeMessage, type Logger } from "../../ac
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, SESSION_SETUP_METHODS, answerLine, editorToolsServer } from "../../editor-context-proxy/src/index.js";
+import {
+  EditorContextInjector,
+  FILE_METHODS,
+  INJECTED_METHODS,
+  SESSION_SETUP_METHODS,
+  answerLine,
+  editorToolsServer,
+} from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
 import { EditorToolsOverHttp } from "./editor-tools-http.js";
 import { ToolsStartWatch } from "./tools-not-started.js";

@@ -17,6 +17,7 @@ import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { createLoopbackGuard, errorLine, generateSecret, refusalLine, type LoopbackGuard } from "../../loopback-auth/src/index.js";
 import { createEditorToolsServer, type EditorTools } from "./server.js";
 import { MAX_STDIN_LINE_BYTES } from "./stdio-transport.js";
@@ -76,6 +77,8 @@ export class HttpToolsServer {
   private inFlight = 0;
   private port = 0;
   private readonly limits: HttpToolsLimits;
+  /** Shared by every session's server: Ajv and each tool's compiled schema once per process, not per session. */
+  private readonly validator = new AjvJsonSchemaValidator();
   /** Body bytes held now, all requests together. */
   private readonly buffered = { bytes: 0 };
 
@@ -237,7 +240,7 @@ export class HttpToolsServer {
       endpoint.sessions.delete(oldestId);
       void closeSession(oldest);
     }
-    const tools = createEditorToolsServer({ stateFile: this.options.stateFile, log: (message) => this.log(message) });
+    const tools = createEditorToolsServer({ stateFile: this.options.stateFile, log: (message) => this.log(message), validator: this.validator });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       // One JSON answer per request: no stream held open while a tool runs.
