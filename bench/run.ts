@@ -13,6 +13,7 @@ import { streamFigure } from "./figures/chat-stream.js";
 import { tabsFigure } from "./figures/chat-tabs.js";
 import { REPO, type Figure } from "./figures/common.js";
 import { p13, p14, p15 } from "./figures/editor-tools.js";
+import { p17andP18 } from "./figures/editor-tools-http.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
 import { p9, toadColdStart } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
@@ -43,6 +44,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P13"], () => p13(dir)],
   [["P14"], () => p14(dir)],
   [["P15"], () => p15(dir)],
+  [["P17", "P18"], () => p17andP18(dir)],
 ];
 const figures: Figure[] = [];
 try {

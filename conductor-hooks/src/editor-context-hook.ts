@@ -3,15 +3,26 @@
 // (with it, each session gets the editor's MCP server: docs/editor-tools.md).
 // Unset, it is not in the chain at all, so CLI use pays nothing.
 
-import { SESSION_PROMPT, encodeMessage, type Logger } from "../../acp-wire/src/index.js";
+import { INITIALIZE, SESSION_PROMPT, encodeMessage, type Logger } from "../../acp-wire/src/index.js";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EditorContextInjector, FILE_METHODS, INJECTED_METHODS, answerLine, editorToolsServer } from "../../editor-context-proxy/src/index.js";
+import {
+  EditorContextInjector,
+  FILE_METHODS,
+  INJECTED_METHODS,
+  SESSION_SETUP_METHODS,
+  answerLine,
+  editorToolsServer,
+} from "../../editor-context-proxy/src/index.js";
 import type { InProcessComponent } from "./router.js";
+import { EditorToolsOverHttp } from "./editor-tools-http.js";
 import { ToolsStartWatch } from "./tools-not-started.js";
 
 export const EDITOR_CONTEXT_COMPONENT = "editor-context";
+
+/** The requests the component observes: initialize (what the agent takes) and the setup requests (held while the http listener starts). */
+const OBSERVED_METHODS: ReadonlySet<string> = new Set([INITIALIZE, ...SESSION_SETUP_METHODS]);
 
 export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProcessComponent | null {
   const stateFile = env[STATE_FILE_ENV];
@@ -26,14 +37,21 @@ export function editorContextHook(env: NodeJS.ProcessEnv, debug: Logger): InProc
   setImmediate(() => warmUp(stateFile));
   // Whether each session's agent starts the server it was offered (tools-not-started.ts).
   const toolsStart = new ToolsStartWatch(stateFile);
+  // Served by this process over HTTP to an agent that takes it (editor-tools-http.ts).
+  const overHttp = new EditorToolsOverHttp(stateFile, env, debug);
   return {
     name: EDITOR_CONTEXT_COMPONENT,
     rewrites: INJECTED_METHODS,
-    rewriteDownstream: (message) => toolsStart.marked(message, injector.rewrite(message)),
-    reviseAnswer: (answer) => toolsStart.revise(answer),
-    close: () => {
+    rewriteDownstream: (message) => overHttp.swapped(toolsStart.marked(message, injector.rewrite(message))),
+    observes: OBSERVED_METHODS,
+    observe: (request) => overHttp.observe(request),
+    reviseAnswer: (answer) => {
+      overHttp.noteAnswer(answer);
+      return toolsStart.revise(answer);
+    },
+    close: async () => {
       toolsStart.close();
-      return Promise.resolve();
+      await overHttp.close();
     },
     // The agent reads the editor's unsaved text and cannot overwrite it (docs/proxy.md, "Unsaved changes").
     answers: FILE_METHODS,

@@ -280,7 +280,7 @@ class McpServersInjector implements InProcessComponent {
 }
 
 /** The transports an initialize answer says the agent takes: stdio always (ACP requires it), http and sse when advertised. */
-function transportsOf(answer: WireMessage): ReadonlySet<Transport> {
+export function transportsOf(answer: WireMessage): ReadonlySet<Transport> {
   const result = "result" in answer && isObject(answer.result) ? answer.result : {};
   const capabilities = isObject(result.agentCapabilities) && isObject(result.agentCapabilities.mcpCapabilities) ? result.agentCapabilities.mcpCapabilities : {};
   return new Set<Transport>(["stdio", ...(capabilities.http === true ? ["http" as const] : []), ...(capabilities.sse === true ? ["sse" as const] : [])]);

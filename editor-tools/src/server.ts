@@ -33,6 +33,8 @@ export interface EditorToolsOptions {
   /** The state file (SYMPOSIUM_EDITOR_STATE_FILE). */
   stateFile: string | undefined;
   log?: (message: string) => void;
+  /** One validator for many servers in one process (the http server's sessions): each tool's schema compiled once. */
+  validator?: AjvJsonSchemaValidator;
 }
 
 export interface EditorTools {
@@ -47,7 +49,7 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
   const log = options.log ?? (() => {});
   const fallback = new StateFallback(options.stateFile);
   const channel = new ChannelClient(() => fallback.address(), log);
-  const validator = new AjvJsonSchemaValidator();
+  const validator = options.validator ?? new AjvJsonSchemaValidator();
   const checked = argumentChecker(validator);
   const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));

@@ -1,5 +1,6 @@
-// The editor's MCP server (dist/symposium-editor-tools.mjs) driven by the
-// official MCP client over stdio, against the window's real channel server
+// The editor's MCP server (dist/symposium-editor-tools.mjs, and the same
+// server over http as a conductor serves it) driven by the official MCP
+// client, against the window's real channel server
 // (editor-tools/src/channel-server.ts) on a real Unix socket, its
 // handlers standing in for VS Code (the code-server e2e has the real ones):
 // tools listed, calls answered by the window, the state-file answers when no
@@ -12,325 +13,250 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { LIMITS, TOOL_NAMES } from "../../editor-tools/src/protocol.js";
 import { checkProposal, proposedText } from "../../editor-tools/src/proposal.js";
 import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
-import { ChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
+import { ChannelServer, MAX_SOCKET_PATH_BYTES, channelAddress, channelSecret } from "../../editor-tools/src/channel-server.js";
 import { TOOLS_SECRET_ENV, openToolChannel } from "../../lm-provider/src/tool-channel.js";
-import { LineCollector, REPO_DIR, eventually, startNode, tempDir } from "../support/processes.js";
+import { TOOLS_CLI, TRANSPORTS, call, endAll, cleanups, json, mcpClient as clientOn, openWindow, writeState } from "../support/editor-window.js";
+import { LineCollector, eventually, startNode, tempDir } from "../support/processes.js";
 import { ageFile } from "../support/state-files.js";
 
-export const TOOLS_CLI = path.join(REPO_DIR, "dist", "symposium-editor-tools.mjs");
 const POSIX_ONLY = process.platform === "win32" ? "Unix sockets in a temp directory; Windows' pipes are covered by the e2e" : false;
 
-interface Window {
-  dir: string;
-  workspace: string;
-  stateFile: string;
-  socket: string;
-  secret: string;
-  server: ChannelServer;
-  calls: Array<[string, Record<string, unknown>]>;
-}
+after(endAll);
 
-const cleanups: Array<() => Promise<void> | void> = [];
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+// The same answers, bounds and errors on both transports (one set of handlers).
+for (const transport of TRANSPORTS) {
+  describe(`editor tools: the MCP server against the window's channel (${transport})`, { skip: POSIX_ONLY }, () => {
+    const mcpClient = (stateFile: string): ReturnType<typeof clientOn> => clientOn(stateFile, transport);
 
-/** A private directory with a workspace, a state file naming the channel, and the channel server listening. */
-async function openWindow(
-  handlers: Record<string, ChannelHandler> = {},
-  options: { limits?: ConstructorParameters<typeof ChannelServer>[0]["limits"] } = {},
-): Promise<Window> {
-  const dir = tempDir("symposium-tools-");
-  fs.chmodSync(dir, 0o700);
-  const workspace = path.join(dir, "workspace");
-  fs.mkdirSync(path.join(workspace, "src"), { recursive: true });
-  fs.writeFileSync(path.join(workspace, "src", "main.ts"), "export const answer = 42;\nexport function greet(name: string) {\n  return `hello ${name}`;\n}\n");
-  const socket = path.join(dir, "tools.sock");
-  const secret = channelSecret();
-  const calls: Window["calls"] = [];
-  const recorded = Object.fromEntries(
-    Object.entries(handlers).map(([name, handler]) => [
-      name,
-      (params: Record<string, unknown>) => {
-        calls.push([name, params]);
-        return handler(params);
+    it("lists every tool with a description and an input schema, each always loaded (not deferred behind Claude Code's ToolSearch)", async () => {
+      const window = await openWindow();
+      const { client } = await mcpClient(window.stateFile);
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort());
+      for (const tool of tools) {
+        assert.ok((tool.description ?? "").length > 60, `${tool.name} explains itself`);
+        assert.equal(tool.inputSchema.type, "object");
+        assert.deepEqual(tool._meta, { "anthropic/alwaysLoad": true }, tool.name);
+      }
+      const readFile = tools.find((tool) => tool.name === "read_file")!;
+      assert.deepEqual(readFile.inputSchema.required, ["path"]);
+    });
+
+    it("answers from the window: the call reaches its handler with the tool's arguments", async () => {
+      const window = await openWindow({
+        editor_state: async () => ({ activeFile: "/live/file.ts", selections: [{ text: "live" }] }),
+        find_references: async (params) => ({
+          total: 1,
+          offset: 0,
+          references: [{ path: "/live/file.ts", line: 3, asked: params.symbol }],
+        }),
+      });
+      const { client } = await mcpClient(window.stateFile);
+      const state = await call(client, "editor_state");
+      assert.equal(state.isError, false);
+      assert.equal((json(state.text) as { activeFile: string }).activeFile, "/live/file.ts");
+      const references = await call(client, "find_references", { symbol: "greet" });
+      assert.equal((json(references.text) as { references: Array<{ asked: string }> }).references[0]!.asked, "greet");
+      assert.deepEqual(window.calls[1], ["find_references", { symbol: "greet" }]);
+      await call(client, "find_references", { symbol: "greet", unknown: "dropped" });
+      assert.deepEqual(window.calls[2], ["find_references", { symbol: "greet" }], "only the schema's properties reach the window");
+    });
+
+    it("refuses bad arguments before the window sees them", async () => {
+      const window = await openWindow({ read_file: async () => ({}) });
+      const { client } = await mcpClient(window.stateFile);
+      const missing = await call(client, "read_file", { line: 0 });
+      assert.equal(missing.isError, true);
+      assert.match(missing.text, /path/);
+      const both = await call(client, "propose_edit", { path: "src/main.ts", newText: "a", edits: [{ oldText: "b", newText: "c" }] });
+      assert.equal(both.isError, true);
+      assert.match(both.text, /either newText .* or edits/);
+      assert.equal(window.calls.length, 0);
+    });
+
+    it("a 50 MB proposal is refused with a clear error, and the server goes on", async () => {
+      const window = await openWindow({ propose_edit: async () => ({ decision: "applied" }), editor_state: async () => ({ ok: true }) });
+      const { client } = await mcpClient(window.stateFile);
+      const huge = await call(client, "propose_edit", { path: "src/main.ts", newText: "x".repeat(50 * 1024 * 1024) });
+      assert.equal(huge.isError, true);
+      assert.match(huge.text, /52428800 bytes, over the 4194304-byte limit/);
+      assert.equal(window.calls.length, 0, "the window never saw it");
+      assert.equal((await call(client, "editor_state")).isError, false);
+    });
+
+    it("propose_edit of 1,000 edits on a 10 MB file: refused at once, saying what to do; another tool is answered meanwhile", async () => {
+      // The window's own checks (the handler runs these two before it shows anything): editor-tools-handlers.ts.
+      const file = "a".repeat(10 * 1024 * 1024 - 1) + "X";
+      const window = await openWindow({
+        propose_edit: async (params) => ({ decision: "applied", length: proposedText(file, checkProposal(params)).length }),
+        editor_state: async () => ({ live: true }),
+      });
+      const { client } = await mcpClient(window.stateFile);
+      const edits = Array.from({ length: 1000 }, () => ({ oldText: "X", newText: "X" }));
+      const [proposal, state] = await Promise.all([call(client, "propose_edit", { path: "src/main.ts", edits }), call(client, "editor_state")]);
+      assert.equal(proposal.isError, true);
+      assert.match(proposal.text, /1000 edits on a file of 10485760 characters is more work than one proposal may ask .*send at most 3 edits per propose_edit/);
+      assert.deepEqual(json(state.text), { live: true });
+      const tooMany = await call(client, "propose_edit", { path: "src/main.ts", edits: [...edits, { oldText: "X", newText: "Y" }] });
+      assert.equal(tooMany.isError, true, "over the schema's 1,000 edits: refused by the MCP server");
+      assert.equal(window.calls.filter(([name]) => name === "propose_edit").length, 1, "the window never saw the 1,001 edits");
+      const within = await call(client, "propose_edit", { path: "src/main.ts", edits: [{ oldText: "X", newText: "Y" }] });
+      assert.deepEqual(json(within.text), { decision: "applied", length: file.length });
+    });
+
+    it("1,000 calls in flight are all answered (over http, those past its bounds refused with a clear error), at most maxRunning at work in the window at once", async () => {
+      let running = 0;
+      let most = 0;
+      const window = await openWindow({
+        hover: async (params) => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          running--;
+          return { hover: `at ${String(params.line)}` };
+        },
+      });
+      const { client } = await mcpClient(window.stateFile);
+      const settled = await Promise.allSettled(Array.from({ length: 1000 }, (_, index) => call(client, "hover", { path: "src/main.ts", line: index + 1 })));
+      const refused = settled.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason)] : []));
+      // stdio has no connection to bound; over http each call is a request on a connection of its own.
+      if (transport === "stdio") assert.deepEqual(refused, []);
+      for (const reason of refused) assert.match(reason, /Error POSTing to endpoint.*too many (requests|connections) at once: retry/);
+      settled.forEach((outcome, index) => {
+        if (outcome.status === "rejected") return;
+        assert.equal(outcome.value.isError, false);
+        assert.equal((json(outcome.value.text) as { hover: string }).hover, `at ${index + 1}`);
+      });
+      assert.ok(most <= LIMITS.maxRunning, `at most ${LIMITS.maxRunning} at once (saw ${most})`);
+      // Answered after, once the burst's connections are gone (what "retry" says).
+      const answered = async (): Promise<{ text: string }> => call(client, "hover", { path: "src/main.ts", line: 7 }).catch(() => answered());
+      assert.deepEqual(json((await answered()).text), { hover: "at 7" });
+    });
+
+    it("a window closed in the middle of a request: the call fails at once, saying so", async () => {
+      let started!: () => void;
+      const inHandler = new Promise<void>((resolve) => (started = resolve));
+      const window = await openWindow({
+        find_definitions: () => {
+          started();
+          return new Promise(() => {}); // never answers: the window goes away first
+        },
+      });
+      const { client } = await mcpClient(window.stateFile);
+      const pending = call(client, "find_definitions", { symbol: "greet" });
+      await inHandler;
+      await window.server.close();
+      const answer = await pending;
+      assert.equal(answer.isError, true);
+      assert.match(answer.text, /VS Code window closed the connection/, "at once, not after a timeout");
+      // The next call finds no window, at once, and the state-file tools still answer.
+      const again = await call(client, "find_definitions", { symbol: "greet" });
+      assert.match(again.text, /No live VS Code window is connected .*the window is closed/);
+      const state = await call(client, "editor_state");
+      assert.equal(state.isError, false);
+      assert.match((json(state.text) as { note: string }).note, /state file/);
+    });
+
+    it("a wrong secret: the window refuses; live tools say so, state-file tools answer from the file", async () => {
+      const window = await openWindow({ editor_state: async () => ({ live: true }) });
+      writeState(window, { socket: window.socket, secret: channelSecret() });
+      const { client } = await mcpClient(window.stateFile);
+      const references = await call(client, "find_references", { symbol: "greet" });
+      assert.equal(references.isError, true);
+      assert.match(references.text, /did not accept this server .*not authenticated/);
+      const state = json((await call(client, "editor_state")).text) as { activeFile: string; selections: unknown[] };
+      assert.equal(state.activeFile, path.join(window.workspace, "src", "main.ts"));
+      assert.deepEqual(state.selections, [{ text: "answer", startLine: 1, endLine: 1 }]);
+      const diagnostics = json((await call(client, "diagnostics")).text) as { diagnostics: Array<{ message: string }> };
+      assert.equal(diagnostics.diagnostics[0]!.message, "unused");
+      assert.equal(window.calls.length, 0);
+    });
+
+    it("no channel in the state file: live tools fail at once; read_file reads the workspace, never outside it", async () => {
+      const window = await openWindow();
+      writeState(window, null);
+      fs.writeFileSync(path.join(window.dir, "secret.txt"), "outside the project\n");
+      fs.symlinkSync(window.dir, path.join(window.workspace, "escape"));
+      const { client } = await mcpClient(window.stateFile);
+      const hover = await call(client, "hover", { symbol: "greet" });
+      assert.match(hover.text, /No live VS Code window is connected: the state file names no live channel/);
+      const read = await call(client, "read_file", { path: "src/main.ts", line: 2, limit: 1 });
+      assert.equal(read.isError, false);
+      assert.match(read.text, /main\.ts: lines 2-2 of 5 \(saved, from the disk\); more from line 3/);
+      assert.match(read.text, /export function greet/);
+      for (const escape of ["escape/secret.txt", "../secret.txt", path.join(window.dir, "secret.txt"), "escape/new-file.txt"]) {
+        const refused = await call(client, "read_file", { path: escape });
+        assert.equal(refused.isError, true, escape);
+        assert.match(refused.text, /outside the workspace folders/, escape);
+        assert.doesNotMatch(refused.text, /outside the project\n/);
+      }
+    });
+
+    it("a stale state file: no window, and editor_state says the file cannot be used", async () => {
+      const window = await openWindow({ editor_state: async () => ({ live: true }) });
+      ageFile(window.stateFile, 120);
+      const { client } = await mcpClient(window.stateFile);
+      const state = await call(client, "editor_state");
+      assert.equal(state.isError, true);
+      assert.match(state.text, /No live VS Code window is connected, and the state file cannot be used: .* is stale/);
+      const definitions = await call(client, "find_definitions", { symbol: "x" });
+      assert.match(definitions.text, /No live VS Code window is connected: .* is stale/);
+      assert.equal(window.calls.length, 0);
+    });
+
+    it("a hostile peer at the socket (answers garbage) or a dead one (never answers): clear errors, no hang", async () => {
+      const window = await openWindow();
+      const garbage = net.createServer((socket) => socket.end("this is not json\n"));
+      const garbageSocket = path.join(window.dir, "garbage.sock");
+      await new Promise<void>((resolve) => garbage.listen(garbageSocket, resolve));
+      cleanups.push(() => void garbage.close()); // not awaited: its peer, the MCP server, is stopped after it
+      writeState(window, { socket: garbageSocket, secret: window.secret });
+      const { client } = await mcpClient(window.stateFile);
+      const answer = await call(client, "document_symbols", { path: "src/main.ts" });
+      assert.equal(answer.isError, true);
+      assert.match(answer.text, /did not accept this server .*(not JSON-RPC|closed the connection)/);
+      // A file that is not a socket at all.
+      writeState(window, { socket: window.stateFile, secret: window.secret });
+      assert.match((await call(client, "document_symbols", { path: "src/main.ts" })).text, /No live VS Code window is connected/);
+    });
+
+    it(
+      "garbage from the MCP client is skipped; the server still answers",
+      { skip: transport === "http" && "stdin's framing (http's: editor-tools-http.test.ts)" },
+      async () => {
+        const window = await openWindow({ editor_state: async () => ({ ok: 1 }) });
+        const server = startNode(TOOLS_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: window.stateFile });
+        cleanups.push(() => void server.child.kill());
+        const out = new LineCollector(server.child.stdout!);
+        server.child.stdin!.write('not json at all\n{"jsonrpc":"2.0"}\n[1,2,3]\n{"jsonrpc":"2.0","id":{},"method":7}\n' + "\u0000\u0001\n");
+        server.child.stdin!.write(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+          }) + "\n",
+        );
+        server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+        server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }) + "\n");
+        server.child.stdin!.write(
+          JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "editor_state", arguments: { extra: [1] } } }) + "\n",
+        );
+        const byId = async (id: number): Promise<Record<string, unknown>> => {
+          await eventually(() => out.parsed().some((message) => message.id === id), 10_000, `the answer to ${id}`);
+          return out.parsed().find((message) => message.id === id)!;
+        };
+        assert.ok((await byId(1)).result, "initialize answered");
+        assert.match(JSON.stringify(await byId(2)), /no_such_tool not found/);
+        assert.match(JSON.stringify(await byId(3)), /\\"ok\\": 1/);
+        server.child.stdin!.end();
+        assert.equal(await server.exited, 0, "it ends when its input does");
       },
-    ]),
-  );
-  const server = new ChannelServer({
-    address: socket,
-    secret,
-    handlers: recorded,
-    identity: () => ({ pid: process.pid, workspaceFolders: [workspace] }),
-    log: () => {},
-    ...options,
-  });
-  await server.listen();
-  cleanups.push(() => server.close());
-  const stateFile = path.join(dir, "editor-state.json");
-  const window = { dir, workspace, stateFile, socket, secret, server, calls };
-  writeState(window, { socket, secret });
-  return window;
-}
-
-function writeState(window: Window, tools: { socket: string | null; secret: string | null; enabled?: boolean } | null): void {
-  const state = {
-    version: 1,
-    activeFile: path.join(window.workspace, "src", "main.ts"),
-    languageId: "typescript",
-    selection: { text: "answer", startLine: 1, endLine: 1 },
-    workspaceFolders: [window.workspace],
-    diagnostics: [{ line: 1, severity: "warning", source: "ts", message: "unused" }],
-    ...(tools ? { editorTools: { enabled: tools.enabled ?? true, socket: tools.socket, secret: tools.secret } } : {}),
-  };
-  fs.writeFileSync(window.stateFile, JSON.stringify(state), { mode: 0o600 });
-}
-
-async function mcpClient(stateFile: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [TOOLS_CLI],
-    env: { ...(process.env as Record<string, string>), SYMPOSIUM_EDITOR_STATE_FILE: stateFile },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(transport);
-  cleanups.push(() => client.close());
-  return { client, transport };
-}
-
-/** A tool's JSON answer; each test says the shape it expects. */
-function json(text: string): unknown {
-  return JSON.parse(text);
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const first = result.content[0];
-  return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
-}
-
-describe("editor tools: the MCP server against the window's channel", { skip: POSIX_ONLY }, () => {
-  it("lists every tool with a description and an input schema, each always loaded (not deferred behind Claude Code's ToolSearch)", async () => {
-    const window = await openWindow();
-    const { client } = await mcpClient(window.stateFile);
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort());
-    for (const tool of tools) {
-      assert.ok((tool.description ?? "").length > 60, `${tool.name} explains itself`);
-      assert.equal(tool.inputSchema.type, "object");
-      assert.deepEqual(tool._meta, { "anthropic/alwaysLoad": true }, tool.name);
-    }
-    const readFile = tools.find((tool) => tool.name === "read_file")!;
-    assert.deepEqual(readFile.inputSchema.required, ["path"]);
-  });
-
-  it("answers from the window: the call reaches its handler with the tool's arguments", async () => {
-    const window = await openWindow({
-      editor_state: async () => ({ activeFile: "/live/file.ts", selections: [{ text: "live" }] }),
-      find_references: async (params) => ({
-        total: 1,
-        offset: 0,
-        references: [{ path: "/live/file.ts", line: 3, asked: params.symbol }],
-      }),
-    });
-    const { client } = await mcpClient(window.stateFile);
-    const state = await call(client, "editor_state");
-    assert.equal(state.isError, false);
-    assert.equal((json(state.text) as { activeFile: string }).activeFile, "/live/file.ts");
-    const references = await call(client, "find_references", { symbol: "greet" });
-    assert.equal((json(references.text) as { references: Array<{ asked: string }> }).references[0]!.asked, "greet");
-    assert.deepEqual(window.calls[1], ["find_references", { symbol: "greet" }]);
-    await call(client, "find_references", { symbol: "greet", unknown: "dropped" });
-    assert.deepEqual(window.calls[2], ["find_references", { symbol: "greet" }], "only the schema's properties reach the window");
-  });
-
-  it("refuses bad arguments before the window sees them", async () => {
-    const window = await openWindow({ read_file: async () => ({}) });
-    const { client } = await mcpClient(window.stateFile);
-    const missing = await call(client, "read_file", { line: 0 });
-    assert.equal(missing.isError, true);
-    assert.match(missing.text, /path/);
-    const both = await call(client, "propose_edit", { path: "src/main.ts", newText: "a", edits: [{ oldText: "b", newText: "c" }] });
-    assert.equal(both.isError, true);
-    assert.match(both.text, /either newText .* or edits/);
-    assert.equal(window.calls.length, 0);
-  });
-
-  it("a 50 MB proposal is refused with a clear error, and the server goes on", async () => {
-    const window = await openWindow({ propose_edit: async () => ({ decision: "applied" }), editor_state: async () => ({ ok: true }) });
-    const { client } = await mcpClient(window.stateFile);
-    const huge = await call(client, "propose_edit", { path: "src/main.ts", newText: "x".repeat(50 * 1024 * 1024) });
-    assert.equal(huge.isError, true);
-    assert.match(huge.text, /52428800 bytes, over the 4194304-byte limit/);
-    assert.equal(window.calls.length, 0, "the window never saw it");
-    assert.equal((await call(client, "editor_state")).isError, false);
-  });
-
-  it("propose_edit of 1,000 edits on a 10 MB file: refused at once, saying what to do; another tool is answered meanwhile", async () => {
-    // The window's own checks (the handler runs these two before it shows anything): editor-tools/src/tools/propose-edit.ts.
-    const file = "a".repeat(10 * 1024 * 1024 - 1) + "X";
-    const window = await openWindow({
-      propose_edit: async (params) => ({ decision: "applied", length: proposedText(file, checkProposal(params)).length }),
-      editor_state: async () => ({ live: true }),
-    });
-    const { client } = await mcpClient(window.stateFile);
-    const edits = Array.from({ length: 1000 }, () => ({ oldText: "X", newText: "X" }));
-    const [proposal, state] = await Promise.all([call(client, "propose_edit", { path: "src/main.ts", edits }), call(client, "editor_state")]);
-    assert.equal(proposal.isError, true);
-    assert.match(proposal.text, /1000 edits on a file of 10485760 characters is more work than one proposal may ask .*send at most 3 edits per propose_edit/);
-    assert.deepEqual(json(state.text), { live: true });
-    const tooMany = await call(client, "propose_edit", { path: "src/main.ts", edits: [...edits, { oldText: "X", newText: "Y" }] });
-    assert.equal(tooMany.isError, true, "over the schema's 1,000 edits: refused by the MCP server");
-    assert.equal(window.calls.filter(([name]) => name === "propose_edit").length, 1, "the window never saw the 1,001 edits");
-    const within = await call(client, "propose_edit", { path: "src/main.ts", edits: [{ oldText: "X", newText: "Y" }] });
-    assert.deepEqual(json(within.text), { decision: "applied", length: file.length });
-  });
-
-  it("1,000 calls in flight are all answered, at most maxRunning at work in the window at once", async () => {
-    let running = 0;
-    let most = 0;
-    const window = await openWindow({
-      hover: async (params) => {
-        most = Math.max(most, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 2));
-        running--;
-        return { hover: `at ${String(params.line)}` };
-      },
-    });
-    const { client } = await mcpClient(window.stateFile);
-    const answers = await Promise.all(Array.from({ length: 1000 }, (_, index) => call(client, "hover", { path: "src/main.ts", line: index + 1 })));
-    assert.equal(answers.filter((answer) => answer.isError).length, 0);
-    assert.deepEqual(
-      answers.map((answer) => (json(answer.text) as { hover: string }).hover),
-      Array.from({ length: 1000 }, (_, index) => `at ${index + 1}`),
     );
-    assert.ok(most <= LIMITS.maxRunning, `at most ${LIMITS.maxRunning} at once (saw ${most})`);
   });
-
-  it("a window closed in the middle of a request: the call fails at once, saying so", async () => {
-    let started!: () => void;
-    const inHandler = new Promise<void>((resolve) => (started = resolve));
-    const window = await openWindow({
-      find_definitions: () => {
-        started();
-        return new Promise(() => {}); // never answers: the window goes away first
-      },
-    });
-    const { client } = await mcpClient(window.stateFile);
-    const pending = call(client, "find_definitions", { symbol: "greet" });
-    await inHandler;
-    await window.server.close();
-    const answer = await pending;
-    assert.equal(answer.isError, true);
-    assert.match(answer.text, /VS Code window closed the connection/, "at once, not after a timeout");
-    // The next call finds no window, at once, and the state-file tools still answer.
-    const again = await call(client, "find_definitions", { symbol: "greet" });
-    assert.match(again.text, /No live VS Code window is connected .*the window is closed/);
-    const state = await call(client, "editor_state");
-    assert.equal(state.isError, false);
-    assert.match((json(state.text) as { note: string }).note, /state file/);
-  });
-
-  it("a wrong secret: the window refuses; live tools say so, state-file tools answer from the file", async () => {
-    const window = await openWindow({ editor_state: async () => ({ live: true }) });
-    writeState(window, { socket: window.socket, secret: channelSecret() });
-    const { client } = await mcpClient(window.stateFile);
-    const references = await call(client, "find_references", { symbol: "greet" });
-    assert.equal(references.isError, true);
-    assert.match(references.text, /did not accept this server .*not authenticated/);
-    const state = json((await call(client, "editor_state")).text) as { activeFile: string; selections: unknown[] };
-    assert.equal(state.activeFile, path.join(window.workspace, "src", "main.ts"));
-    assert.deepEqual(state.selections, [{ text: "answer", startLine: 1, endLine: 1 }]);
-    const diagnostics = json((await call(client, "diagnostics")).text) as { diagnostics: Array<{ message: string }> };
-    assert.equal(diagnostics.diagnostics[0]!.message, "unused");
-    assert.equal(window.calls.length, 0);
-  });
-
-  it("no channel in the state file: live tools fail at once; read_file reads the workspace, never outside it", async () => {
-    const window = await openWindow();
-    writeState(window, null);
-    fs.writeFileSync(path.join(window.dir, "secret.txt"), "outside the project\n");
-    fs.symlinkSync(window.dir, path.join(window.workspace, "escape"));
-    const { client } = await mcpClient(window.stateFile);
-    const hover = await call(client, "hover", { symbol: "greet" });
-    assert.match(hover.text, /No live VS Code window is connected: the state file names no live channel/);
-    const read = await call(client, "read_file", { path: "src/main.ts", line: 2, limit: 1 });
-    assert.equal(read.isError, false);
-    assert.match(read.text, /main\.ts: lines 2-2 of 5 \(saved, from the disk\); more from line 3/);
-    assert.match(read.text, /export function greet/);
-    for (const escape of ["escape/secret.txt", "../secret.txt", path.join(window.dir, "secret.txt"), "escape/new-file.txt"]) {
-      const refused = await call(client, "read_file", { path: escape });
-      assert.equal(refused.isError, true, escape);
-      assert.match(refused.text, /outside the workspace folders/, escape);
-      assert.doesNotMatch(refused.text, /outside the project\n/);
-    }
-  });
-
-  it("a stale state file: no window, and editor_state says the file cannot be used", async () => {
-    const window = await openWindow({ editor_state: async () => ({ live: true }) });
-    ageFile(window.stateFile, 120);
-    const { client } = await mcpClient(window.stateFile);
-    const state = await call(client, "editor_state");
-    assert.equal(state.isError, true);
-    assert.match(state.text, /No live VS Code window is connected, and the state file cannot be used: .* is stale/);
-    const definitions = await call(client, "find_definitions", { symbol: "x" });
-    assert.match(definitions.text, /No live VS Code window is connected: .* is stale/);
-    assert.equal(window.calls.length, 0);
-  });
-
-  it("a hostile peer at the socket (answers garbage) or a dead one (never answers): clear errors, no hang", async () => {
-    const window = await openWindow();
-    const garbage = net.createServer((socket) => socket.end("this is not json\n"));
-    const garbageSocket = path.join(window.dir, "garbage.sock");
-    await new Promise<void>((resolve) => garbage.listen(garbageSocket, resolve));
-    cleanups.push(() => void garbage.close()); // not awaited: its peer, the MCP server, is stopped after it
-    writeState(window, { socket: garbageSocket, secret: window.secret });
-    const { client } = await mcpClient(window.stateFile);
-    const answer = await call(client, "document_symbols", { path: "src/main.ts" });
-    assert.equal(answer.isError, true);
-    assert.match(answer.text, /did not accept this server .*(not JSON-RPC|closed the connection)/);
-    // A file that is not a socket at all.
-    writeState(window, { socket: window.stateFile, secret: window.secret });
-    assert.match((await call(client, "document_symbols", { path: "src/main.ts" })).text, /No live VS Code window is connected/);
-  });
-
-  it("garbage from the MCP client is skipped; the server still answers", async () => {
-    const window = await openWindow({ editor_state: async () => ({ ok: 1 }) });
-    const server = startNode(TOOLS_CLI, [], { SYMPOSIUM_EDITOR_STATE_FILE: window.stateFile });
-    cleanups.push(() => void server.child.kill());
-    const out = new LineCollector(server.child.stdout!);
-    server.child.stdin!.write('not json at all\n{"jsonrpc":"2.0"}\n[1,2,3]\n{"jsonrpc":"2.0","id":{},"method":7}\n' + "\u0000\u0001\n");
-    server.child.stdin!.write(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-      }) + "\n",
-    );
-    server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-    server.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }) + "\n");
-    server.child.stdin!.write(
-      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "editor_state", arguments: { extra: [1] } } }) + "\n",
-    );
-    const byId = async (id: number): Promise<Record<string, unknown>> => {
-      await eventually(() => out.parsed().some((message) => message.id === id), 10_000, `the answer to ${id}`);
-      return out.parsed().find((message) => message.id === id)!;
-    };
-    assert.ok((await byId(1)).result, "initialize answered");
-    assert.match(JSON.stringify(await byId(2)), /no_such_tool not found/);
-    assert.match(JSON.stringify(await byId(3)), /\\"ok\\": 1/);
-    server.child.stdin!.end();
-    assert.equal(await server.exited, 0, "it ends when its input does");
-  });
-});
+}
 
 /** A peer speaking to a channel's socket line by line, as a hostile client would. */
 async function raw(socketPath: string): Promise<{ send(line: string): void; next(): Promise<Record<string, unknown>>; closed: Promise<void> }> {
