@@ -23,6 +23,7 @@ import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
 import { applyEdit, reportAgent, inEditor, toPanel, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
+import { ExtensionsSection } from "./extensions-section.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
 import { ElicitationCards } from "./elicitation-card.js";
@@ -183,6 +184,8 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
     send({ type: "chooseAgent", id: agent.id });
   });
 
+  const extensions = new ExtensionsSection(send);
+
   const element = h(
     "section",
     { class: "conversation", role: "tabpanel" },
@@ -195,6 +198,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       usageMeter.element,
       h("span", { class: "spacer" }),
       agentPicker.element,
+      extensions.button,
       modeSelect,
       pickers.element,
       history.button,
@@ -203,6 +207,7 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       newChatButton,
     ),
     banner,
+    extensions.panel,
     history.element,
     transcriptElement,
     h(
@@ -352,12 +357,15 @@ export function openConversationTab(init: TabInit, shell: TabShell): Conversatio
       case "agents":
         agentList = message;
         agentPicker.show(message.agents, message.current, session.agentName);
+        extensions.button.hidden = false; // the agents are listed: the command is our conductor, which keeps the extensions
         // A failed start's banner drawn before the list came offers "Choose another agent" now.
         if (session.ended?.startFailed) showEnded(session.ended);
         showSession(); // the header names the agent as the list does
         return shell.changed(tab); // and so does a new tab's label
       case "agentChoice":
         return agentChosen(message);
+      case "extensions":
+        return extensions.show(message);
       case "forked":
         return forked(message);
       case "applyEdit":
