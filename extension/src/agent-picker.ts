@@ -81,7 +81,7 @@ export async function listAgents(custom: unknown[] = readCustomAgents()): Promis
 }
 
 /** Runs this extension's conductor, `custom` its symposium.agents; resolves with its stdout, rejects with the last lines of its stderr. */
-function runConductor(args: string[], custom: unknown[]): Promise<string> {
+export function runConductor(args: string[], custom: unknown[] = readCustomAgents()): Promise<string> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (extension === undefined) return Promise.reject(new Error(`the extension ${EXTENSION_ID} is not installed`));
   const runtime = hostRuntime(extension.extensionUri);

@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "./chat-view.js";
 import { chooseAgent } from "./agent-picker.js";
+import { manageExtensions } from "./extensions-command.js";
 import { selectionMention } from "./selection-mention.js";
 import type { SelectionMention } from "../../webview/src/panel-messages.js";
 
@@ -18,6 +19,7 @@ export const COMMANDS = {
   showLog: "symposium.showLog",
   toggleEditorContext: "symposium.toggleEditorContext",
   chooseAgent: "symposium.chooseAgent",
+  manageExtensions: "symposium.manageExtensions",
   addSelectionToChat: "symposium.addSelectionToChat",
   openChatInEditor: "symposium.openChatInEditor",
 } as const;
@@ -66,6 +68,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
           await deps.chat.restart();
         },
       }),
+    [COMMANDS.manageExtensions]: () => manageExtensions(deps.log),
     [COMMANDS.addSelectionToChat]: () => addSelectionToChat(deps),
     [COMMANDS.openChatInEditor]: () => deps.chatView.openInEditor(),
   };

@@ -8,6 +8,7 @@ import { currentTheme } from "./chat-view.js";
 import { readConfig } from "./config.js";
 import { panelHostClient, type HostRuntime } from "./panel-host-client.js";
 import { newLaunch } from "./panel-launch.js";
+import { workspaceMcpServers } from "./workspace-mcp-consent.js";
 import { NOTICE_SENTENCE_MAX, noticeText } from "./notice-text.js";
 import { PanelLifecycle, systemClock, type HostState, type PanelView, type PanelWindow } from "./panel-lifecycle.js";
 import { PanelRecord } from "./panel-record.js";
@@ -63,10 +64,12 @@ function vscodeWindow(deps: PanelHostDeps): PanelWindow {
     chatAddress: async (port) => (await externalAddress(port)).toString(true),
     theme: currentTheme,
     wantedStateFile,
-    newLaunch: () => {
+    newLaunch: async () => {
       const folders = vscode.workspace.workspaceFolders ?? [];
+      const config = readConfig();
+      const fromWorkspace = await workspaceMcpServers({ state: deps.state, log: deps.log });
       return newLaunch({
-        config: readConfig(),
+        config: { ...config, userMcpServers: [...(config.userMcpServers ?? []), ...fromWorkspace] },
         runtime: deps.runtime,
         extensionPath: deps.context.extensionUri.fsPath,
         cwd: folders[0]?.uri.fsPath,

@@ -14,10 +14,14 @@ const KEYS = {
   editorStateFiles: "symposium.editorStateFiles",
   /** workspaceState: the editor group (view column) "Show Editor Context" is open in, while it is open. */
   editorContextColumn: "symposium.editorContextColumn",
+  /** workspaceState: the user's answer to "give this workspace's .vscode/mcp.json servers to the agent?", with what it was asked of. */
+  workspaceMcpConsent: "symposium.workspaceMcpConsent",
   /** globalState: the "Toad was not found" notice was shown once. */
   toadMissingNoticeShown: "symposium.toadMissingNoticeShown",
 } as const;
 
+/** SecretStorage: a .vscode/mcp.json `${input:id}` value, per workspace (its storage folder) and id. */
+const mcpInputKey = (workspace: string, id: string): string => `symposium.mcpInput.${workspace}.${id}`;
 const hostSecretKey = (launchId: string): string => `${KEYS.panelHost}.secret.${launchId}`;
 
 export class PersistentState implements StateFileMemory {
@@ -70,5 +74,21 @@ export class PersistentState implements StateFileMemory {
 
   async setToadMissingNoticeShown(): Promise<void> {
     await this.global.update(KEYS.toadMissingNoticeShown, true);
+  }
+
+  get workspaceMcpConsent(): unknown {
+    return this.workspace.get<unknown>(KEYS.workspaceMcpConsent);
+  }
+
+  async setWorkspaceMcpConsent(consent: object): Promise<void> {
+    await this.workspace.update(KEYS.workspaceMcpConsent, consent);
+  }
+
+  mcpInput(workspace: string, id: string): Thenable<string | undefined> {
+    return this.secrets.get(mcpInputKey(workspace, id));
+  }
+
+  async setMcpInput(workspace: string, id: string, value: string): Promise<void> {
+    await this.secrets.store(mcpInputKey(workspace, id), value);
   }
 }

@@ -15,6 +15,7 @@ import { ConfigPickers } from "./pickers.js";
 import { HistoryPanel } from "./history-panel.js";
 import { applyEdit, reportAgent, inEditor, toPanel, withdrawEdits } from "./bridge.js";
 import { AgentPicker } from "./agent-picker.js";
+import { ExtensionsSection } from "./extensions-section.js";
 import { setProjectDir } from "./project-path.js";
 import { KeptTranscript } from "./kept-transcript.js";
 import { ElicitationCards } from "./elicitation-card.js";
@@ -153,6 +154,7 @@ class TabView implements ConversationTab {
   private readonly composer: Composer;
   private readonly attachments: ImageAttachments;
   private readonly agentPicker: AgentPicker;
+  private readonly extensions: ExtensionsSection;
   private readonly connection: TabConnection;
 
   constructor(
@@ -202,6 +204,7 @@ class TabView implements ConversationTab {
     this.input = this.composer.input;
     if (init.draft) this.input.value = init.draft;
     this.agentPicker = new AgentPicker((agent) => this.dispatch({ type: "chooseAgent", id: agent.id, name: agent.name }));
+    this.extensions = new ExtensionsSection(send);
     this.element = this.layout();
     this.listen(onScreen);
     this.queue.draw(this.state.queue);
@@ -272,6 +275,7 @@ class TabView implements ConversationTab {
         this.usageMeter.element,
         h("span", { class: "spacer" }),
         this.agentPicker.element,
+        this.extensions.button,
         ui.modeSelect,
         this.pickers.element,
         this.history.button,
@@ -280,6 +284,7 @@ class TabView implements ConversationTab {
         ui.newChatButton,
       ),
       ui.banner,
+      this.extensions.panel,
       this.history.element,
       ui.transcript,
       h(
@@ -401,8 +406,11 @@ class TabView implements ConversationTab {
       case "agentPicker": {
         const list = this.state.agentList;
         if (list) this.agentPicker.show(list.agents, list.current, this.state.session.agentName);
+        this.extensions.button.hidden = !list; // the agents are listed: the command is our conductor, which keeps the extensions
         return;
       }
+      case "extensions":
+        return this.extensions.show(effect.message);
       case "resetAgentPicker":
         return this.agentPicker.reset();
       case "banner":

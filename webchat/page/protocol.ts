@@ -237,6 +237,8 @@ export type ServerMessage =
    * `firstQuestion`: what the user asked the menu, sent in the new conversation once its agent is ready.
    */
   | { type: "agentChoice"; ok: boolean; id?: string; name?: string; message?: string; firstQuestion?: string }
+  /** The config's extensions in order (docs/extensions.md), after `extensions` asked or changed them; `message`: what the change did, or why not (`ok` false). */
+  | { type: "extensions"; extensions: ExtensionItem[]; ok: boolean; message?: string }
   /** Messages the server had ready at once (a burst of agent updates), in order, in one frame. */
   | { type: "batch"; messages: ServerMessage[] }
   /** An agent's write, for VS Code when the page is in its panel (webchat/src/workspace-edits.ts); answered by `editResult`. */
@@ -266,6 +268,8 @@ export type PageMessage =
   | { type: "deleteHistory"; id: string }
   /** Saves the agent new conversations run (an id from the `agents` list). */
   | { type: "chooseAgent"; id: string }
+  /** The Extensions section: list them, or change one (the conductor's `extensions` verbs); the answer is `extensions`. */
+  | { type: "extensions"; action: ExtensionAction; name?: string; to?: "up" | "down" | number; spec?: string }
   /** "New chat": end this conversation now rather than after the grace period. */
   | { type: "end" }
   /** The page is in VS Code's panel (its bridge is up): agents' writes are offered to it (`applyEdit`). */
@@ -273,6 +277,18 @@ export type PageMessage =
   | { type: "editResult"; id: string; result: EditResult }
   /** The answer to an elicitation card; `content` (accept of a form) goes to the agent and is never kept. */
   | { type: "elicitation"; id: string; action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+
+/** One of the config's extensions (the conductor's `extensions list --json`). */
+export interface ExtensionItem {
+  position: number;
+  name: string;
+  enabled: boolean;
+  /** What starts it, in words. */
+  runs: string;
+  source?: string;
+}
+
+export type ExtensionAction = "list" | "enable" | "disable" | "move" | "remove" | "add";
 
 /** Query parameters of the page and websocket URLs (docs/webchat.md). */
 export const QUERY = {

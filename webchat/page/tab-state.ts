@@ -130,6 +130,8 @@ export type TabEffect =
   | { kind: "drawChip" }
   | { kind: "drawFork" }
   | { kind: "agentPicker" }
+  /** The Extensions section's list, or what a change did (extensions-section.ts). */
+  | { kind: "extensions"; message: Extract<ServerMessage, { type: "extensions" }> }
   | { kind: "resetAgentPicker" }
   | { kind: "banner"; banner: Banner }
   | { kind: "history"; message: Extract<ServerMessage, { type: "history" }> }
@@ -221,6 +223,7 @@ const SERVER_TYPES = new Set<string>([
   "files",
   "agents",
   "agentChoice",
+  "extensions",
   "batch",
   "applyEdit",
 ] satisfies Array<ServerMessage["type"]>);
@@ -255,6 +258,8 @@ function onServerMessage(step: Step, message: ServerMessage): void {
       return onAgents(step, message);
     case "agentChoice":
       return onAgentChoice(step, message);
+    case "extensions":
+      return void effects.push({ kind: "extensions", message });
     case "forked":
       return onForked(step, message);
     case "applyEdit":

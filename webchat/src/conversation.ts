@@ -19,6 +19,7 @@ import { errorLine } from "../../loopback-auth/src/index.js";
 import type { ServerMessage, SessionInfo, TranscriptEvent } from "../page/protocol.js";
 import { checkPageMessage } from "./page-messages.js";
 import { type AgentCatalog, type AgentListing } from "./agent-catalog.js";
+import type { ExtensionsManager } from "./extensions-manager.js";
 import { SETUP_AGENT_TITLE, asTyped, type AgentChosen } from "../../conductor-hooks/src/setup-handoff.js";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 import { agentTitle } from "./agent-sessions.js";
@@ -55,6 +56,8 @@ export interface ConversationOptions extends Omit<
   onEnded(conversation: Conversation): void;
   /** The agent picker's list and choice (agent-catalog.ts); undefined: the agent command is not our conductor, no picker. */
   agents?: AgentCatalog;
+  /** The Extensions section's changes (extensions-manager.ts); undefined: the agent command is not our conductor. */
+  extensions?: ExtensionsManager;
 }
 
 export class Conversation {
@@ -299,6 +302,9 @@ export class Conversation {
       case "chooseAgent":
         if (!this.options.agents) return this.options.log("ignored chooseAgent: the agent command is not Symposium's conductor, so there is no agent list");
         return this.options.agents.choose(message.id, (reply) => link.send(JSON.stringify(reply)));
+      case "extensions":
+        if (!this.options.extensions) return this.options.log("ignored extensions: the agent command is not Symposium's conductor");
+        return this.options.extensions.handle(message, (reply) => link.send(JSON.stringify(reply)));
     }
   }
 

@@ -6,7 +6,7 @@
 
 import { isObject } from "../../acp-wire/src/jsonrpc.js";
 import { EDIT_RESULTS, type EditResult } from "../../webview/src/panel-messages.js";
-import type { PageMessage } from "../page/protocol.js";
+import type { ExtensionAction, PageMessage } from "../page/protocol.js";
 
 export type CheckedPageMessage = { message: PageMessage } | { refused: string };
 
@@ -17,6 +17,7 @@ type Rebuild = (data: Fields) => PageMessage;
 class Refusal extends Error {}
 
 const ELICITATION_ACTIONS = ["accept", "decline", "cancel"] as const;
+const EXTENSION_ACTIONS = ["list", "enable", "disable", "move", "remove", "add"] as const satisfies readonly ExtensionAction[];
 
 /** What each type of page message holds (protocol.ts's PageMessage). */
 const REBUILD: Record<PageMessage["type"], Rebuild> = {
@@ -44,6 +45,14 @@ const REBUILD: Record<PageMessage["type"], Rebuild> = {
   listFiles: () => ({ type: "listFiles" }),
   deleteHistory: (data) => ({ type: "deleteHistory", id: text(data, "id") }),
   chooseAgent: (data) => ({ type: "chooseAgent", id: text(data, "id") }),
+  // The shape only; which names, moves and specs are allowed is extensions-manager.ts's changeArgs.
+  extensions: (data) => ({
+    type: "extensions",
+    action: oneOf(data, "action", EXTENSION_ACTIONS),
+    ...(data.name === undefined ? {} : { name: text(data, "name") }),
+    ...(data.to === undefined ? {} : { to: typeof data.to === "number" ? data.to : oneOf(data, "to", ["up", "down"] as const) }),
+    ...(data.spec === undefined ? {} : { spec: text(data, "spec") }),
+  }),
   end: () => ({ type: "end" }),
   inEditor: () => ({ type: "inEditor" }),
   editResult: (data) => ({ type: "editResult", id: text(data, "id"), result: oneOf(data, "result", EDIT_RESULTS) satisfies EditResult }),

@@ -15,6 +15,7 @@ import { createLoopbackGuard, errorLine, refusalLine, refuseUpgrade, requestTarg
 import { MAX_PAGE_MESSAGE_BYTES, QUERY, type ServerMessage } from "../page/protocol.js";
 import { CONVERSATION_ID_PATTERN } from "../../webview/src/panel-messages.js";
 import { AGENT_PICKER_ENV, AgentCatalog, ourConductor } from "./agent-catalog.js";
+import { ExtensionsManager } from "./extensions-manager.js";
 import type { AgentCommand } from "./agent-command.js";
 import { ContextChipWatcher } from "./context-chip.js";
 import { Conversation, makeRoom, refuseConversation } from "./conversation.js";
@@ -63,6 +64,8 @@ export class ChatServer {
   private readonly history: HistoryStore | undefined;
   /** The agent picker (agent-catalog.ts): only when the agent command is our conductor. */
   private readonly agents: AgentCatalog | undefined;
+  /** The Extensions section (extensions-manager.ts): only when the agent command is our conductor. */
+  private readonly extensions: ExtensionsManager | undefined;
 
   constructor(private readonly options: ChatServerOptions) {
     this.guard = createLoopbackGuard({ token: options.token, port: () => this.port, listenHost: options.host, allowedOrigins: options.allowedOrigins });
@@ -70,6 +73,8 @@ export class ChatServer {
     this.history = options.historyDir ? new HistoryStore(options.historyDir, options.log) : undefined;
     const conductor = ourConductor(options.command);
     this.agents = conductor && new AgentCatalog(conductor, { env: options.agentEnv, cwd: options.projectDir, log: (line) => options.log(`[agents] ${line}`) });
+    this.extensions =
+      conductor && new ExtensionsManager(conductor, { env: options.agentEnv, cwd: options.projectDir, log: (line) => options.log(`[extensions] ${line}`) });
     this.http = http.createServer((req, res) => this.onRequest(req, res));
     this.http.on("upgrade", (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -203,6 +208,7 @@ export class ChatServer {
         env: this.agents ? { ...this.options.agentEnv, [AGENT_PICKER_ENV]: "1" } : this.options.agentEnv,
         files: this.options.files,
         agents: this.agents,
+        extensions: this.extensions,
         log: (message) => this.options.log(`[${id}] ${message}`),
         onEnded: (ended) => {
           if (this.conversations.get(ended.id) === ended) this.conversations.delete(ended.id);
