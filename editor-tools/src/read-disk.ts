@@ -1,18 +1,38 @@
 // Reading a workspace file from the disk for read_file (the window's, and the
 // state-file answer's), and the first lines of one for the locations
-// find_references and find_definitions list: a regular file only, bounded, its
-// last link never followed (the path was resolved to its real path and checked
-// just before).
+// find_references and find_definitions list: a regular file only, bounded,
+// opened step by step inside the workspace folder that holds it (the built-in
+// chat's open, acp-wire/src/confined-path.ts), so a link swapped after the
+// path was checked cannot lead the read outside.
 
 import * as fs from "node:fs";
+import { ConfinedFolder, ConfinementError, NotAFileError } from "../../acp-wire/src/confined-path.js";
 import { LIMITS } from "./protocol.js";
 
-// O_NOFOLLOW and O_NONBLOCK do not exist on Windows; there the real path was checked just before.
-const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+/** A descriptor of the regular file `file` (absolute), opened inside the first of `folders` that holds it. */
+function openInside(file: string, folders: readonly string[]): number {
+  const folder = folders.map(confinedOrUndefined).find((each) => each?.holds(file));
+  if (folder === undefined) throw new Error(`${file} is outside the workspace folders`);
+  try {
+    return folder.openToRead(file);
+  } catch (error) {
+    if (error instanceof NotAFileError) throw new Error(`${file} is not a regular file`, { cause: error });
+    if (error instanceof ConfinementError) throw new Error(`access to ${file} refused: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
 
-/** A regular file's text, at most LIMITS.maxFileBytes, its last link never followed. */
-export function readDisk(file: string): string {
-  const fd = fs.openSync(file, READ_FLAGS);
+function confinedOrUndefined(folder: string): ConfinedFolder | undefined {
+  try {
+    return ConfinedFolder.at(folder);
+  } catch {
+    return undefined; // a folder removed since the window opened holds nothing
+  }
+}
+
+/** A regular file's text, at most LIMITS.maxFileBytes, read only from inside `folders`. */
+export function readDisk(file: string, folders: readonly string[]): string {
+  const fd = openInside(file, folders);
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
@@ -35,10 +55,10 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * The first `count` lines of a regular file, read only as far as they go and never past `maxBytes` (a line cut
- * there is left out), its last link never followed; `bytesRead` is what was read.
+ * there is left out), read only from inside `folders`; `bytesRead` is what was read.
  */
-export function readLeadingLines(file: string, count: number, maxBytes: number): { lines: string[]; bytesRead: number } {
-  const fd = fs.openSync(file, READ_FLAGS);
+export function readLeadingLines(file: string, folders: readonly string[], count: number, maxBytes: number): { lines: string[]; bytesRead: number } {
+  const fd = openInside(file, folders);
   try {
     if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
     const chunks: Buffer[] = [];

@@ -74,7 +74,7 @@ export class StateFallback {
     if (real === undefined) throw new Error(`${params.path} is outside the workspace folders (${read.state.workspaceFolders.join(", ") || "none"}); refused.`);
     const snapshot = this.unsaved.answer({ jsonrpc: "2.0", id: 0, method: READ_TEXT_FILE, params: { path: real } });
     const fromSnapshot = snapshot !== null && "result" in snapshot ? (snapshot.result as { content: string }).content : null;
-    const text = fromSnapshot ?? readDisk(real);
+    const text = fromSnapshot ?? readDisk(real, read.state.workspaceFolders);
     return {
       note: FROM_STATE_FILE,
       path: real,

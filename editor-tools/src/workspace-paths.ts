@@ -9,6 +9,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isBelow } from "../../acp-wire/src/confined-path.js";
 
 /** `file` (absolute, or relative to the first folder) as a real path inside one of `folders`, or undefined. */
 export function insideFolders(file: string, folders: readonly string[]): string | undefined {
@@ -17,15 +18,10 @@ export function insideFolders(file: string, folders: readonly string[]): string 
   if (resolved === undefined) return undefined;
   return folders.some((folder) => {
     const real = realPathOrNearest(folder);
-    return real !== undefined && isInside(real, resolved);
+    return real !== undefined && isBelow(real, resolved);
   })
     ? resolved
     : undefined;
-}
-
-function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /** Links followed through missing targets before a path is given up (Linux's own limit is 40). */

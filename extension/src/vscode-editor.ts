@@ -71,11 +71,11 @@ export class VsCodeEditor implements Editor {
   }
 
   readDisk(real: string): string {
-    return readDisk(real);
+    return readDisk(real, this.folders());
   }
 
   readLeadingLines(real: string, count: number, maxBytes: number): { lines: string[]; bytesRead: number } {
-    return readLeadingLines(real, count, maxBytes);
+    return readLeadingLines(real, this.folders(), count, maxBytes);
   }
 
   activeEditor(): ActiveEditor | undefined {

@@ -53,7 +53,7 @@ export function pathInside(written: string, base: string): string | { problem: s
 /** The file's text as the editor has it (unsaved changes included), else from the disk, bounded. */
 function textOf(real: string): string {
   const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === "file" && document.uri.fsPath === real);
-  return open?.getText() ?? readDisk(real);
+  return open?.getText() ?? readDisk(real, workspaceFolders());
 }
 
 export async function resolveLocation(location: WalkthroughLocation, base: string): Promise<Resolution> {

@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { isBelow } from "../../acp-wire/src/confined-path.js";
 import type { ProjectFiles } from "./project-files.js";
 // One grammar for mentions (`@src/main.rs:2-3`, `@"my notes.md"`), shared with the page's completion.
 import { parseMentions, type Mention } from "../page/mention-syntax.js";
@@ -145,8 +146,7 @@ async function mentionBlock(mention: Mention, projectDir: string, files: Project
 export function insideProject(projectDir: string, relative: string): string | null {
   if (path.isAbsolute(relative) || relative.includes("\0")) return null;
   const absolute = path.resolve(projectDir, relative);
-  const back = path.relative(projectDir, absolute);
-  return back === "" || back.startsWith("..") || path.isAbsolute(back) ? null : absolute;
+  return isBelow(projectDir, absolute) ? absolute : null;
 }
 
 /** A file: URI, with the line range as a fragment (`#L10-12`, as editors and GitHub write it). */

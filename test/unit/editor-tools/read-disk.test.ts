@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { readLeadingLines } from "../../../editor-tools/src/read-disk.js";
+import { readDisk, readLeadingLines } from "../../../editor-tools/src/read-disk.js";
 import { scratchDirs } from "../../support/processes.js";
 
 const scratch = scratchDirs();
@@ -20,27 +20,40 @@ describe("readLeadingLines", () => {
 
   it("reads a 10 MB file only as far as the lines asked for", () => {
     assert.ok(fs.statSync(big).size > 10_000_000);
-    const first = readLeadingLines(big, 3, 4 * 1024 * 1024);
+    const first = readLeadingLines(big, [dir], 3, 4 * 1024 * 1024);
     assert.deepEqual(first.lines, lines.slice(0, 3));
     assert.ok(first.bytesRead <= 64 * 1024, `read ${first.bytesRead} bytes for 3 lines`);
-    const thousand = readLeadingLines(big, 1000, 4 * 1024 * 1024);
+    const thousand = readLeadingLines(big, [dir], 1000, 4 * 1024 * 1024);
     assert.equal(thousand.lines[999], lines[999]);
     assert.ok(thousand.bytesRead <= 64 * 1024 * 2, `read ${thousand.bytesRead} bytes for 1,000 lines of ~60 bytes`);
   });
 
   it("never reads past the byte bound; a line cut by it is left out", () => {
-    const bounded = readLeadingLines(big, 200_000, 100_000);
+    const bounded = readLeadingLines(big, [dir], 200_000, 100_000);
     assert.equal(bounded.bytesRead, 100_000);
     assert.ok(bounded.lines.length > 1000 && bounded.lines.length < 2000);
     assert.deepEqual(bounded.lines, lines.slice(0, bounded.lines.length), "whole lines only");
-    assert.deepEqual(readLeadingLines(big, 5, 0), { lines: [], bytesRead: 0 });
+    assert.deepEqual(readLeadingLines(big, [dir], 5, 0), { lines: [], bytesRead: 0 });
   });
 
-  it("a short file: all its lines; a link as the last component is not followed", { skip: process.platform === "win32" }, () => {
-    const small = path.join(dir, "small.ts");
-    fs.writeFileSync(small, "a\nb");
-    assert.deepEqual(readLeadingLines(small, 10, 1024).lines, ["a", "b"]);
-    fs.symlinkSync(small, path.join(dir, "link.ts"));
-    assert.throws(() => readLeadingLines(path.join(dir, "link.ts"), 1, 1024), /ELOOP/);
-  });
+  it(
+    "a short file: all its lines; opened step by step inside its folder: a link out, a directory, a path outside refused",
+    { skip: process.platform === "win32" },
+    () => {
+      const small = path.join(dir, "small.ts");
+      fs.writeFileSync(small, "a\nb");
+      assert.deepEqual(readLeadingLines(small, [dir], 10, 1024).lines, ["a", "b"]);
+      fs.symlinkSync(small, path.join(dir, "link.ts"));
+      assert.deepEqual(readLeadingLines(path.join(dir, "link.ts"), [dir], 1, 1024).lines, ["a"], "a link that stays inside is read");
+      const outside = scratch("symposium-lines-outside-");
+      fs.writeFileSync(path.join(outside, "secret.ts"), "secret");
+      fs.symlinkSync(path.join(outside, "secret.ts"), path.join(dir, "out.ts"));
+      assert.throws(() => readLeadingLines(path.join(dir, "out.ts"), [dir], 1, 1024), /refused: it leads outside the project directory through a symlink/);
+      assert.throws(() => readDisk(path.join(dir, "out.ts"), [dir]), /refused: it leads outside the project directory through a symlink/);
+      fs.mkdirSync(path.join(dir, "folder.ts"));
+      assert.throws(() => readDisk(path.join(dir, "folder.ts"), [dir]), /folder\.ts is not a regular file/);
+      assert.throws(() => readDisk(path.join(outside, "secret.ts"), [dir]), /is outside the workspace folders/);
+      assert.equal(readDisk(small, [outside, dir]), "a\nb", "the folder that holds it is used");
+    },
+  );
 });
