@@ -145,6 +145,7 @@ describe("walkthroughs in code-server", { skip, timeout: 600_000 }, () => {
     const started = performance.now();
     const twenty = await present(markdown);
     t.diagnostic(`tool call → walkthrough painted (20 comments and a diagram): ${Math.round(performance.now() - started)} ms`);
+    for (const line of extensionLog().filter((each) => each.includes("Twenty comments"))) t.diagnostic(line);
     assert.match(twenty.text, /"Twenty comments" — 20 comment\(s\) placed/);
     const view = await walkthroughFrame();
     await waitForText(() => view.locator("h1").innerText(), /Twenty comments/);
@@ -153,10 +154,16 @@ describe("walkthroughs in code-server", { skip, timeout: 600_000 }, () => {
   });
 
   it("a flood of walkthroughs is bounded: the eleventh in a minute is refused, saying when to try again", async () => {
-    // Two were presented above; eight more reach the bound.
-    for (let i = 0; i < 8; i++) assert.equal((await present(`# Flood ${i}`)).isError, false);
-    const refused = await present("# One too many");
-    assert.equal(refused.isError, true);
+    // Two were presented above, maybe more than a minute ago: up to ten more reach the bound.
+    let accepted = 0;
+    let refused: { text: string; isError: boolean } | undefined;
+    while (refused === undefined && accepted <= 10) {
+      const answer = await present(`# Flood ${accepted}`);
+      if (answer.isError) refused = answer;
+      else accepted++;
+    }
+    assert.ok(refused, "an eleventh walkthrough in a minute was refused");
+    assert.ok(accepted >= 8, `${accepted} accepted before the refusal`);
     assert.match(refused.text, /10 walkthroughs in the last minute is this window's limit: present again in a minute/);
   });
 
@@ -167,6 +174,16 @@ describe("walkthroughs in code-server", { skip, timeout: 600_000 }, () => {
     })) as CallToolResult;
     const first = result.content[0];
     return { text: first?.type === "text" ? first.text : "", isError: result.isError === true };
+  }
+
+  /** The lines of the window's Symposium log (where the view logs each walkthrough's timing). */
+  function extensionLog(): string[] {
+    const logs = path.join(window.server.userDataDir, "logs");
+    return fs
+      .readdirSync(logs, { recursive: true })
+      .map(String)
+      .filter((entry) => path.basename(entry) === "Symposium.log")
+      .flatMap((entry) => fs.readFileSync(path.join(logs, entry), "utf8").split("\n"));
   }
 
   async function screenshot(name: string): Promise<void> {
