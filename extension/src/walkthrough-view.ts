@@ -26,7 +26,7 @@ import {
   type WalkthroughRequest,
   type WalkthroughShow,
 } from "../../webview/src/walkthrough-messages.js";
-import type { SelectionMention } from "../../webview/src/panel-messages.js";
+import { MAX_REPLY_QUOTE, type SelectionMention } from "../../webview/src/panel-messages.js";
 import { ChannelRefusal, type ChannelHandler } from "./editor-channel-server.js";
 import { REPLY_COMMAND, WalkthroughComments } from "./walkthrough-comments.js";
 import { REVISION_SCHEME, RevisionDocuments, openGitdiff } from "./walkthrough-git.js";
@@ -296,15 +296,17 @@ export class Walkthroughs implements vscode.Disposable {
     void vscode.window.showInformationMessage("Symposium: the action's message is on the clipboard: paste it into the chat and send it.");
   }
 
-  /** "Reply in chat" on a comment: a mention of its place in the chat's composer. */
+  /** "Reply in chat" on a comment: in the chat's composer, a mention of its place and the comment quoted. */
   private async reply(index: unknown): Promise<void> {
     const place = typeof index === "number" ? this.comments.placed(index) : undefined;
-    if (!place) return;
+    const comment = typeof index === "number" ? this.shown?.comments[index] : undefined;
+    if (!place || !comment) return;
     const range = place.range;
     await this.deps.mention({
       path: vscode.workspace.asRelativePath(place.uri, false).replace(/\\/g, "/"),
       startLine: (range?.start.line ?? 0) + 1,
       endLine: (range?.end.line ?? 0) + 1,
+      inReplyTo: comment.text.slice(0, MAX_REPLY_QUOTE),
     });
   }
 
