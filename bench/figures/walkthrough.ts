@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { extensionLog } from "../../test/e2e/panel-helpers.js";
 import { closeTrackedWindow, openFile, openTrackedWindow, waitForState } from "../../test/e2e/tracker-helpers.js";
 import { REPO, RUNS, median, percentile, type Figure } from "./common.js";
 
@@ -57,6 +58,7 @@ export async function w1(): Promise<Figure> {
       ours.push(await present(run));
       floor.push(await timedCall("editor_state", {}));
     }
+    const parts = breakdown(extensionLog(window.server));
     const p50 = median(ours);
     return {
       id: "W1",
@@ -64,10 +66,21 @@ export async function w1(): Promise<Figure> {
       value: `${p50.toFixed(0)} ms`,
       goal: "≤ 500 ms",
       met: p50 <= 500,
-      detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; the first walkthrough, which creates the view (its page and mermaid's script load), ${first.toFixed(0)} ms; editor_state's round trip in the same runs ${median(floor).toFixed(0)} ms; ${runs} runs`,
+      detail: `p90 ${percentile(ours, 90).toFixed(0)} ms; the first walkthrough, which creates the view (its page and mermaid's script load), ${first.toFixed(0)} ms; editor_state's round trip in the same runs ${median(floor).toFixed(0)} ms; in the window (its log), the walkthrough resolved and handed to the view in ${parts.handed} ms, the page drawing it in ${parts.drawn} ms, ${parts.live} of ${runs} drawn in the page already loaded; ${runs} runs`,
     };
   } finally {
     await client?.close();
     await closeTrackedWindow(window);
   }
+}
+
+/** Medians of the runs' times as the window logs them (extension/src/walkthrough-view.ts), and how many went to a loaded page. */
+function breakdown(log: string): { handed: string; drawn: string; live: number } {
+  const runs = [
+    ...log.matchAll(
+      /walkthrough "Twenty comments, run [1-9]\d*" .*handed to the (page loaded|view, a new page) in (\d+) ms, painted \d+ ms after the call \(the page drew it in (\d+) ms\)/g,
+    ),
+  ];
+  const at = (group: number) => (runs.length > 0 ? median(runs.map((run) => Number(run[group]))).toFixed(0) : "?");
+  return { handed: at(2), drawn: at(3), live: runs.filter((run) => run[1] === "page loaded").length };
 }
