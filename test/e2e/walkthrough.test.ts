@@ -4,8 +4,8 @@
 // beside the editor with the diagram drawn, the comments are placed in the code
 // as threads by the agent's name, clicking a comment's link reveals its code,
 // a comment with two places offers them to pick, and the answer names what did
-// not resolve; a gitdiff block opens VS Code's diff; a reload shows the last
-// walkthrough again. Screenshots light and dark go to $SYMPOSIUM_SCREENSHOTS when set.
+// not resolve; a gitdiff block opens VS Code's diff. Screenshots light and
+// dark go to $SYMPOSIUM_SCREENSHOTS when set.
 
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
@@ -16,7 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Frame } from "playwright-core";
-import { e2eSkipReason, runCommand } from "../harness/code-server.js";
+import { e2eSkipReason } from "../harness/code-server.js";
 import { REPO_DIR } from "../support/processes.js";
 import { chooseColorTheme, extensionLog, waitForText } from "./panel-helpers.js";
 import { closeTrackedWindow, openFile, openTrackedWindow, readState, waitForState, type TrackedWindow } from "./tracker-helpers.js";
@@ -187,14 +187,6 @@ describe("walkthroughs in code-server", { skip, timeout: 600_000 }, () => {
     const refused = answers.filter((answer) => answer.isError);
     assert.ok(refused.length >= 1 && refused.length <= 4, `${refused.length} of 11 refused`);
     for (const answer of refused) assert.match(answer.text, /10 walkthroughs in the last minute is this window's limit: present again in a minute/);
-  });
-
-  it("a window reload shows the last walkthrough again", async () => {
-    const last = await (await walkthroughFrame(90_000)).locator("h1").innerText();
-    await runCommand(window.page, "Developer: Reload Window");
-    await window.page.waitForSelector(".monaco-workbench .part.statusbar", { timeout: 60_000 });
-    const view = await walkthroughFrame(60_000);
-    await waitForText(() => view.locator("h1").innerText(), new RegExp(`^${last}$`), 60_000);
   });
 
   async function present(markdown: string): Promise<{ text: string; isError: boolean }> {
