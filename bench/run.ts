@@ -17,6 +17,7 @@ import { p17andP18 } from "./figures/editor-tools-http.js";
 import { p8, p8Toad } from "./figures/panel-reload.js";
 import { p9, toadColdStart } from "./figures/startup.js";
 import { p7 } from "./figures/tracker.js";
+import { w1 } from "./figures/walkthrough.js";
 import { p1andP6, p2, p3, p4, p5 } from "./figures/wire.js";
 import { renderFigures, writeReport } from "./report.js";
 
@@ -45,6 +46,7 @@ const steps: Array<[string[], () => Figure | Figure[] | Promise<Figure | Figure[
   [["P14"], () => p14(dir)],
   [["P15"], () => p15(dir)],
   [["P17", "P18"], () => p17andP18(dir)],
+  [["W1"], w1],
 ];
 const figures: Figure[] = [];
 try {

@@ -106,8 +106,13 @@ await Promise.all([
   esbuild.build({ ...browserPage, entryPoints: { page: "webchat/page/main.ts" }, outdir: "dist/webchat" }),
   // The panel page's script and stylesheet (webview/page/), loaded by VS Code's webview under the panel's CSP.
   esbuild.build({ ...browserPage, entryPoints: { panel: "webview/page/main.ts" }, outdir: "dist/webview" }),
-  // The walkthrough view's page (webchat/page/walkthrough.ts: the chat's Markdown path, and mermaid drawn offline).
-  esbuild.build({ ...browserPage, entryPoints: { walkthrough: "webchat/page/walkthrough.ts" }, outdir: "dist/walkthrough" }),
+  // The walkthrough view's page (webchat/page/walkthrough.ts: the chat's Markdown path), and mermaid, which draws its
+  // diagrams offline, a script of its own that the page loads only for a diagram (most of the weight: ~5 MB).
+  esbuild.build({
+    ...browserPage,
+    entryPoints: { walkthrough: "webchat/page/walkthrough.ts", "walkthrough-mermaid": "webchat/page/walkthrough-mermaid.ts" },
+    outdir: "dist/walkthrough",
+  }),
   esbuild.build({
     ...common,
     format: "esm",

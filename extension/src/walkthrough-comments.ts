@@ -1,6 +1,9 @@
 // A walkthrough's comments in the code, through VS Code's Comments API: one
 // thread per comment that resolved to one place (a comment with several gets
-// its thread when the user picks one), authored by the agent's name. The
+// its thread when the user picks one), authored by the agent's name, folded
+// (in the gutter and the Comments view) until the user opens it or follows
+// the view's link to it: twenty open widgets in an editor kept the workbench
+// busy for seconds (docs/benchmarks.md, W1). The
 // agent's text is shown as text, never as Markdown: nothing it wrote becomes a
 // link in VS Code. Each comment has a "Reply in chat" link, our own, that puts
 // a mention of its place into the chat's composer.
@@ -33,8 +36,14 @@ export class WalkthroughComments implements vscode.Disposable {
     ]);
     thread.canReply = false;
     thread.label = title;
-    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+    thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
     this.threads.set(index, thread);
+  }
+
+  /** Opens comment `index`'s thread in the editor (the one the user asked to see). */
+  expand(index: number): void {
+    const thread = this.threads.get(index);
+    if (thread) thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
   }
 
   /** Where comment `index` is placed now, if it is. */

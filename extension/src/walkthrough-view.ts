@@ -19,8 +19,14 @@ import {
   type WalkthroughBlock,
 } from "../../editor-tools/src/walkthrough-format.js";
 import { walkthroughHtml } from "../../webview/src/walkthrough-html.js";
-import { parseWalkthroughRequest, type PageBlock, type PageWalkthrough, type WalkthroughRequest } from "../../webview/src/walkthrough-messages.js";
-import type { SelectionMention } from "../../webview/src/panel-messages.js";
+import {
+  parseWalkthroughRequest,
+  type PageBlock,
+  type PageWalkthrough,
+  type WalkthroughRequest,
+  type WalkthroughShow,
+} from "../../webview/src/walkthrough-messages.js";
+import { MAX_REPLY_QUOTE, type SelectionMention } from "../../webview/src/panel-messages.js";
 import { ChannelRefusal, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { REPLY_COMMAND, WalkthroughComments } from "./walkthrough-comments.js";
 import { REVISION_SCHEME, RevisionDocuments, openGitdiff } from "./walkthrough-git.js";
@@ -61,10 +67,13 @@ export interface WalkthroughDeps {
 
 export class Walkthroughs implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  /** The panel's page has loaded and said so (it has painted), and has not been hidden since: it takes messages. */
+  private pageLive = false;
   private shown: Shown | undefined;
   private readonly comments = new WalkthroughComments();
   private readonly recent: number[] = [];
-  private readonly painted = new Map<string, () => void>();
+  /** Walkthroughs the tool's answer waits for, each told the page's drawing time once it has painted. */
+  private readonly painted = new Map<string, (drawMs: number) => void>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly deps: WalkthroughDeps) {
@@ -100,11 +109,14 @@ export class Walkthroughs implements vscode.Disposable {
     const kept: Kept = { id: crypto.randomUUID(), markdown, baseFolder: base, agent: name, title: "", at: Date.now() };
     const started = Date.now();
     const painting = this.waitPainted(kept.id);
+    const mode = this.pageLive && this.panel?.visible === true ? "page loaded" : "view, a new page";
     const shown = await this.show(kept);
+    const handedOver = Date.now() - started;
     await this.remember(kept);
-    const painted = await painting;
+    const drawMs = await painting;
     this.deps.log.info(
-      `walkthrough "${kept.title}" by ${name}: ${painted ? `painted ${Date.now() - started} ms after the call` : "not painted yet (view hidden?)"}`,
+      `walkthrough "${kept.title}" by ${name}: resolved and handed to the ${mode} in ${handedOver} ms, ` +
+        (drawMs === undefined ? "not painted yet (view hidden?)" : `painted ${Date.now() - started} ms after the call (the page drew it in ${drawMs} ms)`),
     );
     return summary(shown);
   }
@@ -136,19 +148,28 @@ export class Walkthroughs implements vscode.Disposable {
     }
     const shown: Shown = { kept, blocks: parsed.blocks, comments };
     this.shown = shown;
+    // The view first: the editor's comment widgets keep the workbench busy, and the page's message waits behind them.
+    this.render(shown, panel);
     this.comments.clear();
     comments.forEach((comment, index) => {
       if (comment.places.length === 1) this.comments.place(index, comment.places[0]!, comment.text, kept.agent, kept.title);
     });
-    this.render(shown, panel);
     return shown;
   }
 
+  /**
+   * Shows `shown` in the view. A page that is loaded and visible gets it as a message and draws it in place (no
+   * new page, no script loaded again: docs/benchmarks.md, W1); otherwise the view is given a page carrying it.
+   */
   private render(shown: Shown, adopted?: vscode.WebviewPanel): void {
-    const media = vscode.Uri.joinPath(this.deps.context.extensionUri, "dist", "walkthrough");
-    const roots = [media, ...workspaceFolders().map((folder) => vscode.Uri.file(folder))];
     if (adopted) this.adopt(adopted);
-    if (!this.panel) {
+    const panel = this.panel;
+    if (panel && this.pageLive && panel.visible) {
+      panel.title = shown.kept.title;
+      void panel.webview.postMessage({ type: "show", walkthrough: this.pageFor(shown, panel.webview) } satisfies WalkthroughShow);
+      return;
+    }
+    if (!panel)
       this.adopt(
         vscode.window.createWebviewPanel(
           WALKTHROUGH_VIEW_TYPE,
@@ -157,44 +178,61 @@ export class Walkthroughs implements vscode.Disposable {
           { enableScripts: true },
         ),
       );
-    }
-    const panel = this.panel!;
+    this.load(this.panel!, shown);
+  }
+
+  /** Gives the view a new page that draws `shown` first. */
+  private load(panel: vscode.WebviewPanel, shown: Shown): void {
+    const media = vscode.Uri.joinPath(this.deps.context.extensionUri, "dist", "walkthrough");
+    const roots = [media, ...workspaceFolders().map((folder) => vscode.Uri.file(folder))];
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
     panel.title = shown.kept.title;
     const webview = panel.webview;
-    panel.webview.html = walkthroughHtml({
+    this.pageLive = false;
+    webview.html = walkthroughHtml({
       cspSource: webview.cspSource,
       nonce: crypto.randomBytes(16).toString("base64"),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "walkthrough.css")).toString(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "walkthrough.js")).toString(),
-      walkthrough: pageOf(shown, webview.asWebviewUri(vscode.Uri.file(shown.kept.baseFolder)).toString()),
+      mermaidUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "walkthrough-mermaid.js")).toString(),
+      walkthrough: this.pageFor(shown, webview),
     });
     if (!panel.visible) panel.reveal(undefined, true);
+  }
+
+  private pageFor(shown: Shown, webview: vscode.Webview): PageWalkthrough {
+    return pageOf(shown, webview.asWebviewUri(vscode.Uri.file(shown.kept.baseFolder)).toString());
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
     if (this.panel === panel) return;
     this.panel?.dispose();
     this.panel = panel;
+    this.pageLive = false;
     panel.iconPath = vscode.Uri.joinPath(this.deps.context.extensionUri, "media", "symposium.svg");
     panel.webview.onDidReceiveMessage((data: unknown) => {
       const request = parseWalkthroughRequest(data);
       if (request) void this.handle(request).catch((error: Error) => this.deps.log.warn(`walkthrough: ${request.type} failed: ${error.message}`));
+    });
+    // A hidden view's page is unloaded (no retainContextWhenHidden); shown again, it loads the page it was given.
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible && this.panel === panel) this.pageLive = false;
     });
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
     });
   }
 
-  private waitPainted(id: string): Promise<boolean> {
+  /** The page's drawing time once it says it has painted walkthrough `id`; undefined if it has not in PAINT_WAIT_MS. */
+  private waitPainted(id: string): Promise<number | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.painted.delete(id);
-        resolve(false);
+        resolve(undefined);
       }, PAINT_WAIT_MS);
-      this.painted.set(id, () => {
+      this.painted.set(id, (drawMs) => {
         clearTimeout(timer);
-        resolve(true);
+        resolve(drawMs);
       });
     });
   }
@@ -204,7 +242,10 @@ export class Walkthroughs implements vscode.Disposable {
     if (!shown) return;
     switch (request.type) {
       case "painted":
-        this.painted.get(request.id)?.();
+        this.pageLive = true;
+        // A page loaded again after it was hidden draws the walkthrough it was given, maybe not the latest.
+        if (request.id !== shown.kept.id) return this.render(shown);
+        this.painted.get(request.id)?.(request.drawMs);
         this.painted.delete(request.id);
         if (request.failedDiagrams > 0) this.deps.log.warn(`walkthrough: ${request.failedDiagrams} diagram(s) could not be drawn`);
         return;
@@ -239,6 +280,7 @@ export class Walkthroughs implements vscode.Disposable {
       place = picked.place;
       this.comments.place(index, place, comment.text, shown.kept.agent, shown.kept.title);
     }
+    this.comments.expand(index);
     await reveal(place);
   }
 
@@ -254,15 +296,17 @@ export class Walkthroughs implements vscode.Disposable {
     void vscode.window.showInformationMessage("Symposium: the action's message is on the clipboard: paste it into the chat and send it.");
   }
 
-  /** "Reply in chat" on a comment: a mention of its place in the chat's composer. */
+  /** "Reply in chat" on a comment: in the chat's composer, a mention of its place and the comment quoted. */
   private async reply(index: unknown): Promise<void> {
     const place = typeof index === "number" ? this.comments.placed(index) : undefined;
-    if (!place) return;
+    const comment = typeof index === "number" ? this.shown?.comments[index] : undefined;
+    if (!place || !comment) return;
     const range = place.range;
     await this.deps.mention({
       path: vscode.workspace.asRelativePath(place.uri, false).replace(/\\/g, "/"),
       startLine: (range?.start.line ?? 0) + 1,
       endLine: (range?.end.line ?? 0) + 1,
+      inReplyTo: comment.text.slice(0, MAX_REPLY_QUOTE),
     });
   }
 

@@ -3,7 +3,9 @@
 // gives it (webview/src/walkthrough-html.ts), with VS Code's webview API
 // stood in for: the Markdown rendered, a script in it never run, a remote
 // image never requested, a mermaid diagram drawn as SVG, and each link and
-// button posting the request VS Code acts on (a link of any other kind refused).
+// button posting the request VS Code acts on (a link of any other kind refused);
+// the next walkthrough drawn in the same page from a message, and mermaid's
+// script loaded only when a walkthrough has a diagram.
 
 import { strict as assert } from "node:assert";
 import * as crypto from "node:crypto";
@@ -88,6 +90,15 @@ function walkthroughOf(remote: string, images: string): PageWalkthrough {
   };
 }
 
+/** A walkthrough without a diagram. */
+const PLAIN: PageWalkthrough = {
+  id: "w2",
+  title: "No diagram",
+  agent: "Test agent",
+  imageBase: null,
+  blocks: [{ kind: "markdown", text: "# No diagram\n\nJust words." }],
+};
+
 describe("the walkthrough view's page in Chromium", { skip }, () => {
   let browser: Browser;
   let view: Served;
@@ -99,7 +110,7 @@ describe("the walkthrough view's page in Chromium", { skip }, () => {
     browser = await launchBrowser();
     remote = await serve((_url, res) => res.writeHead(200, { "content-type": "image/png" }).end());
     view = await serve((url, res) => {
-      if (url === "/walkthrough.js" || url === "/walkthrough.css")
+      if (url === "/walkthrough.js" || url === "/walkthrough.css" || url === "/walkthrough-mermaid.js")
         return void res.writeHead(200, { "content-type": url.endsWith(".js") ? "text/javascript" : "text/css" }).end(fs.readFileSync(path.join(MEDIA, url)));
       if (url.startsWith("/workspace/")) return void res.writeHead(404).end();
       const html = walkthroughHtml({
@@ -107,7 +118,8 @@ describe("the walkthrough view's page in Chromium", { skip }, () => {
         nonce: crypto.randomBytes(16).toString("base64"),
         styleUri: `${view.url}/walkthrough.css`,
         scriptUri: `${view.url}/walkthrough.js`,
-        walkthrough: walkthroughOf(remote.url, `${view.url}/workspace`),
+        mermaidUri: `${view.url}/walkthrough-mermaid.js`,
+        walkthrough: url === "/plain.html" ? PLAIN : walkthroughOf(remote.url, `${view.url}/workspace`),
       });
       res.writeHead(200, { "content-type": "text/html" }).end(html);
     });
@@ -131,8 +143,8 @@ describe("the walkthrough view's page in Chromium", { skip }, () => {
     assert.equal(await page.locator("table td").first().innerText(), "1");
     assert.match(await page.locator(".byline").innerText(), /A walkthrough by Test agent/);
     assert.deepEqual(
-      (await posted()).find((message) => message.type === "painted"),
-      { type: "painted", id: "w1", failedDiagrams: 0 },
+      { ...(await posted()).find((message) => message.type === "painted"), drawMs: 0 },
+      { type: "painted", id: "w1", failedDiagrams: 0, drawMs: 0 },
     );
   });
 
@@ -182,5 +194,48 @@ describe("the walkthrough view's page in Chromium", { skip }, () => {
       { type: "action", index: 0 },
       { type: "gitdiff", index: 0 },
     ]);
+  });
+
+  it("loads mermaid's script only for a diagram: the page's own script is small, a walkthrough without one never asks for it", async () => {
+    const pageBytes = fs.statSync(path.join(MEDIA, "walkthrough.js")).size;
+    assert.ok(pageBytes < 512 * 1024, `the page's script is ${pageBytes} bytes: mermaid is not in it`);
+    const plain = await browser.newPage();
+    const before = view.requested.length;
+    await plain.addInitScript(() => {
+      const w = window as unknown as { toExtension: unknown[]; acquireVsCodeApi: () => unknown };
+      w.toExtension = [];
+      w.acquireVsCodeApi = () => ({ postMessage: (message: unknown) => w.toExtension.push(message) });
+    });
+    await plain.goto(`${view.url}/plain.html`);
+    await plain.waitForFunction(() =>
+      (window as unknown as { toExtension: Array<{ type: string }> }).toExtension.some((message) => message.type === "painted"),
+    );
+    assert.equal(await plain.locator("h1").innerText(), "No diagram");
+    assert.ok(view.requested.slice(before).includes("/walkthrough.js"), "the page's own script loaded");
+    assert.ok(!view.requested.slice(before).includes("/walkthrough-mermaid.js"), "mermaid's script never requested");
+    await plain.close();
+  });
+
+  it("draws the next walkthrough VS Code sends in the same page, and says when it has painted", async () => {
+    await page.evaluate(() => ((window as unknown as { toExtension: unknown[] }).toExtension.length = 0));
+    const next: PageWalkthrough = {
+      ...PLAIN,
+      id: "w3",
+      title: "Next",
+      blocks: [
+        { kind: "markdown", text: "# Next" },
+        { kind: "mermaid", text: "flowchart LR\n  one --> two" },
+      ],
+    };
+    await page.evaluate((walkthrough) => window.postMessage({ type: "show", walkthrough }, "*"), next);
+    await page.waitForFunction(() => (window as unknown as { toExtension: Array<{ type: string }> }).toExtension.some((message) => message.type === "painted"));
+    assert.deepEqual(
+      (await posted()).map((message) => ({ ...message, drawMs: 0 })),
+      [{ type: "painted", id: "w3", failedDiagrams: 0, drawMs: 0 }],
+    );
+    assert.equal(await page.locator("h1").innerText(), "Next");
+    assert.equal(await page.locator(".comment").count(), 0, "the last walkthrough's comments are gone");
+    assert.equal(await page.locator("figure.diagram svg").count(), 1);
+    assert.equal(view.requested.filter((url) => url === "/walkthrough-mermaid.js").length, 1, "mermaid's script loaded once");
   });
 });

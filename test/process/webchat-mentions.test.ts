@@ -203,6 +203,24 @@ describe("webchat @ mentions", { skip }, () => {
     await close();
   });
 
+  it("Reply in chat on a walkthrough's comment: the mention of its place and the comment quoted, the caret under them", async () => {
+    const { server } = await serve(["--embedded"]);
+    const { frame, post, close } = await openChatInFrame(suite.browser, server.url.toString());
+    await frame.fill("#input", "About this");
+    await post({ type: "symposium/mention", path: "docs/my notes.md", startLine: 2, endLine: 3, inReplyTo: "I was unsure here.\nCheck the bound." });
+    await frame.waitForFunction(() => (document.getElementById("input") as HTMLTextAreaElement).value.includes("reply"), undefined, TIMEOUT);
+    assert.equal(
+      await frame.inputValue("#input"),
+      'About this\nIn reply to your comment at @"docs/my notes.md":2-3:\n> I was unsure here.\n> Check the bound.\n',
+    );
+    assert.equal(
+      await frame.evaluate(() => (document.getElementById("input") as HTMLTextAreaElement).selectionStart),
+      (await frame.inputValue("#input")).length,
+      "the caret is under the quote",
+    );
+    await close();
+  });
+
   /** Light and dark pictures of the page, for docs/. */
   async function screenshots(page: Page, name: string): Promise<void> {
     for (const theme of ["light", "dark"]) {

@@ -159,7 +159,7 @@ function onParentMessage(event: MessageEvent): void {
       chords = new Set(message.chords);
       return;
     case CHAT_MESSAGE.mention:
-      return insertMention(selectionText(message));
+      return message.inReplyTo === undefined ? insertMention(selectionText(message)) : insertMention(replyText(message, message.inReplyTo), true);
     case CHAT_MESSAGE.editResult:
       return settleEdit(message.id, message.result);
   }
@@ -200,11 +200,26 @@ export function selectionText(mention: SelectionMention): string {
   return mentionText(mention.path, mention.startLine, mention.endLine);
 }
 
-function insertMention(text: string): void {
+/**
+ * "Reply in chat" on a walkthrough's comment: the mention of its place and the comment quoted, for the user to
+ * type the reply under (the older Symposium's in-reply-to-comment-at: file, lines, the comment's text).
+ */
+export function replyText(mention: SelectionMention, comment: string): string {
+  const quoted = comment
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
+  return `In reply to your comment at ${selectionText(mention)}:\n${quoted}`;
+}
+
+/** Puts `text` at the caret, spaced from the text around it; `lines`: on lines of its own (a reply's quote). */
+function insertMention(text: string, lines = false): void {
   if (!input) return;
   const { selectionStart, selectionEnd, value } = input;
   const before = value.slice(0, selectionStart);
-  const spaced = `${before && !/\s$/.test(before) ? " " : ""}${text} `;
+  const gap = lines ? "\n" : " ";
+  const spaced = `${before && !/\s$/.test(before) ? gap : ""}${text}${gap}`;
   input.value = before + spaced + value.slice(selectionEnd);
   const caret = before.length + spaced.length;
   input.setSelectionRange(caret, caret);

@@ -6,15 +6,18 @@
 // action and gitdiff buttons. Links: `path:line` asks VS Code to reveal the
 // code, http(s) asks VS Code to open it, any other is refused; images only
 // from under the base folder (the CSP allows no other). Bundled by
-// scripts/bundle.mjs into dist/walkthrough/; the walkthrough arrives as the
-// body's data (webview/src/walkthrough-html.ts).
+// scripts/bundle.mjs into dist/walkthrough/; the first walkthrough arrives as
+// the body's data (webview/src/walkthrough-html.ts), the next ones as messages
+// to the page, which stays loaded. Mermaid is a script of its own
+// (walkthrough-mermaid.ts), loaded the first time a walkthrough has a diagram.
 
 import "./walkthrough.css"; // bundled into walkthrough.css beside walkthrough.js
-import mermaid from "mermaid";
+import type { Mermaid } from "mermaid";
 import type { PageBlock, PagePlace, PageWalkthrough, WalkthroughRequest } from "../../webview/src/walkthrough-messages.js";
-import { fileLink } from "../../webview/src/walkthrough-messages.js";
+import { fileLink, parseWalkthroughShow } from "../../webview/src/walkthrough-messages.js";
 import { h, markdownFragment } from "./dom.js";
 import { findSettledPart, startOfText } from "./markdown-blocks.js";
+import { MERMAID_GLOBAL, type MermaidHolder } from "./walkthrough-mermaid-global.js";
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 
@@ -27,20 +30,42 @@ const PART_CHARS = 16 * 1024;
 /** What a click on each of the page's own controls asks. */
 const requests = new WeakMap<Element, WalkthroughRequest>();
 
+/** This script's nonce, which the CSP asks of the mermaid script too (read now: `currentScript` is set only while this runs). */
+const nonce = document.currentScript?.nonce ?? "";
+
 function main(): void {
-  const walkthrough = JSON.parse(document.body.dataset.walkthrough ?? "null") as PageWalkthrough;
   const root = document.getElementById("walkthrough")!;
-  mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: isDark() ? "dark" : "default", htmlLabels: false });
-  root.append(h("div", { class: "byline" }, `A walkthrough by ${walkthrough.agent}`));
-  const diagrams: Array<Promise<boolean>> = [];
-  for (const block of walkthrough.blocks) root.append(blockElement(block, walkthrough, diagrams));
   root.addEventListener("click", (event) => clicked(event));
   root.addEventListener("keydown", (event) => {
     if (event.key === "Enter") clicked(event);
   });
-  void Promise.all(diagrams).then((drawn) => post({ type: "painted", id: walkthrough.id, failedDiagrams: drawn.filter((ok) => !ok).length }));
+  window.addEventListener("message", (event: MessageEvent<unknown>) => {
+    const walkthrough = parseWalkthroughShow(event.data);
+    if (walkthrough) draw(root, walkthrough);
+  });
+  const first = JSON.parse(document.body.dataset.walkthrough ?? "null") as PageWalkthrough | null;
+  if (first) draw(root, first);
   redrawOnThemeChange();
 }
+
+/** Replaces what the page shows with `walkthrough`; says so once every diagram is drawn. */
+function draw(root: HTMLElement, walkthrough: PageWalkthrough): void {
+  const started = performance.now();
+  shownId = walkthrough.id;
+  drawnDiagrams.length = 0;
+  document.title = walkthrough.title;
+  const diagrams: Array<Promise<boolean>> = [];
+  root.replaceChildren(h("div", { class: "byline" }, `A walkthrough by ${walkthrough.agent}`));
+  for (const block of walkthrough.blocks) root.append(blockElement(block, walkthrough, diagrams));
+  window.scrollTo(0, 0);
+  void Promise.all(diagrams).then((drawn) => {
+    const drawMs = Math.round(performance.now() - started);
+    if (shownId === walkthrough.id) post({ type: "painted", id: walkthrough.id, failedDiagrams: drawn.filter((ok) => !ok).length, drawMs });
+  });
+}
+
+/** The walkthrough shown: one replaced before its diagrams are drawn never says it has painted. */
+let shownId = "";
 
 /** The drawn diagrams and their text: drawn again in the new theme's colours when VS Code's theme changes light to dark. */
 const drawnDiagrams: Array<{ element: HTMLElement; text: string }> = [];
@@ -50,9 +75,27 @@ function redrawOnThemeChange(): void {
   new MutationObserver(() => {
     if (isDark() === dark) return;
     dark = isDark();
-    mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default", htmlLabels: false });
     drawnDiagrams.forEach(({ element, text }, index) => void drawDiagram(element, text, index));
   }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
+}
+
+let mermaidLoading: Promise<Mermaid> | undefined;
+
+/** Mermaid, its script loaded the first time a diagram asks for it (its URL is the body's data). */
+function loadMermaid(): Promise<Mermaid> {
+  mermaidLoading ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.nonce = nonce;
+    script.src = document.body.dataset.mermaid ?? "";
+    script.addEventListener("load", () => {
+      const mermaid = (globalThis as MermaidHolder)[MERMAID_GLOBAL];
+      if (mermaid) resolve(mermaid);
+      else reject(new Error("mermaid's script loaded but did not start"));
+    });
+    script.addEventListener("error", () => reject(new Error("mermaid's script could not be loaded")));
+    document.head.append(script);
+  });
+  return mermaidLoading;
 }
 
 function clicked(event: Event): void {
@@ -194,6 +237,9 @@ function safeDecode(segment: string): string {
 /** Draws one diagram in place of its source; a diagram mermaid cannot read stays as its source, with the reason. */
 async function drawDiagram(element: HTMLElement, text: string, index: number): Promise<boolean> {
   try {
+    const mermaid = await loadMermaid();
+    // The theme follows VS Code's, read at each drawing (a theme change draws again).
+    mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: isDark() ? "dark" : "default", htmlLabels: false });
     const { svg } = await mermaid.render(`walkthrough-diagram-${index}`, text);
     element.innerHTML = svg; // mermaid's strict level: its labels are escaped, no click handlers, no HTML labels
     return true;

@@ -66,9 +66,9 @@ function dispatch(message: ToPanel | FromChat): void {
     case "theme":
       return chat?.post({ type: CHAT_MESSAGE.theme, theme: message.theme });
     case "mention": {
-      const { path, startLine, endLine } = message;
+      const { path, startLine, endLine, inReplyTo } = message;
       chat?.focus();
-      return chat?.postWhenLoaded({ type: CHAT_MESSAGE.mention, path, startLine, endLine });
+      return chat?.postWhenLoaded({ type: CHAT_MESSAGE.mention, path, startLine, endLine, ...(inReplyTo !== undefined ? { inReplyTo } : {}) });
     }
     case "editResult":
       return chat?.post({ type: CHAT_MESSAGE.editResult, id: message.id, result: message.result });

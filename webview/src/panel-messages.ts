@@ -43,7 +43,15 @@ export interface SelectionMention {
   path: string;
   startLine: number;
   endLine: number;
+  /**
+   * "Reply in chat" on a walkthrough's comment (docs/walkthroughs.md): the comment's text, which the chat page
+   * quotes after the mention, as the reply's reference (at most MAX_REPLY_QUOTE characters).
+   */
+  inReplyTo?: string;
 }
+
+/** The longest comment a reply quotes: a walkthrough comment's own bound (editor-tools/src/walkthrough-format.ts). */
+export const MAX_REPLY_QUOTE = 8192;
 
 /** One entry of the chat page's copy of its conversation, which the panel keeps across window reloads. */
 export interface KeptEntry {
@@ -337,9 +345,10 @@ export function parseBridgeRequest(data: unknown): BridgeRequest | null {
 
 /** A mention's fields: a path (no line break: no mention can name it) and a line range, 1-based. */
 function parseMention(data: Record<string, unknown>): SelectionMention | null {
-  const { path, startLine, endLine } = data;
+  const { path, startLine, endLine, inReplyTo } = data;
   if (!isPath(path) || /[\r\n]/.test(path) || !isLine(startLine) || !isLine(endLine) || endLine < startLine) return null;
-  return { path, startLine, endLine };
+  if (inReplyTo !== undefined && (typeof inReplyTo !== "string" || inReplyTo.length > MAX_REPLY_QUOTE)) return null;
+  return { path, startLine, endLine, ...(inReplyTo !== undefined ? { inReplyTo } : {}) };
 }
 
 export function isTheme(value: unknown): value is ChatTheme {

@@ -1,9 +1,11 @@
 // The HTML of the walkthrough view. Pure (no VS Code): the extension passes in
-// what it knows. The walkthrough rides on the body as data for the page's
-// script to draw (webchat/page/walkthrough.ts); the agent's text is never
-// HTML here.
+// what it knows. The first walkthrough rides on the body as data for the
+// page's script to draw (webchat/page/walkthrough.ts), with the URL of the
+// mermaid script it loads when a diagram needs it (by this render's nonce,
+// which it reads off its own script); the agent's text is never HTML here.
 //
-// Security: nothing by default; the one script by this render's nonce;
+// Security: nothing by default; scripts only by this render's nonce (the
+// page's and mermaid's);
 // styles from the webview's own resources, plus inline ones because mermaid's
 // SVG carries its own <style> and style attributes (the agent's Markdown can
 // have neither: DOMPurify drops them); images only from the webview's own
@@ -19,6 +21,8 @@ export interface WalkthroughHtmlOptions {
   nonce: string;
   styleUri: string;
   scriptUri: string;
+  /** dist/walkthrough/walkthrough-mermaid.js as the webview reaches it. */
+  mermaidUri: string;
   walkthrough: PageWalkthrough;
 }
 
@@ -44,7 +48,7 @@ export function walkthroughHtml(options: WalkthroughHtmlOptions): string {
 <link rel="stylesheet" href="${escapeHtml(options.styleUri)}">
 <title>${escapeHtml(options.walkthrough.title)}</title>
 </head>
-<body data-walkthrough="${escapeHtml(JSON.stringify(options.walkthrough))}">
+<body data-walkthrough="${escapeHtml(JSON.stringify(options.walkthrough))}" data-mermaid="${escapeHtml(options.mermaidUri)}">
 <main id="walkthrough"></main>
 <script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>
 </body>

@@ -1,6 +1,7 @@
 // The walkthrough view's page (webchat/page/walkthrough.ts) and the extension
 // (extension/src/walkthrough-view.ts): what the page shows, carried in its
-// HTML as data (walkthrough-html.ts), and what the page asks of VS Code.
+// HTML as data (walkthrough-html.ts) and then in `show` messages to the page,
+// which stays loaded, and what the page asks of VS Code.
 // Every message from the page is rebuilt from its known fields, or dropped:
 // the page runs the agent's Markdown, so the extension trusts nothing it says
 // beyond a kind and small numbers and strings it checks again itself.
@@ -39,8 +40,23 @@ export type WalkthroughRequest =
   | { type: "gitdiff"; index: number }
   /** An http(s) link: VS Code asks before opening it. */
   | { type: "openUrl"; url: string }
-  /** The page has drawn the walkthrough, diagrams included (`failedDiagrams` of them could not be drawn). */
-  | { type: "painted"; id: string; failedDiagrams: number };
+  /** The page has drawn the walkthrough, diagrams included (`failedDiagrams` of them could not be drawn), in `drawMs`. */
+  | { type: "painted"; id: string; failedDiagrams: number; drawMs: number };
+
+/** What VS Code sends the page once it is loaded: the next walkthrough, which replaces the one shown. */
+export interface WalkthroughShow {
+  type: "show";
+  walkthrough: PageWalkthrough;
+}
+
+/** The walkthrough of a `show` message from VS Code; undefined for any other message. */
+export function parseWalkthroughShow(data: unknown): PageWalkthrough | undefined {
+  if (typeof data !== "object" || data === null || (data as Partial<WalkthroughShow>).type !== "show") return undefined;
+  const walkthrough = (data as Partial<WalkthroughShow>).walkthrough;
+  return typeof walkthrough === "object" && walkthrough !== null && typeof walkthrough.id === "string" && Array.isArray(walkthrough.blocks)
+    ? walkthrough
+    : undefined;
+}
 
 /** A `path:line` or `path:start-end` link target (a `file:` prefix allowed); undefined for anything else. */
 export function fileLink(href: string): { path: string; startLine: number; endLine: number } | undefined {
@@ -86,8 +102,8 @@ export function parseWalkthroughRequest(data: unknown): WalkthroughRequest | und
         ? { type: "openUrl", url: message.url }
         : undefined;
     case "painted":
-      return typeof message.id === "string" && smallInteger(message.failedDiagrams)
-        ? { type: "painted", id: message.id, failedDiagrams: message.failedDiagrams }
+      return typeof message.id === "string" && smallInteger(message.failedDiagrams) && smallInteger(message.drawMs)
+        ? { type: "painted", id: message.id, failedDiagrams: message.failedDiagrams, drawMs: message.drawMs }
         : undefined;
     default:
       return undefined;

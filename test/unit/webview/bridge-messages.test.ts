@@ -6,7 +6,16 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { CHAT_MESSAGE, CHORD_COMMANDS, chordCommand, MAX_BRIDGE_TEXT, parseFromPanel, parseToChat, parseToPanel } from "../../../webview/src/panel-messages.js";
+import {
+  CHAT_MESSAGE,
+  CHORD_COMMANDS,
+  chordCommand,
+  MAX_BRIDGE_TEXT,
+  MAX_REPLY_QUOTE,
+  parseFromPanel,
+  parseToChat,
+  parseToPanel,
+} from "../../../webview/src/panel-messages.js";
 import { insideFolders } from "../../../editor-tools/src/workspace-paths.js";
 import { selectionMention } from "../../../extension/src/selection-mention.js";
 import { mentionText, parseMentions } from "../../../webchat/page/mention-syntax.js";
@@ -115,6 +124,14 @@ describe("bridge requests from the chat page", () => {
     ])
       assert.equal(parseToChat({ type: CHAT_MESSAGE.mention, ...hostile }), null, JSON.stringify(hostile));
     assert.equal(parseToPanel({ type: "mention", text: "@docs/my notes.md:2-3" }), null, "a mention is fields, never text");
+  });
+
+  it("carries a walkthrough comment's text with the mention of a reply, bounded", () => {
+    const reply = { path: "src/a.ts", startLine: 2, endLine: 4, inReplyTo: "I was unsure here." };
+    assert.deepEqual(parseToPanel({ type: "mention", ...reply }), { type: "mention", ...reply });
+    assert.deepEqual(parseToChat({ type: CHAT_MESSAGE.mention, ...reply }), { type: CHAT_MESSAGE.mention, ...reply });
+    for (const inReplyTo of [3, null, "x".repeat(MAX_REPLY_QUOTE + 1)])
+      assert.equal(parseToChat({ type: CHAT_MESSAGE.mention, ...reply, inReplyTo }), null, String(inReplyTo).slice(0, 20));
   });
 });
 
