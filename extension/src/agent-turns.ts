@@ -65,15 +65,6 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
       await prefetchBefore(checkpoints, project, turn, prefetched).catch((error: Error) => log.warn(`review of turn ${turn.id}: ${error.message}`));
     await openReview(project, turn);
   };
-  // A Review open on a turn that is then undone would go on showing it as standing: it is opened again, saying so.
-  const undone = async (project: string, turns: TurnRecord[]) => {
-    for (const turn of turns) {
-      const stale = openReviewTabs(turn);
-      if (stale.length === 0) continue;
-      await vscode.window.tabGroups.close(stale, true);
-      await review(project, { ...turn, undoneAt: turn.undoneAt ?? new Date().toISOString() });
-    }
-  };
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
     // With a turn named (the chat's Review / Undo turn buttons): that turn; without: the user picks one.
@@ -84,12 +75,12 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
     vscode.commands.registerCommand(TURN_COMMANDS.undo, async (named?: unknown) => {
       const checkpoints = await opened();
       const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
-      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log, review, undone);
+      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log, review);
     }),
     vscode.commands.registerCommand(TURN_COMMANDS.rewindTurn, async (named?: unknown) => {
       const checkpoints = await opened();
       const picked = await namedTurn(opened, named, log);
-      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log, undone);
+      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log);
     }),
     watchUnsavedFiles(log),
   ];
@@ -213,22 +204,8 @@ async function openReview(project: string, turn: TurnRecord): Promise<void> {
     const before = file.before === null ? undefined : beforeUri(project, turn, file.root, file.relative, file.before);
     return before || after ? [[now, before, after]] : []; // a file the turn added, gone since: nothing to compare
   });
-  await vscode.commands.executeCommand("vscode.changes", reviewTitle(turn), resources);
+  await vscode.commands.executeCommand("vscode.changes", `Agent changes: ${turn.prompt || turn.id}`, resources);
 }
-
-/** The Review's tab title: an undone turn's says so (its files are back as they were before it, so it shows what is left). */
-function reviewTitle(turn: TurnRecord): string {
-  return `Agent changes${turn.undoneAt === undefined ? "" : " (undone)"}: ${turn.prompt || turn.id}`;
-}
-
-/** The tabs showing this turn's Review as a standing turn. */
-function openReviewTabs(turn: TurnRecord): vscode.Tab[] {
-  const title = reviewTitle({ ...turn, undoneAt: undefined });
-  return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label === title);
-}
-
-/** Called once turns are undone, with their records as they were (the Reviews open on them follow). */
-type TurnsUndone = (project: string, turns: TurnRecord[]) => Promise<void>;
 
 async function undo(
   store: CheckpointStore,
@@ -236,7 +213,6 @@ async function undo(
   turn: TurnRecord,
   log: vscode.LogOutputChannel,
   review: (project: string, turn: TurnRecord) => Promise<void>,
-  undone: TurnsUndone,
 ): Promise<void> {
   const files = [...new Set(filesOf(turn).map((file) => file.relative))];
   const answer = await vscode.window.showWarningMessage(
@@ -250,7 +226,6 @@ async function undo(
   if (answer !== "Undo Turn") return;
   const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
   const report = await store.restore(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
-  await undone(project, [turn]);
   log.info(
     `undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}; never stored: ${JSON.stringify(report.skipped)}`,
   );
@@ -267,11 +242,11 @@ async function undo(
     `Undone: ${countFiles(report.restored.length)} put back; ${report.conflicts.length} left as they are: ${noticeList(report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`))}.${notStored}`,
     "Review",
   );
-  if (choice === "Review") await review(project, { ...turn, undoneAt: turn.undoneAt ?? new Date().toISOString() });
+  if (choice === "Review") await review(project, turn);
 }
 
 /** Undoes the conversation's turns after `turn`, newest first, after a confirmation; files changed since are left alone and named. */
-async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel, undone: TurnsUndone): Promise<void> {
+async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
   const answer = await vscode.window.showWarningMessage(
     `Rewind the conversation to just after "${noticeText(turn.prompt || turn.id)}"?`,
     { modal: true, detail: "Every later turn of this conversation that changed files is undone, newest first. Files changed since are left as they are." },
@@ -280,10 +255,6 @@ async function rewind(store: CheckpointStore, project: string, turn: TurnRecord,
   if (answer !== "Rewind") return;
   const unsaved = new Set(vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.uri.scheme === "file").map((doc) => path.resolve(doc.uri.fsPath)));
   const reports = await store.rewind(project, turn.id, (file) => (unsaved.has(path.resolve(file)) ? "unsaved changes in the editor" : null));
-  await undone(
-    project,
-    reports.map((report) => report.turn),
-  );
   const restored = new Set(reports.flatMap((report) => report.restored));
   const conflicts = reports.flatMap((report) => report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`));
   log.info(`rewound to turn ${turn.id}: ${reports.length} turns undone; restored ${[...restored].join(", ") || "nothing"}; conflicts: ${conflicts.join(", ")}`);
