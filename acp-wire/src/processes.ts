@@ -181,8 +181,9 @@ export async function stopProcesses(children: readonly ChildProcess[], sequence:
 
 /**
  * Stops a process known only by its pid (a detached one started by an
- * earlier window): its group and tree at once politely, forcefully
- * `sigkillAfterMs - sigtermAfterMs` later.
+ * earlier window), or a tree whose leader may end first: its group and tree
+ * politely as soon as the tree is read, forcefully `sigkillAfterMs -
+ * sigtermAfterMs` later.
  */
 export function stopProcessTree(pid: number, sequence: StopSequence = STOP_SEQUENCE): Promise<void> {
   const descendants = descendantsOf([pid]);
@@ -208,12 +209,18 @@ function runStopSequence(rootsLeft: () => number[], walk: Promise<number[]>, seq
       const left = rootsLeft();
       const elapsed = Date.now() - started;
       const done = left.length === 0 && walked && !descendants.some(isAlive);
-      if (done || elapsed >= sequence.giveUpAfterMs) return resolve();
-      const due = elapsed >= sequence.sigkillAfterMs ? "SIGKILL" : elapsed >= sequence.sigtermAfterMs ? "SIGTERM" : "none";
+      if (done) return resolve();
+      // No signal before the tree is read (or its head start is over): a parent that ends on SIGTERM hands its
+      // children to another parent at once, and a walk after that no longer finds those that lead groups of their own.
+      const waitForWalk = !walked && elapsed < WALK_HEAD_START_MS;
+      const due = waitForWalk ? "none" : elapsed >= sequence.sigkillAfterMs ? "SIGKILL" : elapsed >= sequence.sigtermAfterMs ? "SIGTERM" : "none";
       if (due !== "none" && due !== sent) {
         sent = due;
         deliver(left, descendants, due);
       }
+      // Never given up before SIGKILL went: on a busy machine a tick can come late, past both moments at once,
+      // and what ignores SIGTERM (Toad's apps) would outlive the stop.
+      if (elapsed >= sequence.giveUpAfterMs && sent === "SIGKILL") return resolve();
       // Not unref'd: a caller with nothing else left to do must still see the stop through.
       setTimeout(tick, 20);
     };

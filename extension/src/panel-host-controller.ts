@@ -3,6 +3,7 @@
 // context key, the host's address as the webview reaches it, the theme, and
 // what a new host runs from the settings. Everything else is the lifecycle's.
 
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { currentTheme } from "./chat-view.js";
 import { readConfig } from "./config.js";
@@ -38,7 +39,7 @@ export class PanelHostController extends PanelLifecycle implements vscode.Dispos
       clock: systemClock,
       view: deps.view,
       window: vscodeWindow(deps),
-      records: new PanelRecord(deps.state),
+      records: new PanelRecord(deps.state, hostSecretDir(deps.context)),
       log: deps.log,
     });
     this.trustGrants = vscode.workspace.onDidGrantWorkspaceTrust(() => void this.trustGranted());
@@ -81,6 +82,11 @@ function vscodeWindow(deps: PanelHostDeps): PanelWindow {
       });
     },
   };
+}
+
+/** Where the hosts' secrets are kept: the extension's storage on the machine the hosts run on (panel-record.ts). */
+function hostSecretDir(context: vscode.ExtensionContext): string {
+  return path.join((context.storageUri ?? context.globalStorageUri).fsPath, "chat-hosts");
 }
 
 /** The host's address as the webview reaches it (code-server forwards it); asExternalUri maps the address only (code-server's drops the query), so the query is added after. */

@@ -44,6 +44,11 @@ export const RESTRICTED: PanelStatus = {
 export const HEARTBEAT_MS = 5_000;
 export const READY_TIMEOUT_MS = 20_000;
 const READY_POLL_MS = 100;
+/** How long the remembered host may take to say who it is after a window reload. */
+export const RECONNECT_ANSWER_MS = 10_000;
+/** A host asked to stop ends its tree within its stop sequence (acp-wire STOP_SEQUENCE: 1.8 s at most) and exits. */
+const HOST_STOP_MS = 3_000;
+const STOP_POLL_MS = 50;
 
 /** A host just spawned: its pid, and its exit status once it has exited (127: not found). */
 export interface SpawnedHost {
@@ -289,7 +294,9 @@ export class PanelLifecycle {
     const { record, secret } = saved;
     // The address the webview will use, looked up while the host is asked who it is (a reload waits for both).
     const address = this.deps.window.chatAddress(record.port).catch(() => undefined); // connect() asks again
-    const identity = await this.deps.client.identity(record.port, secret).catch((error: Error) => error);
+    // A host that is gone refuses at once; one that is slow to answer (a busy machine, seen at 1.5 s) is still the
+    // chat, and taking it for gone started a second host and left the first one running.
+    const identity = await this.deps.client.identity(record.port, secret, RECONNECT_ANSWER_MS).catch((error: Error) => error);
     if (identity instanceof Error || identity.launchId !== record.launchId || identity.pid !== record.pid) {
       const why = identity instanceof Error ? identity.message : `a different process answers (pid ${identity.pid})`;
       this.deps.log.info(`the remembered chat host (pid ${record.pid}, port ${record.port}) is not there any more: ${why}; starting a new one`);
@@ -412,8 +419,17 @@ export class PanelLifecycle {
     const { record, secret } = connection;
     this.deps.log.info(`stopping the chat host (pid ${record.pid}) and everything it started`);
     await this.deps.client.requestStop(record.port, secret);
+    // The host ends its own tree first: it read the tree before signalling anything, and a walk from here
+    // would miss what its frontend's server handed to another parent as it ended. What is left then is ended from here.
+    await this.exited(record.pid, HOST_STOP_MS);
     await this.deps.client.stopTree(record.pid);
     await this.deps.records.clear();
+  }
+
+  /** Waits up to `ms` for the process to end. */
+  private async exited(pid: number, ms: number): Promise<void> {
+    const deadline = this.deps.clock.now() + ms;
+    while (this.deps.client.isAlive(pid) && this.deps.clock.now() < deadline) await this.deps.clock.sleep(STOP_POLL_MS);
   }
 
   /** The saved host, only if it still answers as itself (never signal a pid that may have been reused). */

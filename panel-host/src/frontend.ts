@@ -10,7 +10,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as http from "node:http";
 import getPort from "get-port";
-import { describeExit, describeSpawnError, signalProcessTree, spawnProgram, stopProcesses } from "../../acp-wire/src/index.js";
+import { describeExit, describeSpawnError, signalProcessTree, spawnProgram, stopProcessTree } from "../../acp-wire/src/index.js";
 import { envForProgram } from "../../acp-wire/src/run-as-node.js";
 import { CHAT_TOKEN_ENV, READINESS_PROBE_HEADER } from "../../loopback-auth/src/index.js";
 import { LAUNCH_SPEC_ENV, type FrontendStatus, type LaunchSpec } from "./launch-spec.js";
@@ -87,9 +87,10 @@ export class FrontendSupervisor {
     clearTimeout(this.restartTimer);
     const child = this.child;
     if (!child) return;
-    // The whole tree at once (its apps, conductors and agents lead groups of their own).
-    void signalProcessTree(child.pid, "SIGTERM");
-    await stopProcesses([child]);
+    // The whole tree (its apps, conductors and agents lead groups of their own), read before any signal: a
+    // signal first let Toad's server end and hand its apps (which ignore SIGTERM) to another parent before
+    // the walk, and they outlived the stop (issue 49). SIGKILL follows for what is left.
+    if (child.pid !== undefined) await stopProcessTree(child.pid);
   }
 
   /** A frontend that does or could serve callers without the secret is never shown, nor restarted (a restart would not help). */

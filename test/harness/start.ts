@@ -62,7 +62,10 @@ Press Ctrl+C to stop.`);
 /** Which agent answers, and where another is chosen. */
 function agentLine(config: DemoConfig | undefined): string {
   if (config === undefined) return `The agent is the one ${process.env.SYMPOSIUM_CONFIG} names.`;
-  if (config.agent === "chosen") return "The agent chosen earlier answers (the agent picker in the chat's header lists the others, the demo agent too).";
+  if (config.agent === "chosen") {
+    const which = config.chosenName === undefined ? `The agent chosen earlier (in ${config.file})` : `${config.chosenName}, chosen earlier,`;
+    return `${which} answers (the agent picker in the chat's header lists the others, the demo agent too).`;
+  }
   return "The offline demo agent answers with the <editor-context> block it received;\nthe agent picker in the chat's header switches to another (kept for the next npm start).";
 }
 

@@ -72,7 +72,8 @@ describe("the demo's conductor config", () => {
     });
     const chosen = fs.readFileSync(file, "utf8");
     assert.match(chosen, /"id": "codex"/);
-    assert.deepEqual(demoConductorConfig(cache, CONDUCTOR_CLI), { file, agent: "chosen" });
+    // The second `npm start` names it ("Codex, chosen earlier, answers"), not just "the agent chosen earlier".
+    assert.deepEqual(demoConductorConfig(cache, CONDUCTOR_CLI), { file, agent: "chosen", chosenName: "Codex" });
     assert.equal(fs.readFileSync(file, "utf8"), chosen);
   });
 
@@ -82,6 +83,13 @@ describe("the demo's conductor config", () => {
     fs.writeFileSync(file, '{ "agent": "my-agent --acp", ');
     assert.deepEqual(demoConductorConfig(cache, CONDUCTOR_CLI), { file, agent: "chosen" });
     assert.equal(fs.readFileSync(file, "utf8"), '{ "agent": "my-agent --acp", ');
+  });
+
+  it("names an agent the user wrote as a command line by that line", () => {
+    const cache = tempDir("symposium-cache-");
+    const file = path.join(cache, "demo-conductor.jsonc");
+    fs.writeFileSync(file, '{ "agent": "my-agent --acp" }');
+    assert.deepEqual(demoConductorConfig(cache, CONDUCTOR_CLI), { file, agent: "chosen", chosenName: "my-agent --acp" });
   });
 
   it("points the demo agent at this clone again when the clone has moved", () => {

@@ -1,10 +1,12 @@
 // What the extension remembers across window loads (extension/src/persistent-state.ts)
-// outside VS Code, on in-memory stand-ins for its Memento and SecretStorage: the
+// outside VS Code, on in-memory stand-ins for its Memento and SecretStorage (the panel host's
+// secret in a private file, panel-record.ts): the
 // keys stay the ones earlier versions wrote (a renamed key would forget every
 // user's running chat host on the next reload), malformed values are refused,
 // and the panel page's messages are checked before the extension acts on them.
 
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { PanelRecord, type HostRecord } from "../../../extension/src/panel-record.js";
@@ -16,26 +18,33 @@ import { tempDir } from "../../support/processes.js";
 const RECORD: HostRecord = { pid: 4242, port: 41234, launchId: "launch-1", conversation: "c1", stateFile: undefined, logFile: "/tmp/chat-host.log" };
 
 describe("PersistentState", () => {
-  it("keeps the panel host's record in workspaceState and its secret in SecretStorage, under the keys earlier versions used", async () => {
+  it("keeps the panel host's record in workspaceState under the key earlier versions used, its secret in a private file; clearing removes an older version's SecretStorage copy too", async () => {
     const { workspace, secrets, state } = fixture();
-    const record = new PanelRecord(state);
+    const dir = path.join(tempDir(), "chat-hosts");
+    const record = new PanelRecord(state, dir);
+    await secrets.store("symposium.panelHost.secret.launch-1", "older version's copy");
     await record.save(RECORD, "s3cret");
     assert.deepEqual(workspace.get("symposium.panelHost"), RECORD);
-    assert.equal(secrets.values.get("symposium.panelHost.secret.launch-1"), "s3cret");
+    assert.equal(fs.readFileSync(path.join(dir, "launch-1.secret"), "utf8"), "s3cret");
     assert.deepEqual(await record.load(), { record: RECORD, secret: "s3cret" });
     await record.clear();
-    assert.deepEqual([workspace.keys(), [...secrets.values.keys()]], [[], []]);
+    assert.deepEqual([workspace.keys(), [...secrets.values.keys()], fs.readdirSync(dir)], [[], [], []]);
   });
 
-  it("refuses a malformed record, and a record whose secret is gone", async () => {
-    const { workspace, secrets, state } = fixture();
-    const record = new PanelRecord(state);
+  it("refuses a malformed record, a record whose secret is gone, and a launch id that is no file name", async () => {
+    const { workspace, state } = fixture();
+    const dir = tempDir();
+    const record = new PanelRecord(state, dir);
+    fs.writeFileSync(path.join(dir, "launch-1.secret"), "s3cret");
     await workspace.update("symposium.panelHost", { pid: "4242", port: 41234, launchId: "launch-1" });
-    await secrets.store("symposium.panelHost.secret.launch-1", "s3cret");
     assert.equal(await record.load(), undefined, "a pid that is not a number");
     await workspace.update("symposium.panelHost", RECORD);
-    await secrets.delete("symposium.panelHost.secret.launch-1");
+    assert.deepEqual(await record.load(), { record: RECORD, secret: "s3cret" });
+    fs.rmSync(path.join(dir, "launch-1.secret"));
     assert.equal(await record.load(), undefined, "no secret");
+    await workspace.update("symposium.panelHost", { ...RECORD, launchId: "../launch-1" });
+    assert.equal(await record.load(), undefined, "a launch id naming another folder");
+    await assert.rejects(record.save({ ...RECORD, launchId: "../x" }, "s3cret"), /not a launch id/);
   });
 
   it("remembers this workspace's state files under symposium.editorStateFiles and reuses one no live window writes", () => {

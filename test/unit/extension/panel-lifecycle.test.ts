@@ -32,7 +32,7 @@ import {
   type NewLaunch,
 } from "../../../extension/src/panel-lifecycle.js";
 import { PanelRecord } from "../../../extension/src/panel-record.js";
-import type { PersistentState } from "../../../extension/src/persistent-state.js";
+import { PersistentState } from "../../../extension/src/persistent-state.js";
 import { DEMO_AGENT_COMMAND, FAKE_TOAD, PANEL_HOST_CLI } from "../../support/panel-host.js";
 import { memoryState } from "../../support/persistent-state.js";
 import { eventually, tempDir } from "../../support/processes.js";
@@ -67,6 +67,8 @@ class TestClock implements Clock {
  */
 const STARTED_HERE_ENV = "SYMPOSIUM_LIFECYCLE_TEST";
 const STARTED_HERE = crypto.randomUUID();
+/** Where the records of this file's hosts keep their secrets (panel-record.ts). */
+const SECRET_DIR = tempDir("symposium-lifecycle-secrets-");
 
 /** The processes whose environment carries STARTED_HERE (Linux; elsewhere none are found, and the hosts' trees are all that is stopped). */
 function startedHere(): number[] {
@@ -142,7 +144,7 @@ function windowLoad(options: Options = {}) {
       wantedStateFile: () => options.wantedStateFile,
       newLaunch: async () => launch(options),
     },
-    records: new PanelRecord(state),
+    records: new PanelRecord(state, SECRET_DIR),
     log: { info: (line) => logged.push(line), warn: (line) => logged.push(line), error: (line) => logged.push(line) },
   });
   const last = () => shown.at(-1)!;
@@ -184,7 +186,7 @@ describe("PanelLifecycle", () => {
     assert.equal(url.origin, `http://127.0.0.1:${spec.port}`);
     assert.equal(url.searchParams.get("token"), spec.secret);
     assert.equal(url.searchParams.get("theme"), "dark");
-    const saved = await new PanelRecord(load.state).load();
+    const saved = await new PanelRecord(load.state, SECRET_DIR).load();
     assert.equal(saved?.secret, spec.secret);
     assert.equal(saved?.record.launchId, spec.launchId);
     assert.equal(url.searchParams.get("conversation"), saved?.record.conversation);
@@ -195,9 +197,9 @@ describe("PanelLifecycle", () => {
     assert.equal(load.lifecycle.state, "running");
 
     await load.lifecycle.rememberConversation("second-chat");
-    assert.equal((await new PanelRecord(load.state).load())?.record.conversation, "second-chat", "a reload returns to it");
+    assert.equal((await new PanelRecord(load.state, SECRET_DIR).load())?.record.conversation, "second-chat", "a reload returns to it");
     await load.lifecycle.rememberConversation("not a conversation id");
-    assert.equal((await new PanelRecord(load.state).load())?.record.conversation, "second-chat");
+    assert.equal((await new PanelRecord(load.state, SECRET_DIR).load())?.record.conversation, "second-chat");
     load.lifecycle.dispose();
     assert.equal(load.clock.ticks.size, 0, "a window that goes stops its heartbeat");
   });
@@ -216,7 +218,7 @@ describe("PanelLifecycle", () => {
     second.lifecycle.dispose();
 
     // The same host under a record of another launch: a stranger, never embedded nor signalled.
-    const records = new PanelRecord(first.state);
+    const records = new PanelRecord(first.state, SECRET_DIR);
     const saved = (await records.load())!;
     await records.save({ ...saved.record, launchId: "another-launch" }, saved.secret);
     const third = windowLoad({ state: first.state });
@@ -236,10 +238,54 @@ describe("PanelLifecycle", () => {
     third.lifecycle.dispose();
   });
 
+  it("reconnects after a reload while VS Code's SecretStorage does not answer (the secret is in a private file)", async () => {
+    const stores = memoryState();
+    const first = windowLoad({ state: stores.state });
+    await first.lifecycle.ensureStarted();
+    first.lifecycle.dispose();
+    const { record } = (await new PanelRecord(stores.state, SECRET_DIR).load())!;
+    if (process.platform !== "win32") {
+      assert.equal(fs.statSync(path.join(SECRET_DIR, `${record.launchId}.secret`)).mode & 0o777, 0o600);
+      assert.equal(fs.statSync(SECRET_DIR).mode & 0o777, 0o700);
+    }
+    // Seen in code-server after a reload on a busy machine: the read went to the page and no answer came for over a minute.
+    const never = () => new Promise<never>(() => undefined);
+    const silent = { onDidChange: () => ({ dispose() {} }), get: never, store: never, delete: never, keys: never };
+    const second = windowLoad({ state: new PersistentState(stores.workspace, stores.global, silent) });
+    await second.lifecycle.ensureStarted();
+    assert.equal(second.spawned.length, 0, "no new host");
+    assert.deepEqual(second.last(), { status: { kind: "ready" }, chatUrl: first.last().chatUrl });
+    second.lifecycle.dispose();
+  });
+
+  it(
+    "reconnects after a reload to a host that is slow to answer (a busy machine), never starting a second one",
+    { skip: process.platform === "win32" && "SIGSTOP" },
+    async () => {
+      const first = windowLoad();
+      await first.lifecycle.ensureStarted();
+      first.lifecycle.dispose();
+      const { record } = (await new PanelRecord(first.state, SECRET_DIR).load())!;
+      // The host answers nothing for 2.5 s (its connections wait in the kernel's queue), as a starved process does.
+      process.kill(record.pid, "SIGSTOP");
+      const resume = setTimeout(() => process.kill(record.pid, "SIGCONT"), 2_500);
+      try {
+        const second = windowLoad({ state: first.state });
+        await second.lifecycle.ensureStarted();
+        assert.equal(second.spawned.length, 0, "no second host");
+        assert.deepEqual(second.last(), { status: { kind: "ready" }, chatUrl: first.last().chatUrl });
+        second.lifecycle.dispose();
+      } finally {
+        clearTimeout(resume);
+        process.kill(record.pid, "SIGCONT");
+      }
+    },
+  );
+
   it("says when the heartbeat finds the host gone, with Retry; Retry starts a new one", async () => {
     const load = windowLoad();
     await load.lifecycle.ensureStarted();
-    const { record } = (await new PanelRecord(load.state).load())!;
+    const { record } = (await new PanelRecord(load.state, SECRET_DIR).load())!;
     await stopProcessTree(record.pid);
     await load.clock.beat();
     const status = load.last().status;
@@ -256,12 +302,12 @@ describe("PanelLifecycle", () => {
   it("restarts with the chat kept on screen until the new one is ready, which says once that it is a new conversation", async () => {
     const load = windowLoad();
     await load.lifecycle.ensureStarted();
-    const old = (await new PanelRecord(load.state).load())!.record;
+    const old = (await new PanelRecord(load.state, SECRET_DIR).load())!.record;
     const before = load.shown.length;
     await load.lifecycle.restart();
     assert.deepEqual(load.shown[before]?.status, RESTARTING);
     assert.equal(isAlive(old.pid), false, "the old host is gone");
-    const fresh = (await new PanelRecord(load.state).load())!.record;
+    const fresh = (await new PanelRecord(load.state, SECRET_DIR).load())!.record;
     assert.notEqual(fresh.pid, old.pid);
     assert.deepEqual(load.last().status, { kind: "ready", notice: RESTART_NOTICE });
     assert.notEqual(new URL(load.last().chatUrl!).searchParams.get("token"), null);
@@ -273,7 +319,7 @@ describe("PanelLifecycle", () => {
   it("stops the host's whole tree and stays stopped; a Restart during the Stop waits for it", async () => {
     const load = windowLoad();
     await load.lifecycle.ensureStarted();
-    const { record, secret } = (await new PanelRecord(load.state).load())!;
+    const { record, secret } = (await new PanelRecord(load.state, SECRET_DIR).load())!;
     const frontend = await fetchIdentity(record.port, secret);
     const frontendPid = frontend.frontend.state === "running" ? frontend.frontend.pid : -1;
     const before = load.shown.length;
@@ -286,7 +332,7 @@ describe("PanelLifecycle", () => {
     // Killed and waited for by the stop; reaping a process is the system's, so wait for that too.
     await eventually(() => !isAlive(record.pid), 5_000, "the host to be gone");
     await eventually(() => !isAlive(frontendPid), 5_000, "its frontend to be gone");
-    assert.equal(new PanelRecord(load.state).remembered(), false);
+    assert.equal(new PanelRecord(load.state, SECRET_DIR).remembered(), false);
     await load.lifecycle.ensureStarted();
     assert.equal(load.spawned.length, 1, "opening the panel after Stop starts nothing");
 
@@ -294,7 +340,7 @@ describe("PanelLifecycle", () => {
     await load.lifecycle.restart();
     await Promise.all([load.lifecycle.stop(), load.lifecycle.restart()]);
     assert.equal(load.lifecycle.state, "running");
-    const kept = (await new PanelRecord(load.state).load())!.record;
+    const kept = (await new PanelRecord(load.state, SECRET_DIR).load())!.record;
     assert.equal(kept.launchId, load.spawned.at(-1)!.launchId);
     assert.ok(isAlive(kept.pid));
     load.lifecycle.dispose();
@@ -331,7 +377,7 @@ describe("PanelLifecycle", () => {
         retry: true,
       });
       assert.equal(load.lifecycle.state, "failed");
-      assert.equal(new PanelRecord(load.state).remembered(), false, "nothing remembered of a host that never ran");
+      assert.equal(new PanelRecord(load.state, SECRET_DIR).remembered(), false, "nothing remembered of a host that never ran");
     } finally {
       server.close();
     }
@@ -340,8 +386,8 @@ describe("PanelLifecycle", () => {
   it("gives up on a frontend that does not answer by the deadline, and ends the host", async () => {
     const load = windowLoad({ frontend: { program: process.execPath, args: ["-e", "setInterval(() => {}, 60_000)", "--"] } });
     const starting = load.lifecycle.ensureStarted();
-    await eventually(() => new PanelRecord(load.state).remembered(), 10_000, "the host's record");
-    const { record } = (await new PanelRecord(load.state).load())!;
+    await eventually(() => new PanelRecord(load.state, SECRET_DIR).remembered(), 10_000, "the host's record");
+    const { record } = (await new PanelRecord(load.state, SECRET_DIR).load())!;
     const hostLog = () => (fs.existsSync(record.logFile) ? fs.readFileSync(record.logFile, "utf8") : "");
     await eventually(() => hostLog().includes("starting the frontend"), 10_000, "the host to start its frontend");
     load.clock.advance(READY_TIMEOUT_MS + 1);
@@ -351,7 +397,7 @@ describe("PanelLifecycle", () => {
     assert.equal(status.kind === "error" && status.message, `The chat did not answer within ${READY_TIMEOUT_MS / 1000} s.`);
     assert.match(status.kind === "error" ? (status.detail ?? "") : "", /starting the frontend/, "the host's log lines under it");
     assert.equal(isAlive(record.pid), false, "the host is ended");
-    assert.equal(new PanelRecord(load.state).remembered(), false);
+    assert.equal(new PanelRecord(load.state, SECRET_DIR).remembered(), false);
   });
 
   it("offers a restart for a changed setting only while the chat runs, and for editor context only to a host without its file", async () => {
