@@ -22,7 +22,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { decideAgentWrite, type WriteDecision } from "../../editor-state/src/index.js";
 import type { EditResult } from "../../webview/src/panel-messages.js";
-import type { BeforeDocuments } from "./chat-bridge.js";
+import type { BeforeDocuments } from "./before-documents.js";
 import { readConfig } from "./config.js";
 import { changeBetween, rebaseChange, type TextChange } from "./edit-rebase.js";
 import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "./review-deadline.js";

@@ -9,34 +9,11 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { chordCommand, type BridgeRequest, type ToPanel } from "../../webview/src/panel-messages.js";
 import { applyAgentEdit } from "./agent-edits.js";
+import type { BeforeDocuments } from "./before-documents.js";
 import { TURN_COMMANDS } from "./agent-turns.js";
 import { noticeText } from "./notice-text.js";
 import { insideFolders } from "../../editor-tools/src/workspace-paths.js";
 
-export const BEFORE_SCHEME = "symposium-before";
-/** Virtual documents kept at once: old ones are forgotten (a diff editor still open on one shows it empty). */
-const MAX_DOCUMENTS = 32;
-
-/** Read-only documents holding a diff's texts, by an id in the URI's query. */
-export class BeforeDocuments implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 0;
-
-  /** A URI whose document is `text`, named like `file` (so the editor picks its language). */
-  add(file: string, text: string, label: string): vscode.Uri {
-    const id = String(++this.next);
-    this.texts.set(id, text);
-    for (const old of this.texts.keys()) {
-      if (this.texts.size <= MAX_DOCUMENTS) break;
-      this.texts.delete(old);
-    }
-    return vscode.Uri.from({ scheme: BEFORE_SCHEME, path: `/${label}/${path.basename(file)}`, query: id });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.query) ?? "";
-  }
-}
 
 export interface BridgeDeps {
   documents: BeforeDocuments;

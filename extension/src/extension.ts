@@ -1,7 +1,8 @@
 // Entry point: wires the parts together and nothing else.
 
 import * as vscode from "vscode";
-import { BEFORE_SCHEME, BeforeDocuments, handleBridgeRequest } from "./chat-bridge.js";
+import { BEFORE_SCHEME, BeforeDocuments } from "./before-documents.js";
+import { handleBridgeRequest } from "./chat-bridge.js";
 import { CHAT_EDITOR_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
 import { registerAgentTurns } from "./agent-turns.js";
 import { registerCommands } from "./commands.js";

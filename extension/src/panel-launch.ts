@@ -16,16 +16,8 @@ import { builtinChatArgs, shellOf, toadArgs, type ConductorProgram } from "./fro
 import { chooseFrontend, findProgram } from "./frontend-finder.js";
 import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
 import type { NewLaunch } from "./panel-lifecycle.js";
+import { PanelError } from "./panel-error.js";
 
-/** An error shown in the panel as is, with optional detail (log lines). */
-export class PanelError extends Error {
-  constructor(
-    message: string,
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface LaunchPlan {
   frontend: { program: string; args: string[] };

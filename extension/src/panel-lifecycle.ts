@@ -13,7 +13,7 @@
 import * as crypto from "node:crypto";
 import { EXIT_PORT_BUSY, type HostIdentity, type LaunchSpec } from "../../panel-host/src/launch-spec.js";
 import type { ChatTheme, PanelStatus } from "../../webview/src/panel-messages.js";
-import { PanelError } from "./panel-launch.js";
+import { PanelError } from "./panel-error.js";
 import type { HostRecord, PanelRecord } from "./panel-record.js";
 
 export type HostState = "stopped" | "starting" | "running" | "failed";

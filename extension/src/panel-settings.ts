@@ -4,7 +4,6 @@
 
 import * as vscode from "vscode";
 import { MACHINE_SETTINGS, onSettingChange, onSettingEdit, type SettingName } from "./config.js";
-import type { PanelHostController } from "./panel-host-controller.js";
 import type { PersistentState } from "./persistent-state.js";
 
 /** Said once, quietly (the log, not a toast): the built-in chat is the usual case, not a fault. */
@@ -29,7 +28,13 @@ const RESTART_SETTINGS: readonly SettingName[] = [
   "mcpServers",
 ];
 
-export function offerRestartOnSettingChange(controller: PanelHostController, log: vscode.LogOutputChannel): vscode.Disposable {
+/** What a settings change asks of the chat's host (PanelHostController; named here so the two do not import each other). */
+export interface SettingsListener {
+  offerRestart(reason: string): unknown;
+  editorContextChanged(): unknown;
+}
+
+export function offerRestartOnSettingChange(controller: SettingsListener, log: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.Disposable.from(
     onSettingEdit(RESTART_SETTINGS, (changed, applies) => {
       if (applies) return void controller.offerRestart(`The setting symposium.${changed}`);

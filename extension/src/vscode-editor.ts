@@ -24,7 +24,7 @@ import type {
 } from "../../editor-tools/src/tools/editor.js";
 import { readDisk, readLeadingLines } from "../../editor-tools/src/read-disk.js";
 import { ACCEPT, applyChange, reviewInDiff } from "./agent-edits.js";
-import type { BeforeDocuments } from "./chat-bridge.js";
+import type { BeforeDocuments } from "./before-documents.js";
 import { readConfig } from "./config.js";
 import { changeBetween } from "./edit-rebase.js";
 import type { ProposalDocuments } from "./proposal-documents.js";
