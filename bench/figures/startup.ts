@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { STATE_FILE_ENV } from "../../editor-state/src/index.js";
-import { builtinChatArgs, toadArgs } from "../../extension/src/frontend-command-line.js";
+import { builtinChatArgs, toadArgs } from "../../extension/src/panel/frontend-command-line.js";
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "../../test/harness/code-server.js";
 import { startTestHost, waitForFrontend } from "../../test/support/panel-host.js";
@@ -117,7 +117,7 @@ type ColdArm = "builtin" | "toad";
 
 /** One cold start: the panel host spawned → its frontend answering → the chat page's first server message in Chromium. */
 async function coldStart(browser: Browser, arm: ColdArm, workspace: string, config: string): Promise<{ total: number; ready: number }> {
-  // What the extension gives each frontend (extension/src/frontend-command-line.ts).
+  // What the extension gives each frontend (extension/src/panel/frontend-command-line.ts).
   const conductor = { program: node, args: [CONDUCTOR[1]!] };
   const frontend =
     arm === "toad"

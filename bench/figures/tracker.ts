@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EditorFacts } from "../../editor-state/src/index.js";
-import { freshStateFilePath } from "../../extension/src/state-file-location.js";
-import { StateFileWriter } from "../../extension/src/state-file-writer.js";
+import { freshStateFilePath } from "../../extension/src/tracker/state-file-location.js";
+import { StateFileWriter } from "../../extension/src/tracker/state-file-writer.js";
 import { median, percentile, type Figure } from "./common.js";
 
 const DRAG_MS = 10_000;

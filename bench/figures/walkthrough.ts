@@ -74,7 +74,7 @@ export async function w1(): Promise<Figure> {
   }
 }
 
-/** Medians of the runs' times as the window logs them (extension/src/walkthrough-view.ts), and how many went to a loaded page. */
+/** Medians of the runs' times as the window logs them (extension/src/walkthroughs/walkthrough-view.ts), and how many went to a loaded page. */
 function breakdown(log: string): { handed: string; drawn: string; live: number } {
   const runs = [
     ...log.matchAll(

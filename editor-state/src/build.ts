@@ -65,7 +65,7 @@ export interface StateFacts {
   workspaceFolders: string[];
   writerPid: number;
   now: Date;
-  /** The window's unsaved files, their snapshots already written (extension/src/unsaved-snapshots.ts). */
+  /** The window's unsaved files, their snapshots already written (extension/src/tracker/unsaved-snapshots.ts). */
   unsavedDocuments?: UnsavedDocumentState[];
   /** The editor's tools and the window's live channel (docs/editor-tools.md); absent: not written. */
   editorTools?: EditorToolsState;

@@ -1,5 +1,5 @@
 // The short name of what the editor context points at, as the status bar
-// (extension/src/context-status.ts) and the chat's context chip
+// (extension/src/tracker/context-status.ts) and the chat's context chip
 // (webchat/src/context-chip.ts) both show it.
 
 import type { EditorState } from "./index.js";

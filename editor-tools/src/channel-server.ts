@@ -1,6 +1,6 @@
 // The window's end of the private channel into VS Code (protocol.ts,
 // docs/editor-tools.md), without `vscode` so tests drive it directly. One class
-// serves both users: the window's editor tools (extension/src/editor-tools-host.ts)
+// serves both users: the window's editor tools (extension/src/tools/editor-tools-host.ts)
 // and each language-model session's relay of the consumer's tools
 // (lm-provider/src/tool-channel.ts), each with its own address, secret and
 // handlers. A Unix domain socket in the private state directory (a named pipe

@@ -1,7 +1,7 @@
 // The tools an agent sees, one file each in tools/ (name, description, input
 // schema, hints, and the window's handler against the editor interface,
 // tools/editor.ts): this list is what tools/list answers; the window registers
-// the handlers of tools/window-tools.ts (extension/src/editor-tools-host.ts). Plain JSON Schema (the SDK's
+// the handlers of tools/window-tools.ts (extension/src/tools/editor-tools-host.ts). Plain JSON Schema (the SDK's
 // Ajv validator checks calls against it), no zod: building zod schemas and
 // converting them cost the server memory and start-up time in a process every
 // session starts. Descriptions say when to pick each one over the agent's own

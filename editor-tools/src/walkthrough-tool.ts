@@ -3,7 +3,7 @@
 // a few lines; the whole format is one read away, as the MCP resource
 // WALKTHROUGH_FORMAT_URI. The call is checked here (schema, then the format and
 // its bounds, so a mistake comes back at once with its line), then the window
-// resolves the locations and shows it (extension/src/walkthrough-handler.ts).
+// resolves the locations and shows it (extension/src/walkthroughs/walkthrough-view.ts).
 
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ReadResourceRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";

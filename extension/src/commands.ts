@@ -4,10 +4,10 @@
 // show-editor-context.ts provides; Toggle flips the setting (config.ts).
 
 import * as vscode from "vscode";
-import { CHAT_VIEW_ID } from "./chat-view.js";
-import { chooseAgent } from "./agent-picker.js";
-import { manageExtensions } from "./extensions-command.js";
-import { selectionMention } from "./selection-mention.js";
+import { CHAT_VIEW_ID } from "./panel/chat-view.js";
+import { chooseAgent } from "./agents/agent-picker.js";
+import { manageExtensions } from "./agents/extensions-command.js";
+import { selectionMention } from "./panel/selection-mention.js";
 import type { SelectionMention } from "../../webview/src/panel-messages.js";
 
 /** The commands package.json contributes; the extension-host test checks each is registered. */

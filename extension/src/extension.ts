@@ -1,23 +1,23 @@
 // Entry point: wires the parts together and nothing else.
 
 import * as vscode from "vscode";
-import { BEFORE_SCHEME, BeforeDocuments } from "./before-documents.js";
-import { handleBridgeRequest } from "./chat-bridge.js";
-import { CHAT_EDITOR_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./chat-view.js";
-import { registerAgentTurns } from "./agent-turns.js";
+import { BEFORE_SCHEME, BeforeDocuments } from "./turns/before-documents.js";
+import { handleBridgeRequest } from "./panel/chat-bridge.js";
+import { CHAT_EDITOR_TYPE, CHAT_VIEW_ID, ChatViewProvider } from "./panel/chat-view.js";
+import { registerAgentTurns } from "./turns/agent-turns.js";
 import { registerCommands } from "./commands.js";
 import { onConfigChange, readConfig } from "./config.js";
-import { createContextStatus } from "./context-status.js";
-import { EditorStateTracker } from "./editor-state-tracker.js";
-import { EditorToolsHost } from "./editor-tools-host.js";
-import { PROPOSAL_SCHEME, ProposalDocuments } from "./proposal-documents.js";
-import { registerLmProvider } from "./lm-provider.js";
-import { hostRuntime } from "./panel-host-client.js";
-import { PanelHostController } from "./panel-host-controller.js";
-import { offerRestartOnSettingChange } from "./panel-settings.js";
+import { createContextStatus } from "./tracker/context-status.js";
+import { EditorStateTracker } from "./tracker/editor-state-tracker.js";
+import { EditorToolsHost } from "./tools/editor-tools-host.js";
+import { PROPOSAL_SCHEME, ProposalDocuments } from "./tools/proposal-documents.js";
+import { registerLmProvider } from "./models/lm-provider.js";
+import { hostRuntime } from "./panel/panel-host-client.js";
+import { PanelHostController } from "./panel/panel-host-controller.js";
+import { offerRestartOnSettingChange } from "./panel/panel-settings.js";
 import { PersistentState } from "./persistent-state.js";
-import { createEditorContextView } from "./show-editor-context.js";
-import { Walkthroughs } from "./walkthrough-view.js";
+import { createEditorContextView } from "./tracker/show-editor-context.js";
+import { Walkthroughs } from "./walkthroughs/walkthrough-view.js";
 import type { PanelStatus } from "../../webview/src/panel-messages.js";
 
 /** What `activate` returns (`vscode.extensions.getExtension(…).exports`): what the chat view shows, for tests. */

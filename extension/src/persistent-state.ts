@@ -5,7 +5,7 @@
 // the reader checks them.
 
 import type * as vscode from "vscode";
-import type { StateFileMemory } from "./state-file-location.js";
+import type { StateFileMemory } from "./tracker/state-file-location.js";
 
 const KEYS = {
   /** workspaceState: the panel host this workspace's windows share (panel-record.ts). */

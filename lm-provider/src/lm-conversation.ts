@@ -3,7 +3,7 @@
 // the running ACP session or starts a new one; the tool channel turns the
 // agent's MCP calls into tool-call parts and the consumer's tool results in
 // its next request into their answers. No `vscode` here: the extension's
-// adapter (extension/src/lm-provider.ts) maps VS Code's types to these.
+// adapter (extension/src/models/lm-provider.ts) maps VS Code's types to these.
 
 import * as crypto from "node:crypto";
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";

@@ -1,5 +1,5 @@
 // "Symposium: Manage Extensions" in code-server + Chromium
-// (extension/src/extensions-command.ts): the config's extensions in a
+// (extension/src/agents/extensions-command.ts): the config's extensions in a
 // QuickPick, in order; by keyboard, one is moved up; by mouse, one is
 // disabled and a built-in added; each change written into the config file by
 // the conductor's own verbs (its comment kept), the pick's title saying it

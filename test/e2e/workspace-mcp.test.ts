@@ -1,5 +1,5 @@
 // The workspace's .vscode/mcp.json servers, in code-server + Chromium
-// (extension/src/workspace-mcp-consent.ts): opening the chat asks once, in a
+// (extension/src/agents/workspace-mcp-consent.ts): opening the chat asks once, in a
 // modal, whether the agent may have them; "Don't Allow" gives none and is
 // remembered; a file whose servers change is asked about again; "Allow" gives
 // them (the chat's Tools chip names them, as the conductor reported them to

@@ -1,6 +1,6 @@
 // The panel with symposium.acpAgentPath set to Symposium's published Rust
 // conductor (symposium-acp-agent, which has no editor-context proxy of its
-// own): the command line the extension plans (extension/src/panel-launch.ts)
+// own): the command line the extension plans (extension/src/panel/panel-launch.ts)
 // run by the real built-in chat server, the Rust conductor running a recording
 // agent from its own config. The chat works and exactly one editor-context
 // block reaches the agent.
@@ -10,7 +10,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { planLaunch } from "../../extension/src/panel-launch.js";
+import { planLaunch } from "../../extension/src/panel/panel-launch.js";
 import { parseArgs } from "../../webchat/src/args.js";
 import { REPO_DIR, eventually, tempDir } from "../support/processes.js";
 import { SEED_STATE, writeStateFile } from "../support/state-files.js";

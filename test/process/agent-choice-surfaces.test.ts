@@ -1,6 +1,6 @@
 // One way to choose an agent, seen from its three surfaces, all real
 // processes: "Symposium: Choose Agent" (the conductor's `registry list` and
-// `registry use`, run as extension/src/agent-picker.ts runs them, with
+// `registry use`, run as extension/src/agents/agent-picker.ts runs them, with
 // symposium.agents in $SYMPOSIUM_AGENTS), the built-in chat's header (the
 // `agents` message of the real chat server running the real conductor, given
 // as a program and its arguments) and the first-run menu (the same chat's
@@ -47,7 +47,7 @@ function newUser(): { config: string; env: NodeJS.ProcessEnv } {
   return { config, env };
 }
 
-/** The quick pick's conductor call (extension/src/agent-picker.ts): stdout, or the error with its stderr. */
+/** The quick pick's conductor call (extension/src/agents/agent-picker.ts): stdout, or the error with its stderr. */
 function quickPick(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return runForOutput(process.execPath, [CONDUCTOR_CLI, ...args], { env: { ...process.env, ...env }, timeoutMs: 60_000 });
 }

@@ -12,13 +12,13 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "../../extension/src/review-deadline.js";
+import { REVIEW_ANSWER_MS, UNANSWERED, answerWithin } from "../../extension/src/turns/review-deadline.js";
 import type { SessionInfo, TranscriptEvent } from "../../webchat/page/protocol.js";
 import { AgentSession } from "../../webchat/src/agent-session.js";
 import { MAX_BRIDGE_TEXT, parseFromPanel } from "../../webview/src/panel-messages.js";
 import { ProjectFiles } from "../../webchat/src/project-files.js";
 import { EDIT_ANSWER_MS, editorPath, MAX_OFFERED_CHARS, refusal, WorkspaceEdits } from "../../webchat/src/workspace-edits.js";
-import { changeBetween, rebaseChange } from "../../extension/src/edit-rebase.js";
+import { changeBetween, rebaseChange } from "../../extension/src/turns/edit-rebase.js";
 import { OUT_DIR, tempDir } from "../support/processes.js";
 
 const EDIT_AGENT = path.join(OUT_DIR, "test", "fixtures", "edit-agent.js");
@@ -152,7 +152,7 @@ describe("WorkspaceEdits (the chat server's side)", () => {
   });
 });
 
-describe("the agent's change carried over the user's typing (extension/src/edit-rebase.ts)", () => {
+describe("the agent's change carried over the user's typing (extension/src/turns/edit-rebase.ts)", () => {
   const original = "one\ntwo\nthree\nfour\n";
   const agent = changeBetween(original, "one\nTWO\nthree\nfour\n");
   const apply = (text: string, change: { start: number; end: number; text: string }) => text.slice(0, change.start) + change.text + text.slice(change.end);
@@ -179,7 +179,7 @@ describe("the agent's change carried over the user's typing (extension/src/edit-
   });
 });
 
-describe("a review left open (extension/src/review-deadline.ts)", () => {
+describe("a review left open (extension/src/turns/review-deadline.ts)", () => {
   it("gives the user 10 minutes, then answers UNANSWERED; a click after that is dropped", async (t) => {
     t.mock.timers.enable({ apis: ["setTimeout"] });
     let click: (answer: string) => void = () => {};

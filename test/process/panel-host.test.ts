@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import * as http from "node:http";
 import { after, describe, it } from "node:test";
 import WebSocket from "ws";
-import { fetchIdentity } from "../../extension/src/panel-host-client.js";
+import { fetchIdentity } from "../../extension/src/panel/panel-host-client.js";
 import { EXIT_PORT_BUSY } from "../../panel-host/src/launch-spec.js";
 import { descendants, eventually, isAlive } from "../support/processes.js";
 import { startTestHost, waitForFrontend, type TestHost } from "../support/panel-host.js";

@@ -25,7 +25,7 @@ import { platformKey } from "../../conductor-hooks/src/registry-format.js";
 import { ourConductor } from "../../webchat/src/agent-catalog.js";
 import type { AgentCommand } from "../../webchat/src/agent-command.js";
 import { parseArgs } from "../../webchat/src/args.js";
-import { builtinChatArgs } from "../../extension/src/frontend-command-line.js";
+import { builtinChatArgs } from "../../extension/src/panel/frontend-command-line.js";
 
 const skip = chromiumSkipReason();
 const TIMEOUT = { timeout: 20_000 };

@@ -14,7 +14,7 @@ import { after, describe, it } from "node:test";
 import { quote } from "shell-quote";
 import { WebSocket } from "ws";
 import type { ServerMessage, TranscriptEvent } from "../../webchat/page/protocol.js";
-import { planLaunch } from "../../extension/src/panel-launch.js";
+import { planLaunch } from "../../extension/src/panel/panel-launch.js";
 import { parseArgs } from "../../webchat/src/args.js";
 import { CONDUCTOR_CLI, OUT_DIR, eventually, isAlive, tempDir } from "../support/processes.js";
 import { startChatServer, type ChatServer } from "../support/webchat-server.js";

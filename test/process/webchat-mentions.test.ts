@@ -189,7 +189,7 @@ describe("webchat @ mentions", { skip }, () => {
     assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md" ');
     assert.equal(await frame.locator("#composer-notice").isHidden(), true, "nothing refused");
     await frame.fill("#input", "");
-    // The panel sends the path and lines (extension/src/selection-mention.ts): the page writes the mention, the path quoted.
+    // The panel sends the path and lines (extension/src/panel/selection-mention.ts): the page writes the mention, the path quoted.
     await post({ type: "symposium/mention", path: "docs/my notes.md", startLine: 2, endLine: 3 });
     await frame.waitForFunction(() => (document.getElementById("input") as HTMLTextAreaElement).value !== "", undefined, TIMEOUT);
     assert.equal(await frame.inputValue("#input"), '@"docs/my notes.md":2-3 ');

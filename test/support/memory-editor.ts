@@ -2,7 +2,7 @@
 // over documents and files in memory: the unit tests run each tool's real
 // handler against it. A test double, kept honest by the tools' e2e tests in
 // code-server (test/e2e/editor-tools.test.ts), which run the same handlers
-// over VS Code (extension/src/vscode-editor.ts). Paths live under a root that
+// over VS Code (extension/src/tools/vscode-editor.ts). Paths live under a root that
 // does not exist on the disk, so the one real path check (workspace-paths.ts)
 // judges them as they are written.
 

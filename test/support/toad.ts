@@ -2,7 +2,7 @@
 // skip when it is absent (a failure under CI), and a panel host running it
 // with our conductor and a recording agent behind it.
 
-import { toadArgs } from "../../extension/src/frontend-command-line.js";
+import { toadArgs } from "../../extension/src/panel/frontend-command-line.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -54,7 +54,7 @@ export async function startToadHost(kind: "real" | "fake" = "real", agent = RECO
   const config = path.join(dir, "config.jsonc");
   fs.writeFileSync(config, JSON.stringify({ agent: `${process.execPath} ${agent}`, proxies: [] }));
   const stateFile = path.join(dir, "editor-state.json");
-  // `acp "<conductor> run"`, quoted once for Toad's shell, as the extension does it (extension/src/frontend-command-line.ts).
+  // `acp "<conductor> run"`, quoted once for Toad's shell, as the extension does it (extension/src/panel/frontend-command-line.ts).
   const args = toadArgs({ program: process.execPath, args: [conductor] }, "posix");
   const host = await startTestHost({
     frontend: kind === "real" ? { program: TOAD_LAUNCHER, args } : { program: process.execPath, args: [FAKE_TOAD, ...args] },

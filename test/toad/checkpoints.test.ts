@@ -2,7 +2,7 @@
 // Toad, Toad our conductor, the conductor an agent that writes the disk itself
 // (test/fixtures/disk-agent.ts). The user types the agent's steps into Toad's
 // terminal in Chromium; then `symposium-conductor checkpoints list` shows the
-// turn, and the store VS Code's commands open (extension/src/agent-turns.ts:
+// turn, and the store VS Code's commands open (extension/src/turns/agent-turns.ts:
 // the folder `checkpointsDirectory` names from the extension's environment)
 // holds the same record, its before side what Review shows on the left.
 

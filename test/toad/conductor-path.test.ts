@@ -1,6 +1,6 @@
 // Toad takes its agent command only as one string, which it rebuilds with
 // shlex.join for each page and runs through the shell: the extension quotes
-// `"<conductor> run"` once for that (extension/src/frontend-command-line.ts).
+// `"<conductor> run"` once for that (extension/src/panel/frontend-command-line.ts).
 // Here the conductor lives in a folder whose name has spaces, quotes and `$`,
 // and the real Toad, behind the panel host, still starts it: the conductor's
 // agent starts when Toad's page opens in Chromium.

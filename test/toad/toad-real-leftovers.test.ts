@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import WebSocket from "ws";
-import { requestStop } from "../../extension/src/panel-host-client.js";
+import { requestStop } from "../../extension/src/panel/panel-host-client.js";
 import { stopProcessTree } from "../../acp-wire/src/processes.js";
 import { busyLoops } from "../support/cpu-load.js";
 import { eventually } from "../support/processes.js";

@@ -1,7 +1,7 @@
 // What the user may want to be told when they are not looking at the chat: the
 // agent finished its turn, or it waits for them (a permission, a question, a
 // sign-in). The page only says so to VS Code's panel (bridge.ts's toPanel); the extension
-// decides whether to notify (extension/src/chat-attention.ts: only while the chat
+// decides whether to notify (extension/src/panel/chat-attention.ts: only while the chat
 // is out of view or the window has no focus, and the setting allows it). Live
 // events only: a replay is the past, already seen or not.
 

@@ -195,7 +195,7 @@ function keyName(event: KeyboardEvent): string {
   return event.key.toLowerCase();
 }
 
-/** The panel's mention (extension/src/selection-mention.ts) as the composer writes every mention (mention-syntax.ts). */
+/** The panel's mention (extension/src/panel/selection-mention.ts) as the composer writes every mention (mention-syntax.ts). */
 export function selectionText(mention: SelectionMention): string {
   return mentionText(mention.path, mention.startLine, mention.endLine);
 }

@@ -1,5 +1,5 @@
 // The walkthrough view's page (webchat/page/walkthrough.ts) and the extension
-// (extension/src/walkthrough-view.ts): what the page shows, carried in its
+// (extension/src/walkthroughs/walkthrough-view.ts): what the page shows, carried in its
 // HTML as data (walkthrough-html.ts) and then in `show` messages to the page,
 // which stays loaded, and what the page asks of VS Code.
 // Every message from the page is rebuilt from its known fields, or dropped:

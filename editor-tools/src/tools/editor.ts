@@ -1,7 +1,7 @@
 // What the editor tools need of an editor (documents, diagnostics, language
 // features, edits), as plain data: the tools (this folder) are written against
 // it, the extension implements it once over `vscode`
-// (extension/src/vscode-editor.ts), the unit tests over documents in memory
+// (extension/src/tools/vscode-editor.ts), the unit tests over documents in memory
 // (test/unit/editor-tools/memory-editor.ts). Lines and characters are 0-based,
 // as VS Code counts; the tools answer 1-based.
 

@@ -74,7 +74,7 @@ async function answer(params: Record<string, unknown>, editor: Editor): Promise<
 
 /**
  * One undoable edit: the change from `current` carried over what the user typed meanwhile, as for the chat's
- * writes (extension/src/agent-edits.ts applyChange); saved when the document had no unsaved changes.
+ * writes (extension/src/turns/agent-edits.ts applyChange); saved when the document had no unsaved changes.
  */
 async function applyProposal(
   editor: Editor,

@@ -17,7 +17,7 @@ export interface EditorTool {
   fallsBack: boolean;
   /** Changes nothing (MCP's readOnlyHint). */
   readOnly: boolean;
-  /** The window's answer, from the editor; none when the window answers it elsewhere (present_walkthrough: extension/src/walkthrough-view.ts). */
+  /** The window's answer, from the editor; none when the window answers it elsewhere (present_walkthrough: extension/src/walkthroughs/walkthrough-view.ts). */
   handle?: (params: Record<string, unknown>, editor: Editor) => Promise<unknown>;
 }
 

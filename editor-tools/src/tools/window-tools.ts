@@ -1,6 +1,6 @@
 // The tools the window answers through the editor interface (editor.ts), in
 // tools/list's order: what the extension registers on its channel
-// (extension/src/editor-tools-host.ts). Apart from tools.ts, which adds
+// (extension/src/tools/editor-tools-host.ts). Apart from tools.ts, which adds
 // present_walkthrough, so that the extension loads no MCP SDK code.
 
 import { diagnostics } from "./diagnostics.js";

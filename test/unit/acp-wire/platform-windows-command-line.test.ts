@@ -19,7 +19,7 @@ import {
   quoteWindowsArgument,
   splitWindowsCommandLine,
 } from "../../../acp-wire/src/windows-command-line.js";
-import { commandLine, conductorRunCommand } from "../../../extension/src/frontend-command-line.js";
+import { commandLine, conductorRunCommand } from "../../../extension/src/panel/frontend-command-line.js";
 import { joinCommandLine, splitCommandLine } from "../../../conductor-hooks/src/config.js";
 
 /** What cmd.exe does with LINE: the variables `set` assigned, the program it starts, and that program's argv. */

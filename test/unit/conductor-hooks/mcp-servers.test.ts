@@ -9,8 +9,8 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { RUN_CONFIG_ENV } from "../../../conductor-hooks/src/config.js";
 import { MCP_SERVERS_ENV as CONDUCTOR_NAME, checkMcpServers, userMcpServers } from "../../../conductor-hooks/src/mcp-servers.js";
-import { MCP_SERVERS_ENV, mcpServersEnvironment } from "../../../extension/src/custom-agents.js";
-import { conductorEnvironment } from "../../../extension/src/panel-launch.js";
+import { MCP_SERVERS_ENV, mcpServersEnvironment } from "../../../extension/src/agents/custom-agents.js";
+import { conductorEnvironment } from "../../../extension/src/panel/panel-launch.js";
 import { tempDir } from "../../support/processes.js";
 
 const BASE = { toadCommand: "builtin", toadPort: 0, acpAgentPath: "", editorContextEnabled: true };

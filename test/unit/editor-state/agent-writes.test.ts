@@ -69,7 +69,7 @@ describe("an agent's write to a file open in the editor", () => {
       return [page];
     });
     const result = edits.offer(file, WRITE(file).params.content);
-    edits.answer(page, offered!.id, "unsaved"); // what extension/src/agent-edits.ts answers for refuseUnsaved
+    edits.answer(page, offered!.id, "unsaved"); // what extension/src/turns/agent-edits.ts answers for refuseUnsaved
     const fromChat = writeRefusal(await result, file, WRITE(file).params.content.length, [project]);
 
     assert.deepEqual(fromChat, fromProxy.error, "the same error, code and data included");

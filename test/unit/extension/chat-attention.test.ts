@@ -1,14 +1,14 @@
 // The chat's notifications, without VS Code: what the page reports for each live
 // event (webchat/page/attention.ts), the panel's check of that report
 // (webview/src/panel-messages.ts), what the notification says, and the same
-// occasion reported by two surfaces told once (extension/src/attention-notice.ts).
+// occasion reported by two surfaces told once (extension/src/panel/attention-notice.ts).
 // The whole path, in code-server + Chromium: test/e2e/chat-attention.test.ts.
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { attentionFor, attentionRequest } from "../../../webchat/page/attention.js";
 import { parseFromPanel } from "../../../webview/src/panel-messages.js";
-import { AttentionOccasions, SAME_TURN_MS, attentionMessage } from "../../../extension/src/attention-notice.js";
+import { AttentionOccasions, SAME_TURN_MS, attentionMessage } from "../../../extension/src/panel/attention-notice.js";
 
 describe("what the chat page reports to VS Code's panel", () => {
   it("reports a finished turn, a permission, a question and a sign-in; their ids scoped by the conversation", () => {

@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
 import { settingsFromEnvironment } from "../../../checkpoints/src/index.js";
-import { checkpointEnvironment } from "../../../extension/src/panel-launch.js";
+import { checkpointEnvironment } from "../../../extension/src/panel/panel-launch.js";
 import type { ExtensionSettings } from "../../../extension/src/config.js";
 
 const base: ExtensionSettings = { toadCommand: "toad", toadPort: 0, acpAgentPath: "", editorContextEnabled: true };

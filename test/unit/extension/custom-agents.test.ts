@@ -7,8 +7,8 @@ import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { CUSTOM_AGENTS_ENV as CONDUCTOR_NAME, customAgents } from "../../../conductor-hooks/src/catalogue.js";
-import { CUSTOM_AGENTS_ENV, customAgentsEnvironment } from "../../../extension/src/custom-agents.js";
-import { conductorEnvironment, planLaunch } from "../../../extension/src/panel-launch.js";
+import { CUSTOM_AGENTS_ENV, customAgentsEnvironment } from "../../../extension/src/agents/custom-agents.js";
+import { conductorEnvironment, planLaunch } from "../../../extension/src/panel/panel-launch.js";
 import { parseArgs } from "../../../webchat/src/args.js";
 import { tempDir } from "../../support/processes.js";
 

@@ -9,8 +9,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { builtinChatArgs, commandLine, conductorRunCommand, quotePosix, toadArgs } from "../../../extension/src/frontend-command-line.js";
-import { chooseFrontend, findProgram } from "../../../extension/src/frontend-finder.js";
+import { builtinChatArgs, commandLine, conductorRunCommand, quotePosix, toadArgs } from "../../../extension/src/panel/frontend-command-line.js";
+import { chooseFrontend, findProgram } from "../../../extension/src/panel/frontend-finder.js";
 import { tempDir } from "../../support/processes.js";
 import { parseArgs } from "../../../webchat/src/args.js";
 

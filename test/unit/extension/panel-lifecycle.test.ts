@@ -1,4 +1,4 @@
-// The panel host's lifecycle (extension/src/panel-lifecycle.ts) outside VS Code:
+// The panel host's lifecycle (extension/src/panel/panel-lifecycle.ts) outside VS Code:
 // the real panel host (dist/symposium-panel-host.mjs with the Toad stand-in and
 // the demo agent) started, reconnected to, watched, restarted and stopped through
 // the real host client; the clock's heartbeat and deadline are the test's, the view
@@ -14,7 +14,7 @@ import getPort from "get-port";
 import { isAlive, stopProcessTree } from "../../../acp-wire/src/processes.js";
 import type { LaunchSpec } from "../../../panel-host/src/launch-spec.js";
 import type { PanelStatus } from "../../../webview/src/panel-messages.js";
-import { fetchIdentity, panelHostClient } from "../../../extension/src/panel-host-client.js";
+import { fetchIdentity, panelHostClient } from "../../../extension/src/panel/panel-host-client.js";
 import {
   HEARTBEAT_MS,
   PanelLifecycle,
@@ -30,8 +30,8 @@ import {
   type Clock,
   type HostState,
   type NewLaunch,
-} from "../../../extension/src/panel-lifecycle.js";
-import { PanelRecord } from "../../../extension/src/panel-record.js";
+} from "../../../extension/src/panel/panel-lifecycle.js";
+import { PanelRecord } from "../../../extension/src/panel/panel-record.js";
 import { PersistentState } from "../../../extension/src/persistent-state.js";
 import { DEMO_AGENT_COMMAND, FAKE_TOAD, PANEL_HOST_CLI } from "../../support/panel-host.js";
 import { memoryState } from "../../support/persistent-state.js";

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { samePath } from "../../../acp-wire/src/run-as-node.js";
-import { findProgram, programCandidates } from "../../../extension/src/frontend-finder.js";
+import { findProgram, programCandidates } from "../../../extension/src/panel/frontend-finder.js";
 import { tempDir } from "../../support/processes.js";
 
 const PATHEXT = ".com;.exe;.bat;.cmd";

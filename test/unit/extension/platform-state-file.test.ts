@@ -10,8 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import writeFileAtomic from "write-file-atomic";
-import { directoryCandidates } from "../../../extension/src/state-file-location.js";
-import { BUSY_RETRY, StateFileWriter } from "../../../extension/src/state-file-writer.js";
+import { directoryCandidates } from "../../../extension/src/tracker/state-file-location.js";
+import { BUSY_RETRY, StateFileWriter } from "../../../extension/src/tracker/state-file-writer.js";
 import { editorOn } from "../../support/editor-facts.js";
 import { tempDir } from "../../support/processes.js";
 

@@ -9,7 +9,7 @@ import { once } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { ENDED_WINDOW_MS, sweepEndedWindows } from "../../../extension/src/state-file-location.js";
+import { ENDED_WINDOW_MS, sweepEndedWindows } from "../../../extension/src/tracker/state-file-location.js";
 import { tempDir } from "../../support/processes.js";
 
 /** The pid of a process that has exited. */

@@ -1,4 +1,4 @@
-// The tracker's writer (extension/src/state-file-writer.ts) outside VS Code:
+// The tracker's writer (extension/src/tracker/state-file-writer.ts) outside VS Code:
 // a burst of changes is one write after the debounce, unchanged content is
 // not rewritten, the file is private and holds what the builder built.
 
@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { buildStateFile, parseEditorState, type EditorFacts } from "../../../editor-state/src/index.js";
-import { StateFileWriter } from "../../../extension/src/state-file-writer.js";
+import { StateFileWriter } from "../../../extension/src/tracker/state-file-writer.js";
 import { editorOn } from "../../support/editor-facts.js";
 import { tempDir } from "../../support/processes.js";
 

@@ -11,8 +11,8 @@ import { MAX_SNAPSHOTS_TOTAL_BYTES, MAX_SNAPSHOT_BYTES, isSnapshotName, parseUns
 import { StateFileReader } from "../../../editor-context-proxy/src/state-file.js";
 import { UnsavedFiles } from "../../../editor-context-proxy/src/unsaved-files.js";
 import { ProjectFiles } from "../../../webchat/src/project-files.js";
-import { StateFileWriter } from "../../../extension/src/state-file-writer.js";
-import { UnsavedSnapshots, type UnsavedDocumentFacts } from "../../../extension/src/unsaved-snapshots.js";
+import { StateFileWriter } from "../../../extension/src/tracker/state-file-writer.js";
+import { UnsavedSnapshots, type UnsavedDocumentFacts } from "../../../extension/src/tracker/unsaved-snapshots.js";
 import { editorOn } from "../../support/editor-facts.js";
 import { tempDir } from "../../support/processes.js";
 import { SEED_STATE } from "../../support/state-files.js";

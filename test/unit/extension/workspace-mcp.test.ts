@@ -1,5 +1,5 @@
 // A workspace's .vscode/mcp.json read as the agent's MCP servers
-// (extension/src/workspace-mcp.ts), without VS Code: VS Code's format
+// (extension/src/agents/workspace-mcp.ts), without VS Code: VS Code's format
 // (servers by name, stdio/http/sse, inputs, comments) becomes ACP's McpServer
 // shape; hostile files (shell syntax, huge lists, bad addresses, unknown
 // variables) are refused with a sentence that says what to fix. The consent
@@ -7,7 +7,7 @@
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { MAX_WORKSPACE_SERVERS, inputsUsed, parseWorkspaceMcp, toAcpServer } from "../../../extension/src/workspace-mcp.js";
+import { MAX_WORKSPACE_SERVERS, inputsUsed, parseWorkspaceMcp, toAcpServer } from "../../../extension/src/agents/workspace-mcp.js";
 
 const FILE = "/p/.vscode/mcp.json";
 

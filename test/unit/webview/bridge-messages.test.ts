@@ -17,7 +17,7 @@ import {
   parseToPanel,
 } from "../../../webview/src/panel-messages.js";
 import { insideFolders } from "../../../editor-tools/src/workspace-paths.js";
-import { selectionMention } from "../../../extension/src/selection-mention.js";
+import { selectionMention } from "../../../extension/src/panel/selection-mention.js";
 import { mentionText, parseMentions } from "../../../webchat/page/mention-syntax.js";
 import { tempDir } from "../../support/processes.js";
 
