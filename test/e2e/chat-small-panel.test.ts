@@ -1,6 +1,6 @@
 // The chat in VS Code's default bottom panel (a 1280×800 window), in
 // code-server + Chromium with the demo agent, as a new user opens it: the
-// chat's frame is small (its size is logged: test/process/webchat-small-panel.test.ts
+// chat's frame is small (its size is logged: test/process/webchat/webchat-small-panel.test.ts
 // checks the page at it), the tab strip shows no scroll arrows with one tab, and
 // History, once opened, fills the frame with its entry in sight.
 

@@ -1,7 +1,7 @@
 // The language model provider's core without VS Code (lm-provider/), in process: the
 // committed / provisional history matcher, and the private tool channel the MCP relay
 // reaches the consumer's tools through. A conversation through the real conductor and
-// agent: test/process/lm-provider.test.ts.
+// agent: test/process/lm-provider/lm-provider.test.ts.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";

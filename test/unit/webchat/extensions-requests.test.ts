@@ -2,7 +2,7 @@
 // (webchat/src/extensions-manager.ts): a page may ask only the known verbs,
 // on a name the config could hold; a spec cannot become an option or a
 // second line; the conductor's list is bounded before it reaches a page. The
-// section in Chromium: test/process/webchat-extensions.test.ts.
+// section in Chromium: test/process/webchat/webchat-extensions.test.ts.
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";

@@ -2,7 +2,7 @@
 // (webchat/src/prompt-images.ts) with the page's own rules
 // (webchat/page/image-check.ts): the kind read from the bytes, the bounds, and
 // never an image to an agent that takes none. The page in Chromium:
-// test/process/webchat-images.test.ts.
+// test/process/webchat/webchat-images.test.ts.
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
