@@ -14,7 +14,6 @@ import { TURN_COMMANDS } from "../turns/agent-turns.js";
 import { noticeText } from "../notice-text.js";
 import { insideFolders } from "../../../editor-tools/src/workspace-paths.js";
 
-
 export interface BridgeDeps {
   documents: BeforeDocuments;
   log: vscode.LogOutputChannel;

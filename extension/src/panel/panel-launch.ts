@@ -18,7 +18,6 @@ import { prepareLogFile, type HostRuntime } from "./panel-host-client.js";
 import type { NewLaunch } from "./panel-lifecycle.js";
 import { PanelError } from "./panel-error.js";
 
-
 export interface LaunchPlan {
   frontend: { program: string; args: string[] };
   /** Toad starts a new app, and so a new conversation, for every page load; the built-in chat keeps its conversations. */

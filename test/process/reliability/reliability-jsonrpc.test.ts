@@ -9,7 +9,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { RAW_AGENT, eventually, startNode, tempDir } from "../../support/processes.js";
-import { CONDUCTOR, PROXY, SHAPES, STATE_ENV, chainWithFaultAgent, closeClient as close, promptThrough as prompt, rawClient } from "../../support/reliability.js";
+import {
+  CONDUCTOR,
+  PROXY,
+  SHAPES,
+  STATE_ENV,
+  chainWithFaultAgent,
+  closeClient as close,
+  promptThrough as prompt,
+  rawClient,
+} from "../../support/reliability.js";
 import { SEED_STATE, writeStateFile } from "../../support/state-files.js";
 
 describe("injection is idempotent", () => {
