@@ -295,7 +295,7 @@ describe("VS Code messages and the text an agent or a project chose", () => {
     const scan = scanMessages(path.join(REPO_DIR, "extension", "src"), extensionOptions());
     // Not vacuous: the calls that showed agent or project text are among those checked.
     assert.ok(scan.calls.length >= 20, `only ${scan.calls.length} calls found:\n${scan.calls.join("\n")}`);
-    for (const file of ["agent-edits.ts", "agent-turns.ts", "chat-bridge.ts", "agent-picker.ts", "chat-attention.ts"])
+    for (const file of ["turns/agent-edits.ts", "turns/agent-turns.ts", "panel/chat-bridge.ts", "agents/agent-picker.ts", "panel/chat-attention.ts"])
       assert.ok(
         scan.calls.some((call) => call.includes(`extension/src/${file}:`)),
         `no call found in ${file}`,
