@@ -18,20 +18,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { errorResponse, idJson, isObject, isRequest, oversizedLineError, parseLine, type IdLike } from "../../acp-wire/src/jsonrpc.js";
 import { LineWriter, readLines } from "../../acp-wire/src/ndjson-streams.js";
-import { AUTHENTICATE, CHANNEL_ERROR, LIMITS, type AuthenticateResult } from "./protocol.js";
+import { AUTHENTICATE, CHANNEL_ERROR, ChannelRefusal, LIMITS, type AuthenticateResult } from "./protocol.js";
+
+export { ChannelRefusal };
 
 type ConnectionLimit = "maxMessageBytes" | "authenticateMs" | "connectionBufferBytes" | "maxPendingPerConnection";
-
-/** A handler's refusal: its message goes back to the agent as the tool's error. */
-export class ChannelRefusal extends Error {
-  override name = "ChannelRefusal";
-  constructor(
-    message: string,
-    readonly code: number = CHANNEL_ERROR.failed,
-  ) {
-    super(message);
-  }
-}
 
 export type ChannelHandler = (params: Record<string, unknown>) => Promise<unknown>;
 

@@ -178,3 +178,14 @@ export function linesOf(text: string, line = 1, limit: number = LIMITS.defaultLi
   const endLine = start + taken.length - 1;
   return { startLine: start, endLine, totalLines, text: taken.join("\n"), ...(endLine < totalLines ? { nextLine: endLine + 1 } : {}) };
 }
+
+/** A refusal with the channel's error code: a handler throws it, the channel answers it as such, and its message reaches the agent as the tool's error. */
+export class ChannelRefusal extends Error {
+  override name = "ChannelRefusal";
+  constructor(
+    message: string,
+    readonly code: number = CHANNEL_ERROR.failed,
+  ) {
+    super(message);
+  }
+}

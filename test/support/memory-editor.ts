@@ -23,7 +23,7 @@ import type {
   ReviewAnswer,
   WorkspaceSymbol,
 } from "../../editor-tools/src/tools/editor.js";
-import { ToolRefusal } from "../../editor-tools/src/tools/tool.js";
+import { ChannelRefusal } from "../../editor-tools/src/tools/tool.js";
 
 /** A folder no test machine has: the workspace of the in-memory editor. */
 export const MEMORY_ROOT = path.resolve("/symposium-memory-editor");
@@ -245,7 +245,7 @@ export function lineRange(line: number, character: number, endCharacter = charac
 /** Asserts that `call` is refused with `code` and a message matching `message`. */
 export async function assertRefused(call: Promise<unknown>, code: number, message: RegExp): Promise<void> {
   await assert.rejects(call, (error: unknown) => {
-    assert.ok(error instanceof ToolRefusal, `a ToolRefusal, not ${String(error)}`);
+    assert.ok(error instanceof ChannelRefusal, `a ChannelRefusal, not ${String(error)}`);
     assert.equal(error.code, code, error.message);
     assert.match(error.message, message);
     return true;

@@ -8,7 +8,7 @@ import { CHANNEL_ERROR, LIMITS, TOOL, type ProposeEditResult } from "../protocol
 import { ProposalError, checkProposal, proposedText } from "../proposal.js";
 import type { Editor, EditorDocument } from "./editor.js";
 import { object, path } from "./schema.js";
-import { ToolRefusal, capped, loadDocument, resolvePath, type WindowTool } from "./tool.js";
+import { ChannelRefusal, capped, loadDocument, resolvePath, type WindowTool } from "./tool.js";
 
 export const proposeEdit: WindowTool = {
   name: TOOL.proposeEdit,
@@ -45,13 +45,13 @@ function asRefusal<T>(make: () => T): T {
   try {
     return make();
   } catch (error) {
-    if (error instanceof ProposalError) throw new ToolRefusal(error.message, CHANNEL_ERROR.invalidParams);
+    if (error instanceof ProposalError) throw new ChannelRefusal(error.message, CHANNEL_ERROR.invalidParams);
     throw error;
   }
 }
 
 async function answer(params: Record<string, unknown>, editor: Editor): Promise<ProposeEditResult> {
-  if (!editor.trusted()) throw new ToolRefusal("this workspace is not trusted: VS Code takes no edits from agents in it");
+  if (!editor.trusted()) throw new ChannelRefusal("this workspace is not trusted: VS Code takes no edits from agents in it");
   const proposal = asRefusal(() => checkProposal(params));
   const real = resolvePath(proposal.path, editor);
   const exists = editor.fileExists(real);

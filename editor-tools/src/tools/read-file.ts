@@ -4,7 +4,7 @@
 import { LIMITS, TOOL, linesOf, type ReadFileResult } from "../protocol.js";
 import type { Editor } from "./editor.js";
 import { line, object, path } from "./schema.js";
-import { ToolRefusal, errorCode, integer, resolvePath, type WindowTool } from "./tool.js";
+import { ChannelRefusal, errorCode, integer, resolvePath, type WindowTool } from "./tool.js";
 
 export const readFile: WindowTool = {
   name: TOOL.readFile,
@@ -31,6 +31,6 @@ function answer(params: Record<string, unknown>, editor: Editor): ReadFileResult
   try {
     return { path: real, source: "disk", unsaved: false, ...linesOf(editor.readDisk(real), first, limit) };
   } catch (error) {
-    throw new ToolRefusal(`cannot read ${real}: ${errorCode(error)}`);
+    throw new ChannelRefusal(`cannot read ${real}: ${errorCode(error)}`);
   }
 }

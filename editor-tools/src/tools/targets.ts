@@ -4,31 +4,31 @@
 
 import { CHANNEL_ERROR, LIMITS, type SymbolTarget } from "../protocol.js";
 import type { DocumentPosition, Editor } from "./editor.js";
-import { ToolRefusal, inWorkspace, integer, loadDocument, resolvePath } from "./tool.js";
+import { ChannelRefusal, inWorkspace, integer, loadDocument, resolvePath } from "./tool.js";
 
 /** Where `params` points: a position in a file, or each workspace symbol of that exact name. */
 export async function targets(params: Record<string, unknown>, editor: Editor): Promise<DocumentPosition[]> {
   const target = params as SymbolTarget;
-  if (target.symbol !== undefined && typeof target.symbol !== "string") throw new ToolRefusal("symbol must be a string", CHANNEL_ERROR.invalidParams);
+  if (target.symbol !== undefined && typeof target.symbol !== "string") throw new ChannelRefusal("symbol must be a string", CHANNEL_ERROR.invalidParams);
   if (target.path === undefined) {
-    if (!target.symbol) throw new ToolRefusal("give symbol, or path and line", CHANNEL_ERROR.invalidParams);
+    if (!target.symbol) throw new ChannelRefusal("give symbol, or path and line", CHANNEL_ERROR.invalidParams);
     return symbolsNamed(target.symbol, editor);
   }
   const document = await loadDocument(resolvePath(target.path, editor), editor);
   const line = integer(target.line, "line", 1);
   if (line === undefined) {
-    if (!target.symbol) throw new ToolRefusal("give line (and character or symbol) with path", CHANNEL_ERROR.invalidParams);
+    if (!target.symbol) throw new ChannelRefusal("give line (and character or symbol) with path", CHANNEL_ERROR.invalidParams);
     const at = wordIndex(document.text(), target.symbol);
-    if (at < 0) throw new ToolRefusal(`${target.symbol} does not occur in ${document.path}`);
+    if (at < 0) throw new ChannelRefusal(`${target.symbol} does not occur in ${document.path}`);
     return [{ document, position: document.positionAt(at) }];
   }
-  if (line > document.lineCount) throw new ToolRefusal(`${document.path} has ${document.lineCount} lines, not ${line}`);
+  if (line > document.lineCount) throw new ChannelRefusal(`${document.path} has ${document.lineCount} lines, not ${line}`);
   const text = document.lineText(line - 1);
   const character = integer(target.character, "character", 1);
   if (character !== undefined) return [{ document, position: { line: line - 1, character: Math.min(character - 1, text.length) } }];
   if (target.symbol) {
     const at = wordIndex(text, target.symbol);
-    if (at < 0) throw new ToolRefusal(`${target.symbol} does not occur on line ${line} of ${document.path}`);
+    if (at < 0) throw new ChannelRefusal(`${target.symbol} does not occur on line ${line} of ${document.path}`);
     return [{ document, position: { line: line - 1, character: at } }];
   }
   return [{ document, position: { line: line - 1, character: text.length - text.trimStart().length } }];
@@ -53,7 +53,7 @@ async function symbolsNamed(name: string, editor: Editor): Promise<DocumentPosit
           .map((symbol) => symbol.name)
           .join(", ")}`
       : "";
-    throw new ToolRefusal(
+    throw new ChannelRefusal(
       `no symbol named ${name} in the workspace (VS Code's workspace symbol search found ${found.length} near matches${near}); give path and line instead`,
     );
   }

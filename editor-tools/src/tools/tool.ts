@@ -4,7 +4,10 @@
 // document loaded within the size bound, integer arguments, capped text.
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { CHANNEL_ERROR, LIMITS, type ToolName } from "../protocol.js";
+import { CHANNEL_ERROR, ChannelRefusal, LIMITS, type ToolName } from "../protocol.js";
+
+/** A handler refuses a call with the channel's own refusal (its error code carried to the agent). */
+export { ChannelRefusal };
 import { insideFolders } from "../workspace-paths.js";
 import type { Editor, EditorDocument, Range } from "./editor.js";
 
@@ -24,23 +27,12 @@ export interface EditorTool {
 /** A tool the window answers from the editor. */
 export type WindowTool = EditorTool & Required<Pick<EditorTool, "handle">>;
 
-/** A call the window refuses, with the channel's error code (the extension answers it as such). */
-export class ToolRefusal extends Error {
-  override name = "ToolRefusal";
-  constructor(
-    message: string,
-    readonly code: number = CHANNEL_ERROR.failed,
-  ) {
-    super(message);
-  }
-}
-
 /** The real path of `file` inside the workspace, or a refusal naming it. */
 export function resolvePath(file: unknown, editor: Editor): string {
-  if (typeof file !== "string" || file === "") throw new ToolRefusal("path must be a non-empty string", CHANNEL_ERROR.invalidParams);
+  if (typeof file !== "string" || file === "") throw new ChannelRefusal("path must be a non-empty string", CHANNEL_ERROR.invalidParams);
   const real = insideFolders(file, editor.folders());
   if (real === undefined)
-    throw new ToolRefusal(
+    throw new ChannelRefusal(
       `${file} is outside this window's workspace folders (${editor.folders().join(", ") || "none"}); refused`,
       CHANNEL_ERROR.outsideWorkspace,
     );
@@ -60,9 +52,9 @@ export async function loadDocument(real: string, editor: Editor): Promise<Editor
   try {
     size = editor.fileSize(real);
   } catch (error) {
-    throw new ToolRefusal(`cannot open ${real}: ${errorCode(error)}`);
+    throw new ChannelRefusal(`cannot open ${real}: ${errorCode(error)}`);
   }
-  if (size > LIMITS.maxFileBytes) throw new ToolRefusal(`${real} is ${size} bytes, over the ${LIMITS.maxFileBytes}-byte limit`);
+  if (size > LIMITS.maxFileBytes) throw new ChannelRefusal(`${real} is ${size} bytes, over the ${LIMITS.maxFileBytes}-byte limit`);
   return editor.loadDocument(real);
 }
 
@@ -75,7 +67,7 @@ export function errorCode(error: unknown): string {
 export function integer(value: unknown, name: string, least: number): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least)
-    throw new ToolRefusal(`${name} must be an integer of at least ${least}`, CHANNEL_ERROR.invalidParams);
+    throw new ChannelRefusal(`${name} must be an integer of at least ${least}`, CHANNEL_ERROR.invalidParams);
   return value;
 }
 

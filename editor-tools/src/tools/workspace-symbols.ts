@@ -4,7 +4,7 @@
 import { CHANNEL_ERROR, LIMITS, TOOL, pageOf } from "../protocol.js";
 import type { Editor } from "./editor.js";
 import { object, offset } from "./schema.js";
-import { ToolRefusal, inWorkspace, integer, type WindowTool } from "./tool.js";
+import { ChannelRefusal, inWorkspace, integer, type WindowTool } from "./tool.js";
 
 export const workspaceSymbols: WindowTool = {
   name: TOOL.workspaceSymbols,
@@ -16,7 +16,7 @@ export const workspaceSymbols: WindowTool = {
 };
 
 async function answer(params: Record<string, unknown>, editor: Editor): Promise<Record<string, unknown>> {
-  if (typeof params.query !== "string" || params.query === "") throw new ToolRefusal("query must be a non-empty string", CHANNEL_ERROR.invalidParams);
+  if (typeof params.query !== "string" || params.query === "") throw new ChannelRefusal("query must be a non-empty string", CHANNEL_ERROR.invalidParams);
   const start = integer(params.offset, "offset", 0);
   const found = await editor.workspaceSymbols(params.query);
   const all = found.flatMap((symbol) =>

@@ -8,10 +8,10 @@
 import * as vscode from "vscode";
 import type { EditorToolsState } from "../../../editor-state/src/index.js";
 import { onSettingChange, readConfig } from "../config.js";
-import { ToolRefusal, type WindowTool } from "../../../editor-tools/src/tools/tool.js";
+import type { WindowTool } from "../../../editor-tools/src/tools/tool.js";
 import type { Editor } from "../../../editor-tools/src/tools/editor.js";
 import { WINDOW_TOOLS } from "../../../editor-tools/src/tools/window-tools.js";
-import { ChannelRefusal, ChannelServer, channelSecret, listenableChannelAddress, type ChannelHandler } from "../../../editor-tools/src/channel-server.js";
+import { ChannelServer, channelSecret, listenableChannelAddress, type ChannelHandler } from "../../../editor-tools/src/channel-server.js";
 import { privateStateDirectory } from "../tracker/state-file-location.js";
 import { VsCodeEditor, type VsCodeEditorDeps } from "./vscode-editor.js";
 
@@ -20,17 +20,12 @@ export interface EditorToolsDeps extends VsCodeEditorDeps {
   moreHandlers?: Record<string, ChannelHandler>;
 }
 
-/** The channel's handlers: each tool's own over `editor`, its refusals the channel's; then `moreHandlers`. */
+/** The channel's handlers: each tool's own over `editor` (a refusal is the channel's ChannelRefusal already); then `moreHandlers`. */
 export function editorToolHandlers(editor: Editor, moreHandlers: Record<string, ChannelHandler> = {}): Record<string, ChannelHandler> {
   const handler =
     (tool: WindowTool): ChannelHandler =>
-    async (params) => {
-      try {
-        return await tool.handle(params, editor);
-      } catch (error) {
-        throw error instanceof ToolRefusal ? new ChannelRefusal(error.message, error.code) : error;
-      }
-    };
+    (params) =>
+      tool.handle(params, editor);
   return { ...Object.fromEntries(WINDOW_TOOLS.map((tool) => [tool.name, handler(tool)])), ...moreHandlers };
 }
 
