@@ -8,24 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { REPO_DIR } from "../../support/processes.js";
+import { COMPONENTS } from "../../support/components.js";
 
-/** The folders held to it: every component, and scripts/. test/ names its folders, not each of its files. */
-const COMPONENTS = [
-  "acp-wire",
-  "bench",
-  "checkpoints",
-  "conductor-hooks",
-  "editor-context-proxy",
-  "editor-state",
-  "editor-tools",
-  "extension",
-  "lm-provider",
-  "loopback-auth",
-  "panel-host",
-  "scripts",
-  "webchat",
-  "webview",
-];
 /** What counts as a source file (data, configuration and prose do not). */
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|css|html|sh|py)$/;
 /** Built or installed, never written by hand. */
@@ -88,7 +72,7 @@ describe("component READMEs", () => {
     assert.deepEqual(
       folders.filter((folder) => !COMPONENTS.includes(folder)),
       [],
-      "a new component: add it to COMPONENTS in test/unit/repository/component-readmes.test.ts",
+      "a new component: add it to PRODUCTION_COMPONENTS (or COMPONENTS) in test/support/components.ts",
     );
   });
 });

@@ -10,24 +10,10 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
 import { REPO_DIR } from "../../support/processes.js";
+import { PRODUCTION_COMPONENTS as PRODUCTION } from "../../support/components.js";
 
 const MAX_FUNCTION_LINES = 150;
 
-/** The folders of production code (bench/, scripts/ and test/ are tools around it). */
-const PRODUCTION = [
-  "acp-wire",
-  "checkpoints",
-  "conductor-hooks",
-  "editor-context-proxy",
-  "editor-state",
-  "editor-tools",
-  "extension",
-  "lm-provider",
-  "loopback-auth",
-  "panel-host",
-  "webchat",
-  "webview",
-];
 /** Built or installed, never written by hand. */
 const NOT_SOURCE = new Set(["node_modules", "out", "dist"]);
 
