@@ -13,8 +13,9 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
-import { PassThrough, type Readable, type Writable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import type { InProcessModule } from "./in-process-module.js";
 
 const [dist, runsArg, config, separator, ...agent] = process.argv.slice(2);
 if (dist === undefined || config === undefined || separator !== "--" || agent.length === 0)
@@ -22,19 +23,6 @@ if (dist === undefined || config === undefined || separator !== "--" || agent.le
 const runs = Number(runsArg);
 const conductorScript = path.join(dist, "symposium-conductor.mjs");
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } })}\n`;
-
-interface InProcessModule {
-  runInProcess(options: {
-    args: string[];
-    env: NodeJS.ProcessEnv;
-    cwd: string;
-    self: { runtime: string; script: string; env: Record<string, string> };
-    input: Readable;
-    output: Writable;
-    stderr: Writable;
-    signal: AbortSignal;
-  }): { exited: Promise<number> };
-}
 
 /** Resolves at the first line on `output` (the answer to initialize), in ms since `started`. */
 function firstLine(output: Readable, started: bigint): Promise<number> {

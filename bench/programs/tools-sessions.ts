@@ -15,25 +15,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import type { InProcessModule } from "./in-process-module.js";
 import { rssMb } from "../../test/support/memory.js";
 import { descendants } from "../../test/support/processes.js";
 
 const [dist, tools, count, stateFile, separator, ...agent] = process.argv.slice(2);
 if (dist === undefined || !["none", "http", "stdio"].includes(tools ?? "") || stateFile === undefined || separator !== "--" || agent.length === 0)
   throw new Error("usage: tools-sessions <dist> <none|http|stdio> <conversations> <state file> -- <agent command...>");
-
-interface InProcessModule {
-  runInProcess(options: {
-    args: string[];
-    env: NodeJS.ProcessEnv;
-    cwd: string;
-    self: { runtime: string; script: string; env: Record<string, string> };
-    input: Readable;
-    output: Writable;
-    stderr: Writable;
-    signal: AbortSignal;
-  }): { exited: Promise<number> };
-}
 
 const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tools-sessions-")), "config.jsonc");
 fs.writeFileSync(config, JSON.stringify({ agent: agent.map((word) => JSON.stringify(word)).join(" ") }));
