@@ -23,9 +23,28 @@ const sideEffectFreeSdk = {
         importer: args.importer,
         pluginData: { resolving: true },
       });
-      if (result.errors.length > 0 || !/node_modules[\\/](@agentclientprotocol[\\/]sdk|zod)[\\/]/.test(result.path)) return result;
+      if (result.errors.length > 0 || !/node_modules[\\/](@agentclientprotocol[\\/]sdk|zod|cross-spawn|jsonc-parser)[\\/]/.test(result.path)) return result;
       return { ...result, sideEffects: false };
     });
+  },
+};
+
+// The editor's stdio MCP server loads Ajv on its first tool call (editor-tools/src/server.ts, LazyAjvValidator,
+// from a chunk): the SDK `Server`'s static import of its default validator, which it builds only when given none
+// and ours always gives one, is replaced by a class that says so, so Ajv is not loaded at start (~3.5 MB, P15).
+const serverWithoutDefaultValidator = {
+  name: "server-without-default-validator",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+      /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer)
+        ? { path: "sdk-server-default-validator", namespace: "stub" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+      loader: "js",
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('symposium-editor-tools: the SDK Server needs a jsonSchemaValidator option (its Ajv default is not bundled)'); } }",
+    }));
   },
 };
 
@@ -83,13 +102,18 @@ await Promise.all([
   // The editor's MCP server (docs/editor-tools.md), which the proxy names in every session's mcpServers:
   // one per session, so its memory counts. Whitespace minified (names kept, the source map maps back):
   // V8 holds a script's whole source, twice its size once a comment has a character past Latin-1.
+  // Ajv, needed from the first tool call on, is a chunk of its own (serverWithoutDefaultValidator above).
   esbuild.build({
     ...common,
+    plugins: [...common.plugins, serverWithoutDefaultValidator],
     format: "esm",
     banner: cliBanner,
     minifyWhitespace: true,
-    entryPoints: ["editor-tools/src/cli.ts"],
-    outfile: "dist/symposium-editor-tools.mjs",
+    splitting: true,
+    entryPoints: { "symposium-editor-tools": "editor-tools/src/cli.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
   }),
   // The language model provider's MCP relay: the consumer's tools, offered to the agent (lm-provider/).
   esbuild.build({ ...common, format: "esm", banner: cliBanner, entryPoints: ["lm-provider/src/tool-relay.ts"], outfile: "dist/symposium-lm-tools.mjs" }),

@@ -17,9 +17,8 @@ import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { createLoopbackGuard, errorLine, generateSecret, refusalLine, type LoopbackGuard } from "../../loopback-auth/src/index.js";
-import { createEditorToolsServer, type EditorTools } from "./server.js";
+import { LazyAjvValidator, createEditorToolsServer, type EditorTools } from "./server.js";
 import { MAX_STDIN_LINE_BYTES } from "./stdio-transport.js";
 
 /** The loopback address the listener binds (never a name that could resolve elsewhere). */
@@ -78,7 +77,7 @@ export class HttpToolsServer {
   private port = 0;
   private readonly limits: HttpToolsLimits;
   /** Shared by every session's server: Ajv and each tool's compiled schema once per process, not per session. */
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly validator = new LazyAjvValidator();
   /** Body bytes held now, all requests together. */
   private readonly buffered = { bytes: 0 };
 

@@ -9,12 +9,14 @@
 // `McpServer` with zod: the server starts with every session, and McpServer's
 // zod schemas and their conversion cost it ~5 MB and start-up time
 // (docs/benchmarks.md, the editor tools' memory). Arguments are checked with the SDK's own Ajv
-// validator, the one `Server` already holds, compiled per tool on first use.
+// validator, the one `Server` already holds, compiled per tool on first use;
+// Ajv itself (its meta-schemas, its formats) is built on the first call that
+// needs it, not at start: initialize and tools/list never do (P15).
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { packageVersion } from "../../acp-wire/src/index.js";
 import { REVIEW_ANSWER_GRACE_MS, REVIEW_ANSWER_MS } from "../../editor-state/src/index.js";
 import { ChannelClient, NoWindowError } from "./channel-client.js";
@@ -34,7 +36,7 @@ export interface EditorToolsOptions {
   stateFile: string | undefined;
   log?: (message: string) => void;
   /** One validator for many servers in one process (the http server's sessions): each tool's schema compiled once. */
-  validator?: AjvJsonSchemaValidator;
+  validator?: LazyAjvValidator;
 }
 
 export interface EditorTools {
@@ -49,7 +51,7 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
   const log = options.log ?? (() => {});
   const fallback = new StateFallback(options.stateFile);
   const channel = new ChannelClient(() => fallback.address(), log);
-  const validator = options.validator ?? new AjvJsonSchemaValidator();
+  const validator = options.validator ?? new LazyAjvValidator();
   const checked = argumentChecker(validator);
   const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
@@ -58,7 +60,7 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
     const name = request.params.name as ToolName;
     if (!TOOL_NAMES.includes(name)) return toolError(`Tool ${request.params.name} not found; the tools are ${TOOL_NAMES.join(", ")}.`);
     try {
-      const args = checked(name, request.params.arguments ?? {});
+      const args = await checked(name, request.params.arguments ?? {});
       if (name === TOOL.presentWalkthrough) return await presentWalkthrough(args, channel, server.getClientVersion()?.name);
       return await answer(name, args, channel, fallback);
     } catch (error) {
@@ -68,18 +70,39 @@ export function createEditorToolsServer(options: EditorToolsOptions): EditorTool
   return { server, close: () => channel.close() };
 }
 
+/**
+ * The SDK's Ajv validator, loaded and built by the first call that checks arguments (`ready`), not at start:
+ * Ajv is ~3.5 MB of a process every session starts, and initialize and tools/list never need it (P15). The
+ * stdio bundle replaces the SDK `Server`'s own import of it (scripts/bundle.mjs), so this is the only load.
+ */
+export class LazyAjvValidator implements jsonSchemaValidator {
+  private ajv: AjvJsonSchemaValidator | undefined;
+  private loading: Promise<jsonSchemaValidator> | undefined;
+
+  ready(): Promise<jsonSchemaValidator> {
+    this.loading ??= import("@modelcontextprotocol/sdk/validation/ajv").then(({ AjvJsonSchemaValidator }) => (this.ajv = new AjvJsonSchemaValidator()));
+    return this.loading;
+  }
+
+  /** For the SDK `Server`, which asks only to check an elicitation's answer: this server elicits nothing. */
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    if (this.ajv === undefined) throw new Error("The argument validator is not loaded yet: await ready() first.");
+    return this.ajv.getValidator<T>(schema);
+  }
+}
+
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
 /** Checks a call's arguments against its tool's schema (each compiled once, when first called) and keeps only the schema's properties. */
-function argumentChecker(validator: jsonSchemaValidator): (name: ToolName, args: Record<string, unknown>) => Record<string, unknown> {
+function argumentChecker(validator: LazyAjvValidator): (name: ToolName, args: Record<string, unknown>) => Promise<Record<string, unknown>> {
   const compiled = new Map<ToolName, JsonSchemaValidator<Record<string, unknown>>>();
-  return (name, args) => {
+  return async (name, args) => {
     const schema = TOOL_SPECS[name].inputSchema;
     let validate = compiled.get(name);
     if (validate === undefined) {
-      validate = validator.getValidator<Record<string, unknown>>(schema);
+      validate = (await validator.ready()).getValidator<Record<string, unknown>>(schema);
       compiled.set(name, validate);
     }
     const result = validate(args);

@@ -13,6 +13,8 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LIMITS, TOOL_NAMES } from "../../../editor-tools/src/protocol.js";
 import { checkProposal, proposedText } from "../../../editor-tools/src/proposal.js";
 import { insideFolders } from "../../../editor-tools/src/workspace-paths.js";
@@ -500,5 +502,45 @@ describe("editor tools: the channel's address", () => {
     assert.match(channelAddress("C:\\Users\\u\\AppData\\Local\\Symposium", "win32"), /^\\\\\.\\pipe\\symposium-tools-[0-9a-f]{24}$/);
     assert.notEqual(channelAddress("/d", "linux"), channelAddress("/d", "linux"));
     assert.match(channelSecret(), /^[0-9a-f]{64}$/);
+  });
+});
+
+// P15: the stdio server is one more Node process per session, so what only a tool call needs (Ajv, which checks
+// its arguments) is loaded by the first call, from a chunk of its own, not at start (scripts/bundle.mjs).
+describe("editor tools on stdio: what a call needs is loaded by the first call", { skip: POSIX_ONLY }, () => {
+  /** Node's module hooks, in their own thread, write each module's URL to LOADED_MODULES_FILE as it loads. */
+  const recordLoads = `data:text/javascript,${encodeURIComponent(
+    `import { register } from "node:module"; register(${JSON.stringify(
+      `data:text/javascript,${encodeURIComponent(
+        `import { appendFileSync } from "node:fs"; export async function load(url, context, next) { appendFileSync(process.env.LOADED_MODULES_FILE, url + "\\n"); return next(url, context); }`,
+      )}`,
+    )});`,
+  )}`;
+
+  it("starts and lists its tools without the argument validator, and loads it for the first call", async () => {
+    const window = await openWindow({ editor_state: async () => ({ activeFile: "/live/file.ts" }) });
+    const loads = path.join(tempDir(), "loaded-modules");
+    fs.writeFileSync(loads, "");
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", recordLoads, TOOLS_CLI],
+        env: { ...(process.env as Record<string, string>), SYMPOSIUM_EDITOR_STATE_FILE: window.stateFile, LOADED_MODULES_FILE: loads },
+        stderr: "pipe",
+      }),
+    );
+    cleanups.push(() => client.close());
+    const validator = (): string[] =>
+      fs
+        .readFileSync(loads, "utf8")
+        .split("\n")
+        .filter((url) => url.includes("/dist/chunks/ajv-provider-"));
+    assert.ok(fs.readFileSync(loads, "utf8").includes("symposium-editor-tools.mjs"), "the hooks saw the server load");
+    assert.equal((await client.listTools()).tools.length, TOOL_NAMES.length);
+    assert.deepEqual(validator(), [], "not loaded at start nor for tools/list");
+    const state = await call(client, "editor_state");
+    assert.equal(state.isError, false, state.text);
+    assert.equal(validator().length, 1, "the first call loaded the validator's chunk");
   });
 });
