@@ -44,6 +44,8 @@ export interface TurnOptions {
   answer?: string;
   /** Variables for the agent that win over those pointing it at the model (an untrusted folder for Gemini CLI). */
   agentEnv?: Record<string, string>;
+  /** Variables for the conductor (the user's MCP servers, $SYMPOSIUM_MCP_SERVERS). */
+  conductorEnv?: Record<string, string>;
 }
 
 /** The agents' user's project: a folder it owns, with src/main.ts. */
@@ -89,6 +91,7 @@ export async function runTurn(
     SYMPOSIUM_CHECKPOINTS_DIR: path.join(store, "checkpoints"),
     // The snapshot's time budget is for users' big projects; a loaded CI machine must not skip this small one.
     SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "120000",
+    ...options.conductorEnv,
   };
   const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url, options.agentEnv))], env, {
     cwd: options.projectDir,
