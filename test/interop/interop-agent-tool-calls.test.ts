@@ -48,7 +48,12 @@ function serverTool(request: ScriptedRequest, server: string, tool: string): Off
   return found;
 }
 
-/** Calls one tool, then answers with `text`. */
+/**
+ * Calls one tool, then answers with `text`. A request that does not offer the tool is refused (the
+ * script throws: a 400). Claude Code defers a user's server's tools behind ToolSearch (their names only,
+ * in the system prompt), which the scripted model does not implement; after three refused requests it
+ * asks again with every tool loaded (docs/agent-compatibility.md).
+ */
 const callsOnce =
   (call: (request: ScriptedRequest) => { tool: OfferedTool; input: Record<string, unknown> }, text: string) =>
   (request: ScriptedRequest): ModelStep =>
