@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { client, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { quote } from "shell-quote";
 import { NOTICES_META_KEY } from "../../conductor-hooks/src/tools-not-started.js";
+import { ChannelServer, channelSecret, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { startScriptedModel, type RecordedRequest, type Script, type ScriptedModel } from "../fixtures/scripted-model/index.js";
 import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
 import { agentOwnedDir, agentReadablePrograms, giveToAgentUser, type AgentAdapter } from "./adapters.js";
@@ -167,4 +168,31 @@ export function describeRequests(requests: RecordedRequest[]): string {
 /** Times `marker` appears in the request's body as sent. */
 export function occurrences(request: RecordedRequest, marker: string): number {
   return JSON.stringify(request.body).split(marker).length - 1;
+}
+
+/**
+ * The window's real channel server, `handlers` standing in for VS Code, on a socket the agents'
+ * user may connect to (the channel's own check is the secret); `state` is what the state file says of it.
+ */
+export async function windowStandIn(
+  t: TestContext,
+  setup: { dir: string },
+  projectDir: string,
+  handlers: Record<string, ChannelHandler>,
+): Promise<{ state: Record<string, unknown> }> {
+  const dir = agentOwnedDir("window-", agentTurnsDir(setup));
+  const socket = path.join(dir, "tools.sock");
+  const secret = channelSecret();
+  const server = new ChannelServer({
+    address: socket,
+    secret,
+    handlers,
+    identity: () => ({ pid: process.pid, workspaceFolders: [projectDir] }),
+    log: () => {},
+  });
+  await server.listen();
+  // The server makes its socket 0600, for the window's own user: the agents run as another.
+  fs.chmodSync(socket, 0o666);
+  t.after(() => server.close());
+  return { state: { editorTools: { enabled: true, socket, secret } } };
 }

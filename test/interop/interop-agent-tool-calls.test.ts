@@ -12,11 +12,10 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, describe, it, type TestContext } from "node:test";
 import * as esbuild from "esbuild";
-import { ChannelServer, channelSecret } from "../../editor-tools/src/channel-server.js";
 import type { PresentWalkthroughResult } from "../../editor-tools/src/walkthrough-format.js";
 import { describeTools, editorTool, type ModelStep, type OfferedTool, type RecordedRequest, type ScriptedRequest } from "../fixtures/scripted-model/index.js";
 import { AGENT_ADAPTERS, adapterSetup, agentOwnedDir, giveToAgentUser } from "./adapters.js";
-import { agentProject, describeRequests, runTurn } from "./agent-turns.js";
+import { agentProject, describeRequests, runTurn, windowStandIn } from "./agent-turns.js";
 import { agentTurnsDir } from "./scripted-agents.js";
 import { failIfMissing, skipOutsideCi } from "./rust-peers.js";
 
@@ -173,28 +172,14 @@ const SHOWN: PresentWalkthroughResult = {
   unresolved: [{ comment: 2, location: "src/missing.ts:3", reason: "no such file: src/missing.ts" }],
 };
 
-/** The window's real channel server with a present_walkthrough handler standing in for the view: records each call. */
+/** The window, its present_walkthrough handler standing in for the view: records each call and answers as the view does. */
 async function walkthroughWindow(t: TestContext, projectDir: string): Promise<{ state: Record<string, unknown>; calls: Array<Record<string, unknown>> }> {
   if ("missing" in setup) throw new Error(setup.missing);
-  const dir = agentOwnedDir("window-", agentTurnsDir(setup));
-  const socket = path.join(dir, "tools.sock");
-  const secret = channelSecret();
   const calls: Array<Record<string, unknown>> = [];
-  const server = new ChannelServer({
-    address: socket,
-    secret,
-    handlers: {
-      present_walkthrough: async (params: Record<string, unknown>) => {
-        calls.push(params);
-        return SHOWN;
-      },
-    },
-    identity: () => ({ pid: process.pid, workspaceFolders: [projectDir] }),
-    log: () => {},
-  });
-  await server.listen();
-  // The server makes its socket 0600, for the window's own user: the agents run as another.
-  fs.chmodSync(socket, 0o666);
-  t.after(() => server.close());
-  return { state: { editorTools: { enabled: true, socket, secret } }, calls };
+  const present_walkthrough = async (params: Record<string, unknown>) => {
+    calls.push(params);
+    return SHOWN;
+  };
+  const { state } = await windowStandIn(t, setup, projectDir, { present_walkthrough });
+  return { state, calls };
 }
