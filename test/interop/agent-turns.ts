@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { client, type RequestPermissionRequest, type SessionNotification } from "@agentclientprotocol/sdk";
 import { quote } from "shell-quote";
 import { NOTICES_META_KEY } from "../../conductor-hooks/src/tools-not-started.js";
+import { ChannelServer, channelSecret, type ChannelHandler } from "../../editor-tools/src/channel-server.js";
 import { startScriptedModel, type RecordedRequest, type Script, type ScriptedModel } from "../fixtures/scripted-model/index.js";
 import { CONDUCTOR_CLI, eventually, startNode, streamTo, tempDir, withStderrOnFailure, type RunningProcess } from "../support/processes.js";
 import { agentOwnedDir, agentReadablePrograms, giveToAgentUser, type AgentAdapter } from "./adapters.js";
@@ -44,6 +45,8 @@ export interface TurnOptions {
   answer?: string;
   /** Variables for the agent that win over those pointing it at the model (an untrusted folder for Gemini CLI). */
   agentEnv?: Record<string, string>;
+  /** Variables for the conductor (the user's MCP servers, $SYMPOSIUM_MCP_SERVERS). */
+  conductorEnv?: Record<string, string>;
 }
 
 /** The agents' user's project: a folder it owns, with src/main.ts. */
@@ -89,6 +92,7 @@ export async function runTurn(
     SYMPOSIUM_CHECKPOINTS_DIR: path.join(store, "checkpoints"),
     // The snapshot's time budget is for users' big projects; a loaded CI machine must not skip this small one.
     SYMPOSIUM_CHECKPOINTS_BUDGET_MS: "120000",
+    ...options.conductorEnv,
   };
   const conductor = startNode(agentReadablePrograms().conductor, ["agent", quote(scriptedAgentCommand(setup, adapter, model.url, options.agentEnv))], env, {
     cwd: options.projectDir,
@@ -164,4 +168,31 @@ export function describeRequests(requests: RecordedRequest[]): string {
 /** Times `marker` appears in the request's body as sent. */
 export function occurrences(request: RecordedRequest, marker: string): number {
   return JSON.stringify(request.body).split(marker).length - 1;
+}
+
+/**
+ * The window's real channel server, `handlers` standing in for VS Code, on a socket the agents'
+ * user may connect to (the channel's own check is the secret); `state` is what the state file says of it.
+ */
+export async function windowStandIn(
+  t: TestContext,
+  setup: { dir: string },
+  projectDir: string,
+  handlers: Record<string, ChannelHandler>,
+): Promise<{ state: Record<string, unknown> }> {
+  const dir = agentOwnedDir("window-", agentTurnsDir(setup));
+  const socket = path.join(dir, "tools.sock");
+  const secret = channelSecret();
+  const server = new ChannelServer({
+    address: socket,
+    secret,
+    handlers,
+    identity: () => ({ pid: process.pid, workspaceFolders: [projectDir] }),
+    log: () => {},
+  });
+  await server.listen();
+  // The server makes its socket 0600, for the window's own user: the agents run as another.
+  fs.chmodSync(socket, 0o666);
+  t.after(() => server.close());
+  return { state: { editorTools: { enabled: true, socket, secret } } };
 }

@@ -11,10 +11,9 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
-import { ChannelServer, channelSecret } from "../../editor-tools/src/channel-server.js";
 import { editorTool, ownTool, type ModelStep, type RecordedRequest, type ScriptedRequest } from "../fixtures/scripted-model/index.js";
-import { AGENT_ADAPTERS, adapterSetup, agentOwnedDir, type AgentAdapter } from "./adapters.js";
-import { agentProject, describeRequests, occurrences, runTurn, type Turn } from "./agent-turns.js";
+import { AGENT_ADAPTERS, adapterSetup, type AgentAdapter } from "./adapters.js";
+import { agentProject, describeRequests, occurrences, runTurn, windowStandIn, type Turn } from "./agent-turns.js";
 import { agentTurnsDir } from "./scripted-agents.js";
 import { failIfMissing, skipOutsideCi } from "./rust-peers.js";
 
@@ -234,19 +233,12 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
 const WINDOW_MARKER = "live-window-stand-in";
 const UNSAVED_TEXT = "export const answer = 43; // unsaved in the editor\n";
 
-/**
- * The window's real channel server, its handlers standing in for VS Code: editor_state
- * and read_file (the file's unsaved text). On a socket the agents' user may connect to
- * (the channel's own check is the secret in the state file).
- */
+/** The window (agent-turns.ts), its handlers standing in for VS Code: editor_state and read_file (the file's unsaved text). */
 async function liveWindow(
   t: TestContext,
   setup: { dir: string },
   projectDir: string,
 ): Promise<{ state: Record<string, unknown>; calls: Array<[string, Record<string, unknown>]> }> {
-  const dir = agentOwnedDir("window-", agentTurnsDir(setup));
-  const socket = path.join(dir, "tools.sock");
-  const secret = channelSecret();
   const main = path.join(projectDir, "src", "main.ts");
   const calls: Array<[string, Record<string, unknown>]> = [];
   const handlers = {
@@ -265,16 +257,6 @@ async function liveWindow(
       return { path: main, source: "editor", unsaved: true, startLine: 1, endLine: 1, totalLines: 1, text: UNSAVED_TEXT };
     },
   };
-  const server = new ChannelServer({
-    address: socket,
-    secret,
-    handlers,
-    identity: () => ({ pid: process.pid, workspaceFolders: [projectDir] }),
-    log: () => {},
-  });
-  await server.listen();
-  // The server makes its socket 0600, for the window's own user: the agents run as another.
-  fs.chmodSync(socket, 0o666);
-  t.after(() => server.close());
-  return { state: { editorTools: { enabled: true, socket, secret } }, calls };
+  const { state } = await windowStandIn(t, setup, projectDir, handlers);
+  return { state, calls };
 }

@@ -82,10 +82,11 @@ function pointedAt(adapter: AgentAdapter, modelUrl: string, home: string): { fil
  * Where a test's folders for the agents go (their HOME, the project, the state file, the window's
  * socket): beside the adapters, in the agents' user's cache, never /tmp, where an agent finds what
  * others left (OpenCode reads any opencode.json in the project's parent folders, /tmp's included),
- * and Codex refuses to put its helpers.
+ * and Codex refuses to put its helpers. One per test file (each runs in a process of its own), so
+ * that one file's cleanup never removes the folders of another running beside it.
  */
 export function agentTurnsDir(setup: { dir: string }): string {
-  return path.join(path.dirname(setup.dir), "agent-turns");
+  return path.join(path.dirname(setup.dir), `agent-turns-${process.pid}`);
 }
 
 /** The command line that runs `adapter` against the scripted model at `modelUrl`, with a HOME made for it; `envOverrides` win over its variables. */
