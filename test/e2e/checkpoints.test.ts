@@ -142,6 +142,8 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
 
   it("undoing a turn closes its open review, which would show the turn as standing", async () => {
     await agentRuns([{ op: "write", path: "reviewed/undone.txt", content: "written by the agent\n" }]);
+    const leftOpen = page.locator(".monaco-dialog-box");
+    if (await leftOpen.isVisible()) assert.fail(`a dialog left open before this test: ${await leftOpen.innerText()}`);
     await command(page, "Symposium: Review Agent Changes");
     await pickNewestTurn("Review which turn's changes?");
     const reviewTab = page.locator(".part.editor .tab", { hasText: "Agent changes:" });
