@@ -6,7 +6,8 @@
 // `Symposium: Undo Agent Turn` asks, naming the files, and puts them back,
 // leaving a file with unsaved edits alone; the chat's Undo turn and Rewind to
 // here ask in VS Code's modal first; a file the agent changes on disk under
-// unsaved edits gets a notification with Compare at once.
+// unsaved edits gets a notification with Compare at once; an undo closes the
+// turn's open review.
 
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
@@ -137,6 +138,33 @@ describe("agent turns reviewed and undone in VS Code", { skip, timeout: 600_000 
     await waitForText(async () => fs.readFileSync(path.join(workspace, "story.txt"), "utf8"), /^line 1\nline 2\nline 3\n/, 10_000);
     assert.equal(fs.readFileSync(path.join(workspace, "story.txt"), "utf8"), story([36]), "the first block put back, the second kept");
     await command(page, "View: Close All Editors");
+  });
+
+  it("undoing a turn closes its open review, which would show the turn as standing", async () => {
+    await agentRuns([{ op: "write", path: "reviewed/undone.txt", content: "written by the agent\n" }]);
+    const leftOpen = page.locator(".monaco-dialog-box");
+    if (await leftOpen.isVisible()) assert.fail(`a dialog left open before this test: ${await leftOpen.innerText()}`);
+    await command(page, "Symposium: Review Agent Changes");
+    await pickNewestTurn("Review which turn's changes?");
+    const reviewTab = page.locator(".part.editor .tab", { hasText: "Agent changes:" });
+    await reviewTab.first().waitFor({ timeout: 20_000 });
+    await waitForText(() => visibleText(page, ".part.editor"), /written by the agent/, 20_000);
+    await command(page, "Symposium: Undo Agent Turn");
+    await pickNewestTurn("Undo which turn?");
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.getByRole("button", { name: "Undo Turn" }).click();
+    await page
+      .locator(".notifications-toasts .notification-toast", { hasText: /Undone: 1 file put back\. Closed the review of the undone turn/ })
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: Error) => {
+        const toasts = await page.locator(".notifications-toasts").innerText();
+        const reviewLog = extensionLog(server).match(/.*(review of turn|undid turn).*/g);
+        throw new Error(`${error.message}; notifications: ${toasts}; log: ${JSON.stringify(reviewLog)}`);
+      });
+    await reviewTab.first().waitFor({ state: "detached", timeout: 10_000 });
+    await page.screenshot({ path: path.join(shots, "review-closed-by-undo.png") });
+    assert.equal(fs.existsSync(path.join(workspace, "reviewed/undone.txt")), false);
   });
 
   it("the chat's Undo turn and Rewind to here ask in VS Code's modal first; Cancel changes nothing", async () => {

@@ -6,7 +6,9 @@
 // `Symposium: Undo Agent Turn` puts the turn's files back after a
 // confirmation naming them, leaving alone (and showing) files changed since
 // and files with unsaved edits. And: a file the agent changes on disk while
-// it has unsaved edits gets a notification with Compare at once.
+// it has unsaved edits gets a notification with Compare at once. A turn
+// undone here (Undo, Rewind) closes its open reviews, which would show it as
+// standing.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -30,6 +32,8 @@ export const TURN_COMMANDS = {
 const MAX_PICKED = 50;
 /** One notification per file per this long, however often the agent writes it. */
 const NOTICE_EVERY_MS = 10_000;
+/** How long an opened review's tab may take to reach the extension host's tab model after `vscode.changes` returns. */
+const REVIEW_TAB_WAIT_MS = 10_000;
 
 interface CheckpointQuery {
   project: string;
@@ -58,12 +62,13 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
       return bytes?.toString("utf8") ?? "";
     },
   };
+  const reviews = new ReviewTabs(log);
   const review = async (project: string, turn: TurnRecord) => {
     const checkpoints = await opened();
     prefetched.clear();
     if (checkpoints)
       await prefetchBefore(checkpoints, project, turn, prefetched).catch((error: Error) => log.warn(`review of turn ${turn.id}: ${error.message}`));
-    await openReview(project, turn);
+    await reviews.open(project, turn.id, () => openReview(project, turn));
   };
   return [
     vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
@@ -75,15 +80,81 @@ export function registerAgentTurns(log: vscode.LogOutputChannel): vscode.Disposa
     vscode.commands.registerCommand(TURN_COMMANDS.undo, async (named?: unknown) => {
       const checkpoints = await opened();
       const picked = named === undefined ? await pickTurn(opened, "Undo which turn?") : await namedTurn(opened, named, log);
-      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log, review);
+      if (picked && checkpoints) await undo(checkpoints, picked.project, picked.turn, log, review, reviews);
     }),
     vscode.commands.registerCommand(TURN_COMMANDS.rewindTurn, async (named?: unknown) => {
       const checkpoints = await opened();
       const picked = await namedTurn(opened, named, log);
-      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log);
+      if (picked && checkpoints) await rewind(checkpoints, picked.project, picked.turn, log, reviews);
     }),
     watchUnsavedFiles(log),
   ];
+}
+
+/**
+ * The review tabs open per turn, so an undo closes exactly them: a review left open would show the
+ * turn as standing. A reopened "(undone)" review is no use: after an undo its two sides are the same.
+ * The tab is the one `vscode.changes` opened (VS Code gives no handle, and no stable API type for a
+ * multi-file diff's tab input): the tab opened while the command ran whose label is the review's title.
+ */
+class ReviewTabs {
+  private readonly byTurn = new Map<string, vscode.Tab[]>();
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  /** Runs `show` (which opens the review titled `title`) and remembers the tab it opened for the turn. */
+  async open(project: string, turnId: string, show: () => Promise<string>): Promise<void> {
+    const opened: vscode.Tab[] = [];
+    let title: string | undefined;
+    let found: (() => void) | undefined;
+    // VS Code labels the tab with the title and the count of files: "Agent changes: … (3 files)".
+    const isReview = (tab: vscode.Tab) => title !== undefined && (tab.label === title || tab.label.startsWith(`${title} (`));
+    const listener = vscode.window.tabGroups.onDidChangeTabs((change) => {
+      opened.push(...change.opened, ...change.changed);
+      if (opened.some(isReview)) found?.();
+    });
+    try {
+      title = await show();
+      // The tab model reaches the extension host by its own messages: the tab may come after the command returns.
+      if (!opened.some(isReview) && !allTabs().some(isReview))
+        await new Promise<void>((resolve) => {
+          const deadline = setTimeout(resolve, REVIEW_TAB_WAIT_MS);
+          found = () => {
+            clearTimeout(deadline);
+            resolve();
+          };
+        });
+    } finally {
+      listener.dispose();
+    }
+    const tabs = [...new Set([...opened, ...allTabs()])].filter(isReview);
+    if (tabs.length === 0)
+      this.log.warn(
+        `review of turn ${turnId}: its tab ${JSON.stringify(title)} was not found (tabs now: ${JSON.stringify(allTabs().map((tab) => tab.label))}), so an undo will not close it`,
+      );
+    const key = reviewKey(project, turnId);
+    this.byTurn.set(key, [...new Set([...(this.byTurn.get(key) ?? []), ...tabs])]);
+  }
+
+  /** Closes the open reviews of these turns; how many tabs it closed. */
+  async closeTurns(project: string, turnIds: readonly string[]): Promise<number> {
+    const open = allTabs();
+    const tabs = turnIds.flatMap((id) => {
+      const remembered = this.byTurn.get(reviewKey(project, id)) ?? [];
+      this.byTurn.delete(reviewKey(project, id));
+      return remembered.filter((tab) => open.includes(tab)); // the user may have closed some
+    });
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+    return tabs.length;
+  }
+}
+
+function reviewKey(project: string, turnId: string): string {
+  return JSON.stringify([project, turnId]);
+}
+
+function allTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
 }
 
 /** The turns of the workspace's folders that changed files, newest first; the user picks one (the newest preselected). */
@@ -196,7 +267,8 @@ async function prefetchBefore(store: CheckpointStore, project: string, turn: Tur
 }
 
 /** VS Code's multi-file diff: each file as it was before the turn ↔ as it is now; no before side: added ("A"), gone now: deleted ("D"). */
-async function openReview(project: string, turn: TurnRecord): Promise<void> {
+/** Opens the review; its title. */
+async function openReview(project: string, turn: TurnRecord): Promise<string> {
   const resources = filesOf(turn).flatMap((file) => {
     const now = vscode.Uri.file(path.join(file.root, file.relative));
     // The records are on this machine's disk, and so are the files they name.
@@ -204,7 +276,9 @@ async function openReview(project: string, turn: TurnRecord): Promise<void> {
     const before = file.before === null ? undefined : beforeUri(project, turn, file.root, file.relative, file.before);
     return before || after ? [[now, before, after]] : []; // a file the turn added, gone since: nothing to compare
   });
-  await vscode.commands.executeCommand("vscode.changes", `Agent changes: ${turn.prompt || turn.id}`, resources);
+  const title = `Agent changes: ${turn.prompt || turn.id}`;
+  await vscode.commands.executeCommand("vscode.changes", title, resources);
+  return title;
 }
 
 async function undo(
@@ -213,6 +287,7 @@ async function undo(
   turn: TurnRecord,
   log: vscode.LogOutputChannel,
   review: (project: string, turn: TurnRecord) => Promise<void>,
+  reviews: ReviewTabs,
 ): Promise<void> {
   const files = [...new Set(filesOf(turn).map((file) => file.relative))];
   const answer = await vscode.window.showWarningMessage(
@@ -229,11 +304,12 @@ async function undo(
   log.info(
     `undid turn ${turn.id}: restored ${report.restored.join(", ") || "nothing"}; conflicts: ${JSON.stringify(report.conflicts)}; never stored: ${JSON.stringify(report.skipped)}`,
   );
+  const closed = reviewsClosed(await reviews.closeTurns(project, [turn.id]), 1);
   // Named in the log only: a count here, so no name the project chose reaches the message.
   const notStored =
-    report.skipped.length === 0
+    (report.skipped.length === 0
       ? ""
-      : ` ${countFiles(report.skipped.length)} never stored (too big, or a name not in UTF-8) left as they are (named in the Symposium log).`;
+      : ` ${countFiles(report.skipped.length)} never stored (too big, or a name not in UTF-8) left as they are (named in the Symposium log).`) + closed;
   if (report.conflicts.length === 0) {
     void vscode.window.showInformationMessage(`Undone: ${countFiles(report.restored.length)} put back.${notStored}`);
     return;
@@ -246,7 +322,7 @@ async function undo(
 }
 
 /** Undoes the conversation's turns after `turn`, newest first, after a confirmation; files changed since are left alone and named. */
-async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel): Promise<void> {
+async function rewind(store: CheckpointStore, project: string, turn: TurnRecord, log: vscode.LogOutputChannel, reviews: ReviewTabs): Promise<void> {
   const answer = await vscode.window.showWarningMessage(
     `Rewind the conversation to just after "${noticeText(turn.prompt || turn.id)}"?`,
     { modal: true, detail: "Every later turn of this conversation that changed files is undone, newest first. Files changed since are left as they are." },
@@ -258,9 +334,16 @@ async function rewind(store: CheckpointStore, project: string, turn: TurnRecord,
   const restored = new Set(reports.flatMap((report) => report.restored));
   const conflicts = reports.flatMap((report) => report.conflicts.map((conflict) => `${conflict.path} (${conflict.reason})`));
   log.info(`rewound to turn ${turn.id}: ${reports.length} turns undone; restored ${[...restored].join(", ") || "nothing"}; conflicts: ${conflicts.join(", ")}`);
+  const closed = reviewsClosed(
+    await reviews.closeTurns(
+      project,
+      reports.map((report) => report.turn.id),
+    ),
+    reports.length,
+  );
   const message = `Rewound: ${reports.length} turn${reports.length === 1 ? "" : "s"} undone, ${countFiles(restored.size)} put back`;
-  if (conflicts.length === 0) void vscode.window.showInformationMessage(`${message}.`);
-  else void vscode.window.showWarningMessage(`${message}; left as they are: ${noticeList(conflicts)}`);
+  if (conflicts.length === 0) void vscode.window.showInformationMessage(`${message}.${closed}`);
+  else void vscode.window.showWarningMessage(`${message}; left as they are: ${noticeList(conflicts)}${closed && `.${closed}`}`);
 }
 
 /** A file changed on disk while its editor holds unsaved edits: say so at once, with Compare (VS Code says it only at save). */
@@ -282,6 +365,11 @@ function watchUnsavedFiles(log: vscode.LogOutputChannel): vscode.Disposable {
     });
   });
   return watcher;
+}
+
+/** What an undo's message adds when it closed reviews of the turns it undid. */
+function reviewsClosed(count: number, turns: number): string {
+  return count === 0 ? "" : ` Closed ${count === 1 ? "the review" : `${count} reviews`} of the undone turn${turns === 1 ? "" : "s"}.`;
 }
 
 function countFiles(count: number): string {
