@@ -67,6 +67,16 @@ const readsTheFile =
 /** A script that answers every turn with `text`. */
 const saying = (text: string) => (): ModelStep => ({ text });
 
+/**
+ * The last request that carried tool results: the one the turn's answer was written from.
+ * Claude Code can send one more request after the turn (with none), so the very last is not it.
+ */
+function lastWithResults(turn: Turn): NonNullable<RecordedRequest["read"]> {
+  const withResults = scriptedRequests(turn).filter((request) => (request.read?.results.length ?? 0) > 0);
+  assert.ok(withResults.length > 0, `the model received the tools' answers:\n${describeRequests(turn.model.requests)}`);
+  return withResults.at(-1)!.read!;
+}
+
 function scriptedRequests(turn: Turn): RecordedRequest[] {
   const requests = turn.model.scripted();
   assert.ok(requests.length > 0, "the agent asked the model");
@@ -130,7 +140,7 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
             const offered = editorTool(first, name);
             assert.ok(offered.description.length > 60, `${offered.name} is offered with its description: ${JSON.stringify(offered.description)}`);
           }
-          const last = requests.at(-1)!.read!;
+          const last = lastWithResults(turn);
           assert.deepEqual(
             window.calls.map(([method]) => method),
             ["editor_state", "read_file"],
@@ -156,7 +166,7 @@ describe("the real agents' whole turns against a scripted model", { skip: POSIX_
             state: STATE(projectDir),
           });
           assert.equal(turn.stopReason, "end_turn", describeRequests(turn.model.requests));
-          const last = scriptedRequests(turn).at(-1)!.read!;
+          const last = lastWithResults(turn);
           assert.equal(last.results.length, 2, describeRequests(turn.model.requests));
           for (const result of last.results) assert.ok(result.text.includes("No live VS Code window is connected"), `said where it came from: ${result.text}`);
           assert.ok(last.results[0]!.text.includes("src/main.ts"), `editor_state names the active file: ${last.results[0]!.text}`);
