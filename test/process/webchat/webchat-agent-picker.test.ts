@@ -188,7 +188,11 @@ describe("webchat agent picker", { skip }, () => {
       [false, false],
     );
     assert.match((answers[0] as { message: string }).message, /no agent with the id "\.\.\/\.\.\/etc\/passwd" in the list; choose one the picker shows/);
-    await eventually(() => server.process.stderr().includes('ignored a page message: chooseAgent: "id" must be a string, not a number'), 5_000, "the wrong shape in the server's log");
+    await eventually(
+      () => server.process.stderr().includes('ignored a page message: chooseAgent: "id" must be a string, not a number'),
+      5_000,
+      "the wrong shape in the server's log",
+    );
     assert.equal(fs.readFileSync(config, "utf8"), before);
     assert.equal(server.process.child.exitCode, null);
     await eventually(() => server.process.stderr().includes("refused an agent choice: no agent with the id"), 5_000, "the refusal in the server's log");
