@@ -125,7 +125,11 @@ for (const transport of TRANSPORTS) {
       const refused = settled.flatMap((outcome) => (outcome.status === "rejected" ? [String(outcome.reason)] : []));
       // stdio has no connection to bound; over http each call is a request on a connection of its own.
       if (transport === "stdio") assert.deepEqual(refused, []);
-      for (const reason of refused) assert.match(reason, /Error POSTing to endpoint.*too many (requests|connections) at once: retry/);
+      // Past the bounds our server answers 503 saying retry; on a loaded machine the kernel's
+      // listen queue can also refuse a connection before the server sees it (fetch failed).
+      // Either way the calls that went through are answered right, and the server goes on.
+      for (const reason of refused) assert.match(reason, /Error POSTing to endpoint.*too many (requests|connections) at once: retry|fetch failed/);
+      assert.ok(refused.length < settled.length, "some calls went through");
       settled.forEach((outcome, index) => {
         if (outcome.status === "rejected") return;
         assert.equal(outcome.value.isError, false);
