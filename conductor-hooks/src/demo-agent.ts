@@ -7,12 +7,14 @@
 // change the project, so a newcomer can try what an agent's writes look like:
 // `/edit` through the client (fs/write_text_file: VS Code applies or reviews
 // it), `/write` straight to disk as real agents' own tools do (the turn's
-// checkpoint shows it, with Review and Undo turn).
+// checkpoint shows it, with Review and Undo turn). `/walkthrough` presents
+// one through the editor's tools the session was offered (demo-walkthrough.ts).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { agent, type AgentApp, type AgentContext, type ContentBlock } from "@agentclientprotocol/sdk";
 import { codeFence, OPEN_TAG } from "../../editor-context-proxy/src/index.js";
+import { editorServerOf, presentDemoWalkthrough } from "./demo-walkthrough.js";
 import { chooseAgentHint, DEMO_AGENT_NAME, KNOWN_AGENTS } from "./agent-choices.js";
 import { PROTOCOL_VERSION, serveOnStdio, streamText, userText } from "./stdio-agent.js";
 
@@ -22,11 +24,12 @@ const EXAMPLE_AGENT = KNOWN_AGENTS[0]!.command;
 /** The files the demo's commands change, in the session's folder: one a command writes through the client, one it writes itself. */
 export const DEMO_FILES = { edit: "demo-edit.md", write: "demo-write.md" } as const;
 
-type DemoCommand = keyof typeof DEMO_FILES;
+type DemoCommand = keyof typeof DEMO_FILES | "walkthrough";
 
 const DEMO_COMMANDS: ReadonlyArray<{ name: DemoCommand; description: string }> = [
   { name: "edit", description: `Change ${DEMO_FILES.edit} through VS Code (the client's fs/write_text_file): an open editor gets the edit, or a review` },
   { name: "write", description: `Write ${DEMO_FILES.write} to disk myself, as real agents' own tools do: the turn's Review and Undo turn show it` },
+  { name: "walkthrough", description: "Show a walkthrough of this project in VS Code, beside the editor, with the editor's present_walkthrough tool" },
 ];
 
 /** `configPath`: the config file that named this agent, or null when a command line did. */
@@ -34,6 +37,8 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
   let sessions = 0;
   let clientWrites = false;
   const folders = new Map<string, string>();
+  /** Each session's offered MCP servers (`/walkthrough` looks for the editor's). */
+  const servers = new Map<string, readonly unknown[]>();
   return agent()
     .onRequest("initialize", ({ params }) => {
       clientWrites = params.clientCapabilities?.fs?.writeTextFile === true;
@@ -46,6 +51,7 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
     .onRequest("session/new", async ({ params, client }) => {
       const sessionId = `demo-${++sessions}`;
       folders.set(sessionId, params.cwd);
+      servers.set(sessionId, params.mcpServers ?? []);
       // Offered as the chat's "/" commands once the answer has gone (a client drops updates for a session it does not know yet).
       setImmediate(() => void offerCommands(client, sessionId).catch(() => undefined));
       return { sessionId };
@@ -56,7 +62,9 @@ export function demoAgent(configPath: string | null, version: string): AgentApp 
       const folder = folders.get(params.sessionId);
       const text =
         command && folder
-          ? await runDemoCommand(command, { client, sessionId: params.sessionId, folder, clientWrites })
+          ? command === "walkthrough"
+            ? await presentDemoWalkthrough(editorServerOf(servers.get(params.sessionId) ?? []), folder, version)
+            : await runDemoCommand(command, { client, sessionId: params.sessionId, folder, clientWrites })
           : describePrompt(params.prompt, configPath);
       await streamText(client, params.sessionId, text);
       return { stopReason: "end_turn" };
@@ -70,9 +78,9 @@ function offerCommands(client: AgentContext, sessionId: string): Promise<void> {
   });
 }
 
-/** `/edit` or `/write` (what follows is ignored), else null. */
+/** `/edit`, `/write` or `/walkthrough` (what follows is ignored), else null. */
 export function demoCommand(text: string): DemoCommand | null {
-  const match = /^\/(edit|write)(?:\s|$)/.exec(text);
+  const match = /^\/(edit|write|walkthrough)(?:\s|$)/.exec(text);
   return match ? (match[1] as DemoCommand) : null;
 }
 
@@ -84,7 +92,7 @@ interface CommandContext {
   clientWrites: boolean;
 }
 
-async function runDemoCommand(command: DemoCommand, context: CommandContext): Promise<string> {
+async function runDemoCommand(command: keyof typeof DEMO_FILES, context: CommandContext): Promise<string> {
   const file = path.join(context.folder, DEMO_FILES[command]);
   try {
     return command === "edit" ? await editThroughClient(file, context) : writeToDisk(file);
@@ -134,7 +142,7 @@ export function describePrompt(prompt: ContentBlock[], configPath: string | null
   prompt.forEach((block, index) => parts.push("", ...describeBlock(block, index + 1)));
   parts.push(
     "",
-    `To see an agent change files, send /edit (I change ${DEMO_FILES.edit} through the editor) or /write (I write ${DEMO_FILES.write} to disk myself); each turn can then be reviewed and undone.`,
+    `To see an agent change files, send /edit (I change ${DEMO_FILES.edit} through the editor) or /write (I write ${DEMO_FILES.write} to disk myself); each turn can then be reviewed and undone. /walkthrough shows this project around in VS Code.`,
   );
   parts.push("", ...howToUseARealAgent(configPath, env));
   return parts.join("\n");
