@@ -21,6 +21,8 @@ export class MessageQueue {
   readonly element = h("div", { id: "message-queue", hidden: "" });
   /** One text area per queued message, kept across draws (what the user types in them stays). */
   private readonly items: HTMLTextAreaElement[] = [];
+  /** The text areas the rows were last built with, in order. */
+  private drawn: HTMLTextAreaElement[] = [];
 
   constructor(private readonly actions: QueueActions) {}
 
@@ -32,12 +34,21 @@ export class MessageQueue {
       if (item.value !== text) item.value = text;
     });
     this.element.hidden = this.items.length === 0;
+    // The same text areas as drawn last: only the note changes. Rebuilding the rows would take
+    // them out of the page for a moment, and with them the focus of a user editing one while
+    // the agent's answer streams (each of its updates draws the queue).
+    const header = this.header(queue);
+    if (this.drawn.length === this.items.length && this.drawn.every((item, index) => item === this.items[index]) && this.element.firstElementChild) {
+      this.element.firstElementChild.replaceWith(header);
+      return;
+    }
+    this.drawn = [...this.items];
     const rows = this.items.map((item, index) => {
       const remove = h("button", { class: "queued-remove", title: "Remove this queued message", "aria-label": `Remove queued message ${index + 1}` }, "×");
       remove.addEventListener("click", () => this.actions.remove(index));
       return h("div", { class: "queued" }, h("span", { class: "queued-number meta" }, `${index + 1}.`), item, remove);
     });
-    this.element.replaceChildren(this.header(queue), ...rows);
+    this.element.replaceChildren(header, ...rows);
   }
 
   private textArea(): HTMLTextAreaElement {
